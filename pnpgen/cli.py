@@ -1,0 +1,188 @@
+"""The click layer: flags, output, exit codes. No logic beyond calling the stages.
+
+Exit codes: 0 done; 1 content errors (with --strict, warnings too); 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from pnpgen import __version__
+from pnpgen.errors import ContentError, Diagnostics
+
+PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
+
+
+def _content_option(f):
+    return click.option("--content", "content", type=click.Path(file_okay=False, path_type=Path), default="content",
+                        show_default=True, help="Folder holding one folder per game.")(f)
+
+
+def _debug_option(f):
+    return click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")(f)
+
+
+def _report(diags: Diagnostics, strict: bool) -> None:
+    for d in diags.sorted():
+        if d.severity == "warning" and strict:
+            d = type(d)("error", d.location, d.message + " [--strict]", d.hint)
+        colour = "red" if d.severity == "error" else "yellow"
+        text = d.format()
+        head, _, rest = text.partition(f" {d.severity}: ")
+        click.echo(head + " " + click.style(f"{d.severity}:", fg=colour, bold=True) + " " + rest, err=True)
+
+
+def _fail_internal(exc: BaseException, debug: bool) -> None:
+    if debug:
+        traceback.print_exception(exc)
+    else:
+        click.echo(f"pnpgen: internal error: {type(exc).__name__}: {exc}\n"
+                   f"  run again with --debug for the traceback", err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnpgen")
+def main() -> None:
+    """pnpgen: print-and-play component generator for board games.
+
+    Content (YAML) in content/<game>/ becomes printable PDFs in output/<game>/.
+    """
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@_content_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default="output", show_default=True,
+              help="Where the PDFs and manifest.json go (one folder per game).")
+@click.option("--paper", type=PAPER, default="a4", show_default=True, help="Paper size of the sheets.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@_debug_option
+def build(games, content, out, paper, strict, debug):
+    """Build GAMES (all games in the content folder when none are named).
+
+    Writes OUT/<game>/<component>.pdf and OUT/<game>/manifest.json. A game with an error keeps its last good
+    output; the other games still build.
+    """
+    from pnpgen import build as build_mod
+
+    paper = paper.lower()
+    if not content.is_dir():
+        raise click.UsageError(f"content folder '{content}' does not exist")
+    tty = sys.stderr.isatty()
+    bar = {"bar": None}
+
+    def step_factory(prepared):
+        if not tty:
+            return lambda: None
+        bar["bar"] = click.progressbar(length=len(prepared.components), label=f"  {prepared.game.id}",
+                                       file=sys.stderr, show_pos=True)
+        bar["bar"].__enter__()
+
+        def step():
+            bar["bar"].update(1)
+        return step
+
+    try:
+        results = build_mod.build(content, out, list(games) or None, paper, strict, step_factory=step_factory)
+    except LookupError as exc:
+        raise click.UsageError(str(exc)) from None
+    except ContentError as exc:
+        _report(exc.diagnostics, strict)
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001 - the CLI owns what the user sees
+        _fail_internal(exc, debug)
+    finally:
+        if bar["bar"] is not None:
+            bar["bar"].__exit__(None, None, None)
+    failed = []
+    for r in results:
+        _report(r.diagnostics, strict)
+        if r.ok:
+            pages = sum(f["pages"] for f in r.files)
+            faces = sum(f["faces"] for f in r.files)
+            click.echo(f"built {r.game}: {len(r.files)} files, {faces} faces, {pages} pages -> {r.out_dir}")
+        else:
+            failed.append(r.game)
+            n = len(r.diagnostics.errors) + (len(r.diagnostics.warnings) if strict else 0)
+            click.echo(f"failed {r.game}: {n} error{'s' if n != 1 else ''}; its output was left as it was", err=True)
+    if not results:
+        click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
+    sys.exit(1 if failed else 0)
+
+
+@main.command(name="list")
+@click.argument("games", nargs=-1)
+@_content_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_debug_option
+def list_(games, content, fmt, debug):
+    """List the games, their components, kinds and counts."""
+    from pnpgen.build import game_roots
+    from pnpgen.schema import load_game
+
+    try:
+        roots = game_roots(content, list(games) or None)
+    except LookupError as exc:
+        raise click.UsageError(str(exc)) from None
+    out, diags = [], Diagnostics()
+    for root in roots:
+        try:
+            game = load_game(root)
+        except ContentError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        except Exception as exc:  # noqa: BLE001
+            _fail_internal(exc, debug)
+        out.append({
+            "game": game.id,
+            "title": game.title,
+            "players": game.players,
+            "components": [
+                {"id": c.id, "name": c.name, "kind": c.kind, "cards": len(c.cards), "faces": c.faces,
+                 "designed": sum(x.count for x in c.cards if x.designed)}
+                for c in game.components
+            ],
+        })
+    _report(diags, False)
+    if fmt == "json":
+        click.echo(json.dumps({"games": out}, indent=2, ensure_ascii=False))
+    else:
+        for g in out:
+            click.echo(f"{g['game']}  {g['title']}  ({g['players']} players)")
+            for c in g["components"]:
+                designed = f", {c['designed']} designed" if c["designed"] else ""
+                click.echo(f"  {c['id']:<24} {c['kind']:<8} {c['faces']:>5} faces ({c['cards']} different{designed})")
+    sys.exit(1 if diags.errors else 0)
+
+
+@main.command()
+@click.argument("game", required=False)
+@_content_option
+def icons(game, content):
+    """List the icon names available (built in, plus GAME's own)."""
+    from pnpgen.build import game_roots, load_game_icons
+    from pnpgen.icons import BUILTIN, load_icons
+    from pnpgen.schema import load_game
+
+    diags = Diagnostics()
+    if game:
+        try:
+            g = load_game(game_roots(content, [game])[0])
+        except LookupError as exc:
+            raise click.UsageError(str(exc)) from None
+        except ContentError as exc:
+            _report(exc.diagnostics, False)
+            sys.exit(1)
+        found = load_game_icons(g, diags)
+    else:
+        found = load_icons(BUILTIN, {}, diags)
+    _report(diags, False)
+    for name in sorted(found):
+        click.echo(name)
+    sys.exit(1 if diags.errors else 0)

@@ -1,0 +1,110 @@
+"""Locations and diagnostics: every problem a user can act on names file:line:column."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a content file; line and column are 1-based (0 means unknown)."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.path}:{self.line}:{self.col or 1}"
+        return self.path
+
+    def shifted(self, lines: int) -> Location:
+        """The same file, `lines` further down (used for a template's own line numbers)."""
+        return Location(self.path, self.line + lines, self.col if lines == 0 else 1)
+
+
+def display_path(path: Path | str) -> str:
+    """A path as the user should read it: relative to the working directory when possible."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str  # "error" | "warning"
+    location: Location
+    message: str
+    hint: str = ""
+
+    def format(self) -> str:
+        text = f"{self.location}: {self.severity}: {self.message}"
+        if self.hint:
+            text += f"\n  {self.hint}"
+        return text
+
+    def sort_key(self):
+        return (self.location.path, self.location.line, self.location.col, self.message)
+
+
+@dataclass
+class Diagnostics:
+    """Collects every problem of a stage so the user sees them all at once."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, location: Location, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic("error", location, message, hint))
+
+    def warning(self, location: Location, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic("warning", location, message, hint))
+
+    def extend(self, other: Diagnostics) -> None:
+        self.items.extend(other.items)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
+    def sorted(self) -> list[Diagnostic]:
+        seen, out = set(), []
+        for d in sorted(self.items, key=Diagnostic.sort_key):
+            if d not in seen:
+                seen.add(d)
+                out.append(d)
+        return out
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise ContentError(self)
+
+
+class ContentError(Exception):
+    """Raised when content cannot be built; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Diagnostics | Diagnostic):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = Diagnostics([diagnostics])
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.format() for d in diagnostics.sorted()))
+
+    @classmethod
+    def at(cls, location: Location, message: str, hint: str = "") -> ContentError:
+        return cls(Diagnostic("error", location, message, hint))
+
+
+def did_you_mean(word: str, choices) -> str:
+    """A hint naming the closest accepted word, or listing them all when none is close."""
+    choices = sorted(choices)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'? (accepted: {', '.join(choices)})"
+    return f"expected one of: {', '.join(choices)}"

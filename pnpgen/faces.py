@@ -1,0 +1,108 @@
+"""A face is what one side of a card shows: a list of draw operations in points.
+
+Coordinates run from the top-left corner of the trim, y downwards; negative values reach into the bleed.
+Pure data: the render stage turns it into PDF, tests can read it as text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    radius: float = 0.0
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    dash: tuple = ()
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ellipse:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = "#000000"
+    stroke_width: float = 0.5
+    dash: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    points: tuple
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    x: float
+    y: float  # baseline
+    font: str
+    size: float
+    color: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    name: str
+    x: float
+    y: float
+    w: float
+    h: float
+    tint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    path: str  # absolute path of the image file
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple  # (x, y, w, h): the box the image is cut to
+
+
+@dataclass(frozen=True)
+class Face:
+    width_pt: float
+    height_pt: float
+    bleed_pt: float
+    ops: tuple
+
+    def snapshot(self) -> str:
+        """Stable text of the draw operations, rounded to 0.01 pt (for snapshot tests and diffs)."""
+        lines = []
+        for op in self.ops:
+            fields = []
+            for name in op.__slots__:
+                v = getattr(op, name)
+                if isinstance(v, float):
+                    v = f"{v:.2f}"
+                elif isinstance(v, tuple):
+                    v = "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
+                fields.append(f"{name}={v}")
+            lines.append(type(op).__name__ + " " + " ".join(fields))
+        return "\n".join(lines)

@@ -1,0 +1,208 @@
+"""Imposition: where each face goes on a sheet, cut marks, the margin label, mirrored backs.
+
+All positions in points, PDF convention (origin bottom-left of the paper, y upwards). Pure geometry: no
+reportlab, testable on numbers.
+
+Two ways to lay a grid, whichever holds more cards (gutters win a tie):
+- gutters: cards stand apart by twice the bleed, each with its full bleed all round;
+- shared cut lines: cards butt together; the bleed survives only on the grid's outer edges, as much of it
+  as the margin allows.
+Cut marks run outward from the grid along every cut line, in the band between the grid's outer bleed and the
+printer margin. Backs go on the page after their fronts, mirrored for long-edge duplex: the back of the face
+at x lands at paper_width - x - width.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pnpgen.units import MM, PAPERS
+
+MARGIN = 5 * MM  # nothing printed nearer the paper's edge
+MARK_GAP = 0.5 * MM  # between the outer bleed and the start of a mark
+MARK_MAX = 6 * MM
+MARK_MIN_SHARED = 1.0 * MM  # a shared-cut grid keeps at least this for marks
+MARK_MIN_GUTTER = 2.5 * MM
+MIN_MARK_WITH_FULL_BLEED = 1.5 * MM
+
+
+class ImpositionError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Slot:
+    x: float  # trim box, bottom-left
+    y: float
+    w: float
+    h: float
+    bleed: tuple  # (left, bottom, right, top) bleed drawn around this slot
+
+
+@dataclass(frozen=True)
+class Mark:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float  # centre of the label's box
+    y: float
+    length: float  # room along the text direction
+    thickness: float  # room across it
+    rotate: bool  # True: text runs upwards along a side
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    paper: str
+    paper_w: float
+    paper_h: float
+    card_w: float
+    card_h: float
+    bleed: float
+    mode: str  # "gutters" | "shared"
+    cols: int
+    rows: int
+    slots: tuple  # front slots, row-major from the top-left
+    marks: tuple
+    label: Label
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    def back_slots(self) -> tuple:
+        """The front slots mirrored for long-edge duplex."""
+        out = []
+        for s in self.slots:
+            left, bottom, right, top = s.bleed
+            out.append(Slot(self.paper_w - s.x - s.w, s.y, s.w, s.h, (right, bottom, left, top)))
+        return tuple(out)
+
+    def back_marks(self) -> tuple:
+        return tuple(Mark(self.paper_w - m.x1, m.y1, self.paper_w - m.x2, m.y2) for m in self.marks)
+
+    def back_label(self) -> Label:
+        lb = self.label
+        return Label(self.paper_w - lb.x, lb.y, lb.length, lb.thickness, lb.rotate)
+
+    @property
+    def trim_box(self) -> tuple:
+        xs = [s.x for s in self.slots] + [s.x + s.w for s in self.slots]
+        ys = [s.y for s in self.slots] + [s.y + s.h for s in self.slots]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    @property
+    def bleed_box(self) -> tuple:
+        xs = [s.x - s.bleed[0] for s in self.slots] + [s.x + s.w + s.bleed[2] for s in self.slots]
+        ys = [s.y - s.bleed[1] for s in self.slots] + [s.y + s.h + s.bleed[3] for s in self.slots]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+def _fit(avail: float, size: float, gap: float) -> int:
+    return max(0, int(math.floor((avail + gap + 1e-6) / (size + gap))))
+
+
+def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetPlan:
+    if paper not in PAPERS:
+        raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
+    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    usable_w, usable_h = pw - 2 * MARGIN, ph - 2 * MARGIN
+    # gutters: every card keeps its full bleed; the outer bleed plus room for marks on each side
+    g = 2 * bleed
+    outer = bleed + MARK_GAP + MARK_MIN_GUTTER
+    gut = (_fit(usable_w - 2 * outer, card_w, g), _fit(usable_h - 2 * outer, card_h, g))
+    shared = (_fit(usable_w - 2 * MARK_MIN_SHARED, card_w, 0), _fit(usable_h - 2 * MARK_MIN_SHARED, card_h, 0))
+    if gut[0] * gut[1] >= shared[0] * shared[1] and gut[0] * gut[1] > 0:
+        mode, (cols, rows), gap = "gutters", gut, g
+    else:
+        mode, (cols, rows), gap = "shared", shared, 0.0
+    if cols * rows == 0:
+        raise ImpositionError(
+            f"a {card_w / MM:.1f} x {card_h / MM:.1f} mm card does not fit on {paper.upper()} paper "
+            f"inside the {MARGIN / MM:.0f} mm printer margin"
+        )
+    grid_w = cols * card_w + (cols - 1) * gap
+    grid_h = rows * card_h + (rows - 1) * gap
+    x0 = (pw - grid_w) / 2
+    y0 = (ph - grid_h) / 2
+    room_x = x0 - MARGIN  # from the grid's trim edge to the margin line, left and right
+    room_y = y0 - MARGIN
+    if mode == "gutters":
+        ob_x = ob_y = bleed
+    else:
+        ob_x = _outer_bleed(room_x, bleed)
+        ob_y = _outer_bleed(room_y, bleed)
+    slots = []
+    for r in range(rows):
+        for c in range(cols):
+            x = x0 + c * (card_w + gap)
+            y = y0 + grid_h - (r + 1) * card_h - r * gap
+            if mode == "gutters":
+                b = (bleed, bleed, bleed, bleed)
+            else:
+                b = (ob_x if c == 0 else 0.0, ob_y if r == rows - 1 else 0.0,
+                     ob_x if c == cols - 1 else 0.0, ob_y if r == 0 else 0.0)
+            slots.append(Slot(x, y, card_w, card_h, b))
+    xs = sorted({round(v, 4) for c in range(cols) for v in (x0 + c * (card_w + gap), x0 + c * (card_w + gap) + card_w)})
+    ys = sorted({round(v, 4) for r in range(rows) for v in (y0 + r * (card_h + gap), y0 + r * (card_h + gap) + card_h)})
+    marks = []
+    top, bottom, left, right = y0 + grid_h, y0, x0, x0 + grid_w
+    for x in xs:
+        start, end = _mark_span(room_y, ob_y)
+        marks.append(Mark(x, top + start, x, top + end))
+        marks.append(Mark(x, bottom - start, x, bottom - end))
+    for y in ys:
+        start, end = _mark_span(room_x, ob_x)
+        marks.append(Mark(left - start, y, left - end, y))
+        marks.append(Mark(right + start, y, right + end, y))
+    label = _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y)
+    return SheetPlan(paper, pw, ph, card_w, card_h, bleed, mode, cols, rows, tuple(slots), tuple(marks), label)
+
+
+def _outer_bleed(room: float, bleed: float) -> float:
+    """Full bleed when a usable mark still fits beside it; otherwise as much as leaves the minimum mark."""
+    if room - bleed - MARK_GAP >= MIN_MARK_WITH_FULL_BLEED:
+        return bleed
+    return max(0.0, min(bleed, room - MIN_MARK_WITH_FULL_BLEED - MARK_GAP))
+
+
+def _mark_span(room: float, outer_bleed: float) -> tuple[float, float]:
+    """Distances from the trim edge where a mark starts and ends."""
+    start = outer_bleed + (MARK_GAP if room - outer_bleed - MARK_GAP >= MARK_MIN_SHARED else 0.0)
+    end = min(room, start + MARK_MAX)
+    return start, end
+
+
+def _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y) -> Label:
+    """The widest free stretch of margin for the label: below the grid, else beside it (rotated)."""
+    band_y = y0 - ob_y - MARGIN  # thickness of the band below the grid
+    band_x = x0 - ob_x - MARGIN
+    need = 2.2 * MM
+    if band_y >= need:
+        length, centre = _widest_gap(xs, x0, x0 + grid_w)
+        if length >= 30 * MM:
+            return Label(centre, MARGIN + band_y / 2, length - 2 * MM, band_y, False)
+    if band_x >= need:
+        length, centre = _widest_gap(ys, y0, y0 + grid_h)
+        return Label(MARGIN + band_x / 2, centre, length - 2 * MM, band_x, True)
+    # no band is thick enough: use the bottom one at the smallest size
+    length, centre = _widest_gap(xs, x0, x0 + grid_w)
+    return Label(centre, MARGIN + max(band_y, 0) / 2, length - 2 * MM, max(band_y, 0.1 * MM), False)
+
+
+def _widest_gap(cuts, lo, hi) -> tuple[float, float]:
+    """The longest stretch between neighbouring cut lines (marks stand on the cut lines)."""
+    points = sorted(set(cuts) | {lo, hi})
+    best = max(zip(points, points[1:]), key=lambda ab: ab[1] - ab[0])
+    return best[1] - best[0], (best[0] + best[1]) / 2
+
+
+def paginate(n_faces: int, per_sheet: int) -> list[range]:
+    """Face indices on each sheet."""
+    return [range(i, min(i + per_sheet, n_faces)) for i in range(0, n_faces, per_sheet)]

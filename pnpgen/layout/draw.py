@@ -1,0 +1,382 @@
+"""Evaluate a layout for one card -> a Face (draw operations in points) plus warnings."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnpgen import units
+from pnpgen.errors import Diagnostics, Location
+from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
+from pnpgen.layout.spec import Element, Layout
+from pnpgen.layout.text import fit_text
+from pnpgen.render.fonts import FONT_NAMES
+from pnpgen.templating import TemplateProblem
+
+NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{6})$")
+MAX_REPEAT = 1_000
+
+
+class DrawProblem(Exception):
+    def __init__(self, location: Location, message: str):
+        self.location, self.message = location, message
+        super().__init__(message)
+
+
+@dataclass
+class FaceContext:
+    """Everything a face needs besides the layout: size, palette, icons, where images live."""
+
+    width_pt: float
+    height_pt: float
+    bleed_pt: float
+    safe_pt: float
+    palette: dict
+    icons: dict
+    art_root: Path
+    image_sizes: dict = field(default_factory=dict)
+
+
+def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -> dict:
+    return {
+        "card": card_fields,
+        "deck": deck,
+        "game": game,
+        "palette": fc.palette,
+        "w": round(units.mm(fc.width_pt), 3),
+        "h": round(units.mm(fc.height_pt), 3),
+        "bleed": round(units.mm(fc.bleed_pt), 3),
+        "safe": round(units.mm(fc.safe_pt), 3),
+    }
+
+
+def draw_face(layout: Layout, fc: FaceContext, names: dict, card_label: str, diags: Diagnostics) -> Face | None:
+    """Evaluate every element of `layout`; problems go to `diags` naming the card."""
+    ctx = dict(names)
+    ops: list = []
+    try:
+        for name, value in layout.vars:
+            ctx[name] = value(ctx)
+        for el in layout.elements:
+            _element(el, ctx, fc, ops, card_label, diags)
+    except (TemplateProblem, DrawProblem) as exc:
+        diags.error(exc.location, f"{exc.message} (while drawing {card_label})")
+        return None
+    return Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops))
+
+
+def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:
+    if el.for_each is not None:
+        items = el.for_each(ctx)
+        if isinstance(items, (int, float)) and not isinstance(items, bool):
+            items = range(int(items))
+        if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+            raise DrawProblem(el.for_each.loc, f"'for_each' must give a list (got {items!r})")
+        items = list(items)
+        if len(items) > MAX_REPEAT:
+            raise DrawProblem(el.for_each.loc, f"'for_each' repeats {len(items)} times; the limit is {MAX_REPEAT}")
+        for i, item in enumerate(items):
+            loop = {"index0": i, "index": i + 1, "first": i == 0, "last": i == len(items) - 1, "length": len(items)}
+            _one(el, {**ctx, el.as_name: item, "loop": loop}, fc, ops, label, diags)
+    else:
+        _one(el, ctx, fc, ops, label, diags)
+
+
+def _one(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:
+    if el.when is not None and not el.when(ctx):
+        return
+    p = _Props(el, ctx, fc)
+    DRAW[el.type](p, fc, ops, label, diags)
+
+
+class _Props:
+    """Typed access to an element's evaluated values, with located errors."""
+
+    def __init__(self, el: Element, ctx: dict, fc: FaceContext):
+        self.el, self.ctx, self.fc = el, ctx, fc
+        self._cache: dict = {}
+
+    def raw(self, key, default=None):
+        if key not in self.el.props:
+            return default
+        if key not in self._cache:
+            self._cache[key] = self.el.props[key](self.ctx)
+        return self._cache[key]
+
+    def loc(self, key) -> Location:
+        v = self.el.props.get(key)
+        return v.loc if v is not None else self.el.loc
+
+    def fail(self, key, message):
+        raise DrawProblem(self.loc(key), f"'{key}' {message}")
+
+    def length(self, key, default=None, unit="mm") -> float:
+        v = self.raw(key, default)
+        if v is None:
+            self.fail(key, "is required")
+        if isinstance(v, str):
+            v = v.strip()
+        try:
+            return units.to_pt(v, unit)
+        except units.UnitError as exc:
+            self.fail(key, str(exc))
+
+    def number(self, key, default, lo=None, hi=None) -> float:
+        v = self.raw(key, default)
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            self.fail(key, f"must be a number (got {v!r})")
+        if (lo is not None and f < lo) or (hi is not None and f > hi):
+            self.fail(key, f"must be between {lo} and {hi} (got {v!r})")
+        return f
+
+    def colour(self, key, default=None):
+        v = self.raw(key, default)
+        return resolve_colour(v, self.fc.palette, lambda m: self.fail(key, m))
+
+    def choice(self, key, default, options):
+        v = self.raw(key, default)
+        if v not in options:
+            from pnpgen.errors import did_you_mean
+
+            self.fail(key, f"must be one of {', '.join(options)} (got {v!r}); " + did_you_mean(str(v), options))
+        return v
+
+    def box(self):
+        area = self.raw("area")
+        fc = self.fc
+        if area is not None:
+            if area == "bleed":
+                b = fc.bleed_pt
+                return -b, -b, fc.width_pt + 2 * b, fc.height_pt + 2 * b
+            if area == "trim":
+                return 0.0, 0.0, fc.width_pt, fc.height_pt
+            if area == "safe":
+                s = fc.safe_pt
+                return s, s, fc.width_pt - 2 * s, fc.height_pt - 2 * s
+            self.fail("area", f"must be bleed, trim or safe (got {area!r})")
+        return self.length("x"), self.length("y"), self.length("w"), self.length("h")
+
+
+def resolve_colour(v, palette, fail):
+    if v is None or v == "none" or v == "":
+        return None
+    text = str(v).strip()
+    if _HEX.match(text):
+        return text.lower()
+    if text in palette:
+        return palette[text]
+    if text in NAMED_COLOURS:
+        return NAMED_COLOURS[text]
+    fail(f"is not a colour: {text!r} (use '#rrggbb', a palette name, white, black, grey or none)")
+
+
+def _dash(p: _Props):
+    v = p.raw("dash")
+    if v in (None, "", ()):
+        return ()
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, (int, float)) for x in v):
+        p.fail("dash", f"must be a list of lengths in pt such as [2, 1] (got {v!r})")
+    return tuple(float(x) for x in v)
+
+
+def _rect(p, fc, ops, label, diags):
+    x, y, w, h = p.box()
+    ops.append(Rect(x, y, w, h, p.length("radius", 0), p.colour("fill"), p.colour("stroke"),
+                    p.length("stroke_width", 0.5, "pt"), _dash(p), p.number("opacity", 1, 0, 1)))
+
+
+def _ellipse(p, fc, ops, label, diags):
+    x, y, w, h = p.box()
+    ops.append(Ellipse(x, y, w, h, p.colour("fill"), p.colour("stroke"), p.length("stroke_width", 0.5, "pt"),
+                       p.number("opacity", 1, 0, 1)))
+
+
+def _line(p, fc, ops, label, diags):
+    ops.append(Line(p.length("x1"), p.length("y1"), p.length("x2"), p.length("y2"),
+                    p.colour("stroke", "black") or "#000000", p.length("stroke_width", 0.5, "pt"), _dash(p)))
+
+
+def _polygon(p, fc, ops, label, diags):
+    pts = p.raw("points")
+    if not isinstance(pts, (list, tuple)) or len(pts) < 3:
+        p.fail("points", "must be a list of at least 3 [x, y] points")
+    out = []
+    for pt in pts:
+        if not isinstance(pt, (list, tuple)) or len(pt) != 2:
+            p.fail("points", f"each point must be [x, y] (got {pt!r})")
+        try:
+            out.append((units.to_pt(pt[0]), units.to_pt(pt[1])))
+        except units.UnitError as exc:
+            p.fail("points", str(exc))
+    ops.append(Polygon(tuple(out), p.colour("fill"), p.colour("stroke"), p.length("stroke_width", 0.5, "pt"),
+                       p.number("opacity", 1, 0, 1)))
+
+
+def _text(p, fc, ops, label, diags):
+    x, y, w, h = p.length("x"), p.length("y"), p.length("w"), p.length("h")
+    text = p.raw("text")
+    text = "" if text is None else str(text)
+    if not text.strip():
+        return
+    font = p.choice("font", "sans", FONT_NAMES)
+    size = p.length("size", 9, "pt")
+    min_size = p.length("min_size", round(size * 0.6, 2), "pt")
+    if min_size > size:
+        min_size = size
+    fitted = fit_text(
+        text, x=x, y=y, w=w, h=h, font=font, size=size, min_size=min_size,
+        color=p.colour("color", "black") or "#000000",
+        align=p.choice("align", "left", ("left", "center", "right", "justify")),
+        valign=p.choice("valign", "top", ("top", "middle", "bottom")),
+        leading=p.number("leading", 1.2, 0.5, 4),
+        is_icon=lambda n: n in fc.icons,
+        tint=None,
+    )
+    if not fitted.fits:
+        raise DrawProblem(p.loc("text"), f"text does not fit its {units.mm(w):.1f} x {units.mm(h):.1f} mm box "
+                          f"even at the minimum size {min_size:g} pt: {_short(text)!r}")
+    s = fc.safe_pt
+    if x < s - 0.01 or y < s - 0.01 or x + w > fc.width_pt - s + 0.01 or y + h > fc.height_pt - s + 0.01:
+        diags.warning(p.el.loc, f"text box reaches outside the safe zone ({units.mm(s):g} mm inside the cut) "
+                      f"on {label}")
+    ops.extend(fitted.ops)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _icon(p, fc, ops, label, diags):
+    name = str(p.raw("name"))
+    if name not in fc.icons:
+        from pnpgen.errors import did_you_mean
+
+        p.fail("name", f"names no icon '{name}'; " + did_you_mean(name, fc.icons))
+    x, y = p.length("x"), p.length("y")
+    if "w" in p.el.props or "h" in p.el.props:
+        w, h = p.length("w"), p.length("h")
+    else:
+        w = h = p.length("size", 8)
+    ops.append(Icon(name, x, y, w, h, p.colour("color")))
+
+
+def _image(p, fc, ops, label, diags):
+    from pnpgen.schema import safe_path
+    from pnpgen.errors import ContentError
+
+    src = str(p.raw("src"))
+    try:
+        path = safe_path(fc.art_root, src, p.loc("src"), "image")
+    except ContentError as exc:
+        raise DrawProblem(p.loc("src"), exc.diagnostics.items[0].message) from None
+    if not path.is_file():
+        p.fail("src", f"names an image that does not exist: art/{src}")
+    x, y, w, h = p.box()
+    iw, ih = image_size(path, fc, p)
+    fit = p.choice("fit", "contain", ("contain", "cover", "stretch"))
+    if fit == "stretch":
+        dx, dy, dw, dh = x, y, w, h
+    else:
+        scale = (min if fit == "contain" else max)(w / iw, h / ih)
+        dw, dh = iw * scale, ih * scale
+        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+    ops.append(Image(str(path), dx, dy, dw, dh, (x, y, w, h)))
+
+
+def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
+    if path not in fc.image_sizes:
+        from PIL import Image as PILImage
+
+        try:
+            with PILImage.open(path) as im:
+                fc.image_sizes[path] = im.size
+        except Exception as exc:  # unreadable or not an image
+            p.fail("src", f"cannot be read as an image: {exc}")
+    return fc.image_sizes[path]
+
+
+def _grid(p, fc, ops, label, diags):
+    x, y, w, h = p.box()
+    rows = p.raw("cells")
+    if not isinstance(rows, (list, tuple)) or not rows or not all(isinstance(r, (list, tuple)) for r in rows):
+        p.fail("cells", "must be a list of rows, each a list of cells")
+    ncols = max(len(r) for r in rows)
+    nrows = len(rows)
+    if ncols == 0:
+        p.fail("cells", "has no cells")
+    gap = p.length("gap", 0.8)
+    cell = min((w - (ncols - 1) * gap) / ncols, (h - (nrows - 1) * gap) / nrows)
+    if cell <= 0:
+        p.fail("cells", "do not fit the grid's box")
+    gx = x + (w - (ncols * cell + (ncols - 1) * gap)) / 2
+    gy = y + (h - (nrows * cell + (nrows - 1) * gap)) / 2
+    fill, stroke = p.colour("cell_fill", "#f3ecdc"), p.colour("cell_stroke", "#4a4036")
+    sw, radius = p.length("stroke_width", 0.6, "pt"), p.length("radius", 0.8)
+    scale = p.number("icon_scale", 0.82, 0.1, 1.5)
+    for r, row in enumerate(rows):
+        for c, spec in enumerate(row):
+            if spec is None:
+                continue
+            cx, cy = gx + c * (cell + gap), gy + r * (cell + gap)
+            icons, cfill, cstroke = _cell(spec, p, fill, stroke)
+            ops.append(Rect(cx, cy, cell, cell, radius, cfill, cstroke, sw))
+            _cell_icons(icons, cx, cy, cell, scale, fc, p, ops)
+
+
+def _cell(spec, p, fill, stroke):
+    if isinstance(spec, str):
+        return spec.split(), fill, stroke
+    if isinstance(spec, (list, tuple)):
+        return [str(s) for s in spec], fill, stroke
+    if isinstance(spec, dict) or hasattr(spec, "keys"):
+        icons = spec.get("icons", [])
+        icons = icons.split() if isinstance(icons, str) else [str(s) for s in icons]
+        f = resolve_colour(spec.get("fill"), p.fc.palette, lambda m: p.fail("cells", m)) if "fill" in spec else fill
+        s = resolve_colour(spec.get("stroke"), p.fc.palette, lambda m: p.fail("cells", m)) if "stroke" in spec else stroke
+        return icons, f, s
+    p.fail("cells", f"a cell is a list of icon names, null, or {{icons: [...], fill: colour}} (got {spec!r})")
+
+
+_ARRANGE = {1: (1, 1), 2: (2, 1), 3: (2, 2), 4: (2, 2), 5: (3, 2), 6: (3, 2)}
+
+
+def _cell_icons(icons, cx, cy, cell, scale, fc, p, ops):
+    if not icons:
+        return
+    if len(icons) > 6:
+        p.fail("cells", f"a cell holds at most 6 icons (got {len(icons)})")
+    for name in icons:
+        if name not in fc.icons:
+            from pnpgen.errors import did_you_mean
+
+            p.fail("cells", f"names no icon '{name}'; " + did_you_mean(name, fc.icons))
+    cols, rows = _ARRANGE[len(icons)]
+    sub = cell / max(cols, rows)
+    side = sub * (scale if len(icons) == 1 else min(0.95, scale + 0.1))
+    oy = cy + (cell - rows * sub) / 2
+    for i, name in enumerate(icons):
+        r, c = divmod(i, cols)
+        in_row = min(cols, len(icons) - r * cols)
+        ox = cx + (cell - in_row * sub) / 2
+        ix = ox + c * sub + (sub - side) / 2
+        iy = oy + r * sub + (sub - side) / 2
+        ops.append(Icon(name, ix, iy, side, side, None))
+
+
+DRAW = {
+    "rect": _rect,
+    "ellipse": _ellipse,
+    "line": _line,
+    "polygon": _polygon,
+    "text": _text,
+    "icon": _icon,
+    "image": _image,
+    "grid": _grid,
+}
+
+__all__ = ["FaceContext", "draw_face", "template_names", "resolve_colour", "math"]

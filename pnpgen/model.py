@@ -1,0 +1,82 @@
+"""The validated game model: plain frozen dataclasses. No yaml, jinja2, reportlab or click here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from pnpgen.errors import Location
+
+KINDS = ("cards", "tiles", "tokens", "board", "rulebook")
+
+
+@dataclass(frozen=True)
+class FaceRef:
+    """Which layout draws a face, with extra fields merged over the card's own."""
+
+    layout: str
+    fields: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    loc: Location = Location("")
+
+
+@dataclass(frozen=True)
+class Card:
+    index: int  # 1-based position in the deck's list
+    name: str
+    count: int
+    designed: bool
+    fields: Mapping[str, Any]  # the card's own fields merged over the deck's defaults
+    back: FaceRef | None  # the card's own back, overriding the deck's
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    name: str
+    kind: str  # "cards"
+    width_pt: float
+    height_pt: float
+    bleed_pt: float
+    safe_pt: float
+    front: FaceRef
+    back: FaceRef | None
+    cards: tuple[Card, ...]
+    path: Path  # the component's file
+    loc: Location
+
+    @property
+    def faces(self) -> int:
+        """Printed items, counting copies."""
+        return sum(c.count for c in self.cards)
+
+    def back_for(self, card: Card) -> FaceRef | None:
+        return card.back or self.back
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    players_min: int
+    players_max: int
+    credits: str
+    root: Path  # content/<game>
+    palette: Mapping[str, str]
+    icons_file: Path | None
+    components: tuple[Deck, ...]
+    loc: Location
+
+    @property
+    def players(self) -> str:
+        if self.players_min == self.players_max:
+            return str(self.players_min)
+        return f"{self.players_min}–{self.players_max}"
+
+    def component(self, component_id: str):
+        for c in self.components:
+            if c.id == component_id:
+                return c
+        return None

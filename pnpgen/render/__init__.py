@@ -1,0 +1,1 @@
+"""The only package that imports reportlab: fonts, faces and sheets to PDF."""

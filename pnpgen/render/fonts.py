@@ -1,0 +1,71 @@
+"""Fonts shipped with pnpgen (Noto, SIL Open Font License): registration and text metrics.
+
+Nothing depends on fonts installed on the machine. TrueType fonts embed as subsets.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+
+FONT_FILES = {
+    "sans": "NotoSans-Regular.ttf",
+    "sans-bold": "NotoSans-Bold.ttf",
+    "sans-italic": "NotoSans-Italic.ttf",
+    "sans-bolditalic": "NotoSans-BoldItalic.ttf",
+    "serif": "NotoSerif-Regular.ttf",
+    "serif-bold": "NotoSerif-Bold.ttf",
+    "serif-italic": "NotoSerif-Italic.ttf",
+    "serif-bolditalic": "NotoSerif-Bold.ttf",
+    "display": "NotoSerifDisplay-Regular.ttf",
+    "display-bold": "NotoSerifDisplay-Bold.ttf",
+    "display-italic": "NotoSerifDisplay-Regular.ttf",
+    "display-bolditalic": "NotoSerifDisplay-Bold.ttf",
+}
+FONT_NAMES = tuple(sorted(FONT_FILES))
+_PREFIX = "pnp-"  # registered names, kept apart from reportlab's standard fonts
+
+
+def pdf_name(font: str) -> str:
+    return _PREFIX + font
+
+
+def ensure_registered() -> None:
+    _register_all()
+
+
+@lru_cache(maxsize=1)
+def _register_all() -> None:
+    for font in FONT_NAMES:  # sorted: registration order must not depend on anything else
+        pdfmetrics.registerFont(TTFont(pdf_name(font), str(FONT_DIR / FONT_FILES[font])))
+
+
+def variant(font: str, bold: bool, italic: bool) -> str:
+    """The font of the same family with bold/italic switched on (markup **..** and *..*)."""
+    family = font.split("-")[0]
+    style = font.split("-")[1] if "-" in font else ""
+    bold = bold or "bold" in style
+    italic = italic or "italic" in style
+    suffix = ("bold" if bold else "") + ("italic" if italic else "")
+    name = f"{family}-{suffix}" if suffix else family
+    return name if name in FONT_FILES else font
+
+
+@lru_cache(maxsize=200_000)
+def unit_width(text: str, font: str) -> float:
+    """Width of `text` at 1 pt."""
+    _register_all()
+    return pdfmetrics.stringWidth(text, pdf_name(font), 1.0)
+
+
+@lru_cache(maxsize=64)
+def vertical_metrics(font: str) -> tuple[float, float]:
+    """(ascent, descent) at 1 pt, descent positive."""
+    _register_all()
+    face = pdfmetrics.getFont(pdf_name(font)).face
+    return face.ascent / 1000.0, -face.descent / 1000.0

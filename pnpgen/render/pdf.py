@@ -1,0 +1,227 @@
+"""Sheets of faces -> a PDF file with ReportLab.
+
+Every distinct face is drawn once into a Form XObject and placed by reference, as is every icon in each tint;
+identical copies and shared backs cost one `Do` each. Output is deterministic: invariant mode, fixed metadata,
+forms named in order of first use.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab import rl_config
+from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen import __version__
+from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
+from pnpgen.imposition import Label, SheetPlan
+from pnpgen.render.fonts import ensure_registered, pdf_name, unit_width
+
+rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
+
+
+@lru_cache(maxsize=4096)
+def colour(hex_: str):
+    return HexColor(hex_)
+
+
+class PdfWriter:
+    """One PDF: forms for faces and icons, then pages."""
+
+    def __init__(self, path: Path, page_size: tuple, title: str, subject: str, icons: dict):
+        ensure_registered()
+        self.c = Canvas(str(path), pagesize=page_size, invariant=1, initialFontName=pdf_name("sans"),
+                        pageCompression=1)
+        self.c.setTitle(title)
+        self.c.setSubject(subject)
+        self.c.setAuthor("pnpgen")
+        self.c.setCreator(f"pnpgen {__version__}")
+        self.c.setProducer(f"pnpgen {__version__}")
+        self.icons = icons
+        self.face_forms: dict[Face, str] = {}
+        self.icon_forms: dict[tuple, str] = {}
+        self.images: dict[str, ImageReader] = {}
+        self.pages = 0
+
+    # -- forms ------------------------------------------------------------------------------------------
+    def face_form(self, face: Face) -> str:
+        name = self.face_forms.get(face)
+        if name is None:
+            name = f"F{len(self.face_forms)}"
+            b = face.bleed_pt
+            # icon forms used inside must exist before this form begins
+            for op in face.ops:
+                if isinstance(op, Icon):
+                    self.icon_form(op.name, op.tint)
+            self.c.beginForm(name, -b, -b, face.width_pt + b, face.height_pt + b)
+            self._draw_ops(face)
+            self.c.endForm()
+            self.face_forms[face] = name
+        return name
+
+    def icon_form(self, name: str, tint: str | None) -> str:
+        key = (name, tint)
+        form = self.icon_forms.get(key)
+        if form is None:
+            form = f"I{len(self.icon_forms)}"
+            icon = self.icons[name]
+            tint_colour = tint or icon.tint
+            c = self.c
+            c.beginForm(form, 0, 0, 100, 100)
+            for shape in icon.shapes:
+                fill = tint_colour if shape.fill == "tint" else shape.fill
+                stroke = tint_colour if shape.stroke == "tint" else shape.stroke
+                if fill is None and stroke is None:
+                    continue
+                p = c.beginPath()
+                for cmd in shape.commands:
+                    op = cmd[0]
+                    if op == "M":
+                        p.moveTo(cmd[1], 100 - cmd[2])
+                    elif op == "L":
+                        p.lineTo(cmd[1], 100 - cmd[2])
+                    elif op == "C":
+                        p.curveTo(cmd[1], 100 - cmd[2], cmd[3], 100 - cmd[4], cmd[5], 100 - cmd[6])
+                    else:
+                        p.close()
+                c.saveState()
+                if shape.opacity < 1:
+                    c.setFillAlpha(shape.opacity)
+                    c.setStrokeAlpha(shape.opacity)
+                if fill:
+                    c.setFillColor(colour(fill))
+                if stroke:
+                    c.setStrokeColor(colour(stroke))
+                    c.setLineWidth(shape.stroke_width)
+                    c.setLineJoin(1)
+                    c.setLineCap(1)
+                c.drawPath(p, stroke=1 if stroke else 0, fill=1 if fill else 0)
+                c.restoreState()
+            c.endForm()
+            self.icon_forms[key] = form
+        return form
+
+    # -- drawing ----------------------------------------------------------------------------------------
+    def _draw_ops(self, face: Face) -> None:
+        c, H = self.c, face.height_pt
+        for op in face.ops:
+            t = type(op)
+            if t is Text:
+                c.setFillColor(colour(op.color))
+                c.setFont(pdf_name(op.font), op.size)
+                c.drawString(op.x, H - op.y, op.text)
+            elif t is Rect:
+                self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
+                y = H - op.y - op.h
+                if op.radius > 0:
+                    c.roundRect(op.x, y, op.w, op.h, op.radius, stroke=op.stroke is not None, fill=op.fill is not None)
+                else:
+                    c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
+                self._unstyle(op.opacity, op.dash)
+            elif t is Icon:
+                form = self.icon_form(op.name, op.tint)
+                c.saveState()
+                c.translate(op.x, H - op.y - op.h)
+                c.scale(op.w / 100.0, op.h / 100.0)
+                c.doForm(form)
+                c.restoreState()
+            elif t is Ellipse:
+                self._style(op.fill, op.stroke, op.stroke_width, (), op.opacity)
+                c.ellipse(op.x, H - op.y - op.h, op.x + op.w, H - op.y, stroke=op.stroke is not None,
+                          fill=op.fill is not None)
+                self._unstyle(op.opacity, ())
+            elif t is Line:
+                self._style(None, op.stroke, op.stroke_width, op.dash, 1.0)
+                c.line(op.x1, H - op.y1, op.x2, H - op.y2)
+                self._unstyle(1.0, op.dash)
+            elif t is Polygon:
+                self._style(op.fill, op.stroke, op.stroke_width, (), op.opacity)
+                p = c.beginPath()
+                p.moveTo(op.points[0][0], H - op.points[0][1])
+                for x, y in op.points[1:]:
+                    p.lineTo(x, H - y)
+                p.close()
+                c.drawPath(p, stroke=op.stroke is not None, fill=op.fill is not None)
+                self._unstyle(op.opacity, ())
+            elif t is Image:
+                reader = self.images.get(op.path)
+                if reader is None:
+                    reader = self.images[op.path] = ImageReader(op.path)
+                cx, cy, cw, ch = op.clip
+                c.saveState()
+                p = c.beginPath()
+                p.rect(cx, H - cy - ch, cw, ch)
+                c.clipPath(p, stroke=0, fill=0)
+                c.drawImage(reader, op.x, H - op.y - op.h, op.w, op.h, mask="auto")
+                c.restoreState()
+
+    def _style(self, fill, stroke, width, dash, opacity) -> None:
+        c = self.c
+        if opacity < 1 or dash:
+            c.saveState()
+            if opacity < 1:
+                c.setFillAlpha(opacity)
+                c.setStrokeAlpha(opacity)
+            if dash:
+                c.setDash(list(dash))
+        if fill is not None:
+            c.setFillColor(colour(fill))
+        if stroke is not None:
+            c.setStrokeColor(colour(stroke))
+            c.setLineWidth(width)
+
+    def _unstyle(self, opacity, dash) -> None:
+        if opacity < 1 or dash:
+            self.c.restoreState()
+
+    # -- pages ------------------------------------------------------------------------------------------
+    def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str) -> None:
+        c = self.c
+        slots = plan.back_slots() if back else plan.slots
+        marks = plan.back_marks() if back else plan.marks
+        names = [self.face_form(f) if f is not None else None for f in faces]
+        for slot, name in zip(slots, names):
+            if name is None:
+                continue
+            left, bottom, right, top = slot.bleed
+            c.saveState()
+            c.translate(slot.x, slot.y)
+            p = c.beginPath()
+            p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
+            c.clipPath(p, stroke=0, fill=0)
+            c.doForm(name)
+            c.restoreState()
+        c.setStrokeColor(colour("#000000"))
+        c.setLineWidth(0.25)
+        for m in marks:
+            c.line(m.x1, m.y1, m.x2, m.y2)
+        self._label(plan.back_label() if back else plan.label, label)
+        tx0, ty0, tx1, ty1 = plan.trim_box
+        bx0, by0, bx1, by1 = plan.bleed_box
+        if back:
+            tx0, tx1 = plan.paper_w - tx1, plan.paper_w - tx0
+            bx0, bx1 = plan.paper_w - bx1, plan.paper_w - bx0
+        c.setTrimBox((tx0, ty0, tx1, ty1))
+        c.setBleedBox((bx0, by0, bx1, by1))
+        c.showPage()
+        self.pages += 1
+
+    def _label(self, lb: Label, text: str) -> None:
+        c = self.c
+        font = "sans"
+        size = min(7.0, lb.thickness * 0.7, lb.length / max(unit_width(text, font), 1e-6))
+        size = max(size, 3.5)
+        c.saveState()
+        c.setFillColor(colour("#555555"))
+        c.setFont(pdf_name(font), size)
+        c.translate(lb.x, lb.y)
+        if lb.rotate:
+            c.rotate(90)
+        c.drawCentredString(0, -size * 0.35, text)
+        c.restoreState()
+
+    def save(self) -> None:
+        self.c.save()

@@ -1,0 +1,107 @@
+"""The only `import jinja2`: a sandboxed environment and values compiled once, evaluated per card.
+
+A layout keeps its YAML structure; only string values are templates. A value that is a single
+`{{ expression }}` keeps its native type (number, list); any other template renders to text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+from pnpgen.errors import ContentError, Location
+
+_SINGLE_EXPR = re.compile(r"^\s*\{\{(?P<expr>.*?)\}\}\s*$", re.S)
+
+
+def make_environment() -> ImmutableSandboxedEnvironment:
+    env = ImmutableSandboxedEnvironment(
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals.pop("lipsum", None)
+    env.filters["pad"] = lambda value, width, char="0": str(value).rjust(int(width), str(char))
+    return env
+
+
+class TemplateProblem(Exception):
+    """A template failed while being evaluated; the caller adds which card."""
+
+    def __init__(self, location: Location, message: str):
+        self.location, self.message = location, message
+        super().__init__(f"{location}: {message}")
+
+
+def _explain(exc: Exception) -> str:
+    if isinstance(exc, jinja2.UndefinedError):
+        return f"undefined value: {exc.message}"
+    if isinstance(exc, SecurityError):
+        return f"not allowed in a template: {exc}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+class Compiler:
+    """Compiles template strings once and remembers them."""
+
+    def __init__(self):
+        self.env = make_environment()
+        self._cache: dict[tuple[str, str], Any] = {}
+
+    def value(self, raw: Any, loc: Location) -> Value:
+        if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
+            return Value(raw, loc, None, None)
+        m = _SINGLE_EXPR.match(raw)
+        if m and "{{" not in m.group("expr") and "}}" not in m.group("expr"):
+            return Value(raw, loc, self._compile("expr", m.group("expr"), loc), None)
+        return Value(raw, loc, None, self._compile("template", raw, loc))
+
+    def expression(self, raw: Any, loc: Location) -> Value:
+        """`when:` and `for_each:` take a bare expression (braces are allowed and ignored)."""
+        if not isinstance(raw, str):
+            return Value(raw, loc, None, None)
+        m = _SINGLE_EXPR.match(raw)
+        text = m.group("expr") if m else raw
+        return Value(raw, loc, self._compile("expr", text, loc), None)
+
+    def _compile(self, kind: str, text: str, loc: Location):
+        key = (kind, text)
+        if key not in self._cache:
+            try:
+                if kind == "expr":
+                    self._cache[key] = self.env.compile_expression(text, undefined_to_none=False)
+                else:
+                    self._cache[key] = self.env.from_string(text)
+            except jinja2.TemplateSyntaxError as exc:
+                where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
+                raise ContentError.at(where, f"template error: {exc.message}") from None
+        return self._cache[key]
+
+
+class Value:
+    """A layout value: a constant, a native-typed expression, or a text template."""
+
+    __slots__ = ("raw", "loc", "expr", "template")
+
+    def __init__(self, raw, loc: Location, expr, template):
+        self.raw, self.loc, self.expr, self.template = raw, loc, expr, template
+
+    @property
+    def is_constant(self) -> bool:
+        return self.expr is None and self.template is None
+
+    def __call__(self, ctx: dict) -> Any:
+        if self.expr is None and self.template is None:
+            return self.raw
+        try:
+            if self.expr is not None:
+                return self.expr(**ctx)
+            return self.template.render(ctx)
+        except TemplateProblem:
+            raise
+        except Exception as exc:  # any failure inside user templates becomes a located message
+            raise TemplateProblem(self.loc, _explain(exc)) from None
