@@ -134,6 +134,7 @@ def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, pa
         if front is None:
             failed = True
         faces.extend([(front, back)] * card.count)
+    fc.flush_notes(diags)
     if failed:
         return None
     return PreparedDeck(deck, plan, faces)

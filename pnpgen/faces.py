@@ -32,6 +32,7 @@ class Ellipse:
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.5
+    dash: tuple = ()
     opacity: float = 1.0
 
 

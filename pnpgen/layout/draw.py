@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,7 @@ from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
 from pnpgen.layout.spec import Element, Layout
 from pnpgen.layout.text import fit_text
-from pnpgen.render.fonts import FONT_NAMES
+from pnpgen.render.fonts import FONT_NAMES, unit_width, vertical_metrics
 from pnpgen.templating import TemplateProblem
 
 NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
@@ -38,6 +37,17 @@ class FaceContext:
     icons: dict
     art_root: Path
     image_sizes: dict = field(default_factory=dict)
+    notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
+
+    def note(self, loc: Location, message: str, card: str) -> None:
+        """A warning about one card; the same warning on many cards is reported once with a count."""
+        self.notes.setdefault((loc, message), []).append(card)
+
+    def flush_notes(self, diags: Diagnostics) -> None:
+        for (loc, message), cards in self.notes.items():
+            more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
+            diags.warning(loc, f"{message} on {cards[0]}{more}")
+        self.notes.clear()
 
 
 def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -> dict:
@@ -193,7 +203,7 @@ def _rect(p, fc, ops, label, diags):
 def _ellipse(p, fc, ops, label, diags):
     x, y, w, h = p.box()
     ops.append(Ellipse(x, y, w, h, p.colour("fill"), p.colour("stroke"), p.length("stroke_width", 0.5, "pt"),
-                       p.number("opacity", 1, 0, 1)))
+                       _dash(p), p.number("opacity", 1, 0, 1)))
 
 
 def _line(p, fc, ops, label, diags):
@@ -240,11 +250,24 @@ def _text(p, fc, ops, label, diags):
     if not fitted.fits:
         raise DrawProblem(p.loc("text"), f"text does not fit its {units.mm(w):.1f} x {units.mm(h):.1f} mm box "
                           f"even at the minimum size {min_size:g} pt: {_short(text)!r}")
-    s = fc.safe_pt
-    if x < s - 0.01 or y < s - 0.01 or x + w > fc.width_pt - s + 0.01 or y + h > fc.height_pt - s + 0.01:
-        diags.warning(p.el.loc, f"text box reaches outside the safe zone ({units.mm(s):g} mm inside the cut) "
-                      f"on {label}")
+    if _outside_safe(fitted.ops, fc):
+        fc.note(p.el.loc, f"text reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)", label)
     ops.extend(fitted.ops)
+
+
+def _outside_safe(ops, fc: FaceContext) -> bool:
+    """Whether any glyph of the set text (not merely its box) crosses the safe zone."""
+    s = fc.safe_pt
+    for op in ops:
+        if isinstance(op, Text):
+            ascent, descent = vertical_metrics(op.font)
+            x0, x1 = op.x, op.x + unit_width(op.text, op.font) * op.size
+            y0, y1 = op.y - ascent * op.size * 0.75, op.y + descent * op.size * 0.5
+        else:
+            x0, x1, y0, y1 = op.x, op.x + op.w, op.y, op.y + op.h
+        if x0 < s - 0.5 or y0 < s - 0.5 or x1 > fc.width_pt - s + 0.5 or y1 > fc.height_pt - s + 0.5:
+            return True
+    return False
 
 
 def _short(text: str) -> str:
@@ -379,4 +402,3 @@ DRAW = {
     "grid": _grid,
 }
 
-__all__ = ["FaceContext", "draw_face", "template_names", "resolve_colour", "math"]

@@ -16,7 +16,7 @@ from pnpgen.templating import Compiler, Value
 COMMON_KEYS = ("type", "id", "when", "for_each", "as")
 ELEMENT_KEYS = {
     "rect": ("x", "y", "w", "h", "area", "radius", "fill", "stroke", "stroke_width", "dash", "opacity"),
-    "ellipse": ("x", "y", "w", "h", "area", "fill", "stroke", "stroke_width", "opacity"),
+    "ellipse": ("x", "y", "w", "h", "area", "fill", "stroke", "stroke_width", "dash", "opacity"),
     "line": ("x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash"),
     "polygon": ("points", "fill", "stroke", "stroke_width", "opacity"),
     "text": ("x", "y", "w", "h", "text", "font", "size", "min_size", "color", "align", "valign", "leading"),

@@ -13,6 +13,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
@@ -26,6 +27,29 @@ rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
 @lru_cache(maxsize=4096)
 def colour(hex_: str):
     return HexColor(hex_)
+
+
+class _Form(pdfdoc.PDFFormXObject):
+    """ReportLab's form XObject leaves out the ExtGState resources its stream uses (opacity); add them."""
+
+    def format(self, document):
+        if not self.Resources:
+            resources = pdfdoc.PDFResourceDictionary()
+            resources.basicFonts()
+            resources.allProcs()
+            if self.XObjects:
+                resources.XObject = self.XObjects
+            ext = getattr(self, "ExtGState", None)
+            if ext:
+                resources.ExtGState = ext
+            self.Resources = resources
+        return super().format(document)
+
+
+def _end_form(canvas: Canvas, name: str) -> None:
+    canvas.endForm()
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    form.__class__ = _Form
 
 
 class PdfWriter:
@@ -58,7 +82,7 @@ class PdfWriter:
                     self.icon_form(op.name, op.tint)
             self.c.beginForm(name, -b, -b, face.width_pt + b, face.height_pt + b)
             self._draw_ops(face)
-            self.c.endForm()
+            _end_form(self.c, name)
             self.face_forms[face] = name
         return name
 
@@ -100,7 +124,7 @@ class PdfWriter:
                     c.setLineCap(1)
                 c.drawPath(p, stroke=1 if stroke else 0, fill=1 if fill else 0)
                 c.restoreState()
-            c.endForm()
+            _end_form(c, form)
             self.icon_forms[key] = form
         return form
 
@@ -129,10 +153,10 @@ class PdfWriter:
                 c.doForm(form)
                 c.restoreState()
             elif t is Ellipse:
-                self._style(op.fill, op.stroke, op.stroke_width, (), op.opacity)
+                self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 c.ellipse(op.x, H - op.y - op.h, op.x + op.w, H - op.y, stroke=op.stroke is not None,
                           fill=op.fill is not None)
-                self._unstyle(op.opacity, ())
+                self._unstyle(op.opacity, op.dash)
             elif t is Line:
                 self._style(None, op.stroke, op.stroke_width, op.dash, 1.0)
                 c.line(op.x1, H - op.y1, op.x2, H - op.y2)
