@@ -20,7 +20,7 @@ build: $(VENV)/.installed
 	$(BIN)/pnpgen build
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 clean:
 	rm -rf output/*/ $(VENV)

@@ -298,7 +298,8 @@ def _card(item, index: int, loc: Location, defaults: LMap, diags: Diagnostics) -
     if not isinstance(item, LMap):
         diags.error(loc, f"a card must be a mapping of fields (got {_describe(item)})")
         return None
-    count, designed, back = 1, False, None
+    count, back = 1, None
+    designed = bool(defaults.get("designed", False)) if isinstance(defaults.get("designed"), bool) else False
     try:
         if "count" in item:
             count = as_count(item["count"])
@@ -314,7 +315,7 @@ def _card(item, index: int, loc: Location, defaults: LMap, diags: Diagnostics) -
     except Invalid as exc:
         diags.error(loc, str(exc))
         return None
-    fields = {k: v for k, v in defaults.items()}
+    fields = {k: v for k, v in defaults.items() if k not in ("count", "designed", "back")}
     fields.update({k: v for k, v in item.items() if k not in ("count", "designed", "back")})
     fields["name"] = name
     return Card(

@@ -1,0 +1,60 @@
+"""Shared helpers: run the CLI, copy fixture games, read written PDFs."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnpgen.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MM = 72 / 25.4
+
+
+def run_cli(*args, cwd: Path | None = None):
+    """Run pnpgen in-process; returns click's Result (exit_code, stdout, stderr)."""
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    import os
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """Copy a fixture project (content/ + layouts/) into a temp folder and return its path."""
+
+    def make(name: str) -> Path:
+        dest = tmp_path / name
+        shutil.copytree(FIXTURES / name, dest)
+        return dest
+
+    return make
+
+
+def form_uses(page) -> list[str]:
+    """Names of the Form XObjects a pdfplumber page draws with `Do`, in order."""
+    data = page.page_obj.get_contents() if hasattr(page.page_obj, "get_contents") else None
+    if data is None:
+        from pdfminer.pdftypes import resolve1
+
+        contents = resolve1(page.page_obj.attrs.get("Contents"))
+        streams = contents if isinstance(contents, list) else [contents]
+        data = b"".join(resolve1(s).get_data() for s in streams)
+    return re.findall(rb"/([\w.]+) Do", data)
+
+
+def face_uses(page) -> int:
+    """How many card faces a sheet page places (pnpgen names face forms F<n>)."""
+    return sum(1 for name in form_uses(page) if re.match(rb"^FormXob\.F\d+$|^F\d+$", name))

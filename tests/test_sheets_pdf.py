@@ -1,0 +1,154 @@
+"""The written PDF, measured: pages, sizes in mm, card counts, cut marks, duplex backs, label, boxes."""
+
+from __future__ import annotations
+
+import json
+
+import pdfplumber
+import pytest
+
+from conftest import MM, face_uses, run_cli
+
+PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4)}
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def built(request, tmp_path_factory):
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path_factory.mktemp(f"duplex-{request.param}")
+    shutil.copytree(FIXTURES / "duplex", root / "p")
+    result = run_cli("build", "--content", root / "p" / "content", "--out", root / "out", "--paper", request.param)
+    assert result.exit_code == 0, result.output
+    return request.param, root / "out" / "duplex"
+
+
+def words(page):
+    return [(w["text"], (w["x0"] + w["x1"]) / 2, (w["top"] + w["bottom"]) / 2) for w in page.extract_words()]
+
+
+def test_manifest_lists_every_file_with_counts(built):
+    paper, out = built
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == "duplex" and manifest["paper"] == paper
+    entries = {f["component"]: f for f in manifest["files"]}
+    assert {k: v["faces"] for k, v in entries.items()} == {"poker": 11, "mini": 17, "tarot": 3}
+    for f in manifest["files"]:
+        with pdfplumber.open(out / f["path"]) as pdf:
+            assert len(pdf.pages) == f["pages"]
+        assert f["kind"] == "cards" and len(f["sha256"]) == 64
+
+
+@pytest.mark.parametrize("deck, count", [("poker", 11), ("mini", 17), ("tarot", 3)])
+def test_pdf_holds_exactly_the_card_count_fronts_and_backs(built, deck, count):
+    paper, out = built
+    with pdfplumber.open(out / f"{deck}.pdf") as pdf:
+        fronts = [p for i, p in enumerate(pdf.pages) if i % 2 == 0]
+        backs = [p for i, p in enumerate(pdf.pages) if i % 2 == 1]
+        assert sum(face_uses(p) for p in fronts) == count
+        assert sum(face_uses(p) for p in backs) == count
+        names = [t for p in fronts for t, _, _ in words(p) if t.startswith("F")]
+        assert len(names) == count
+
+
+def test_pages_have_the_paper_size(built):
+    paper, out = built
+    with pdfplumber.open(out / "poker.pdf") as pdf:
+        for page in pdf.pages:
+            assert page.width / MM == pytest.approx(PAPER_MM[paper][0], abs=0.01)
+            assert page.height / MM == pytest.approx(PAPER_MM[paper][1], abs=0.01)
+
+
+def _mark_positions(page):
+    xs = sorted({round(ln["x0"], 2) for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01})
+    ys = sorted({round(ln["top"], 2) for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 0.01})
+    return xs, ys
+
+
+@pytest.mark.parametrize("deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.5, 63.5)), ("tarot", (70, 120))])
+def test_a_card_measures_its_size_between_its_cut_marks(built, deck, size_mm):
+    paper, out = built
+    with pdfplumber.open(out / f"{deck}.pdf") as pdf:
+        xs, ys = _mark_positions(pdf.pages[0])
+    widths = {round((b - a) / MM, 1) for a, b in zip(xs, xs[1:])}
+    heights = {round((b - a) / MM, 1) for a, b in zip(ys, ys[1:])}
+    assert any(abs(w - size_mm[0]) <= 0.2 for w in widths), widths
+    assert any(abs(h - size_mm[1]) <= 0.2 for h in heights), heights
+    # each card's centre text sits midway between two neighbouring cut lines
+    with pdfplumber.open(out / f"{deck}.pdf") as pdf:
+        for _, cx, cy in [w for w in words(pdf.pages[0]) if w[0].startswith("F")]:
+            left = max(x for x in xs if x < cx)
+            right = min(x for x in xs if x > cx)
+            assert (right - left) / MM == pytest.approx(size_mm[0], abs=0.2)
+
+
+@pytest.mark.parametrize("deck", ["poker", "mini", "tarot"])
+def test_each_back_lands_behind_its_front_on_a_long_edge_flip(built, deck):
+    paper, out = built
+    with pdfplumber.open(out / f"{deck}.pdf") as pdf:
+        width = pdf.pages[0].width
+        for i in range(0, len(pdf.pages), 2):
+            front = [w for w in words(pdf.pages[i]) if w[0].startswith("F")]
+            back = [w for w in words(pdf.pages[i + 1]) if w[0].startswith("B")]
+            assert len(front) == len(back)
+            for name, cx, cy in front:
+                # flipping the sheet on its long edge takes x to width - x
+                match = [b for b in back if abs(b[1] - (width - cx)) < 0.5 * MM and abs(b[2] - cy) < 0.5 * MM]
+                assert len(match) == 1, (name, cx, cy)
+                assert match[0][0] == "B" + name[1:]
+
+
+def test_nothing_is_printed_within_5mm_of_the_paper_edge(built):
+    paper, out = built
+    with pdfplumber.open(out / "poker.pdf") as pdf:
+        for page in pdf.pages:
+            for obj in page.lines + page.chars:
+                assert obj["x0"] >= 5 * MM - 0.01 and obj["x1"] <= page.width - 5 * MM + 0.01
+                assert obj["top"] >= 5 * MM - 0.01 and obj["bottom"] <= page.height - 5 * MM + 0.01
+
+
+def label_text(page) -> str:
+    """The margin label, whether it runs across the bottom or up a side."""
+    rotated = [c for c in page.chars if not c["upright"]]
+    if rotated:
+        return "".join(c["text"] for c in sorted(rotated, key=lambda c: -c["top"]))
+    return page.extract_text()
+
+
+def test_every_page_carries_its_margin_label(built):
+    paper, out = built
+    with pdfplumber.open(out / "poker.pdf") as pdf:
+        n = len(pdf.pages) // 2
+        for i, page in enumerate(pdf.pages):
+            text = label_text(page)
+            side = "fronts" if i % 2 == 0 else "backs"
+            assert f"sheet {i // 2 + 1} of {n}" in text and side in text and "Duplex Test" in text
+
+
+def test_page_boxes_nest(built):
+    paper, out = built
+    with pdfplumber.open(out / "poker.pdf") as pdf:
+        for page in pdf.pages:
+            attrs = page.page_obj.attrs
+            media, trim, bleed = attrs["MediaBox"], attrs["TrimBox"], attrs["BleedBox"]
+            assert media[0] <= bleed[0] <= trim[0] and media[1] <= bleed[1] <= trim[1]
+            assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
+
+
+def test_fonts_are_embedded_and_no_base14_font_is_referenced(built):
+    paper, out = built
+    raw = (out / "poker.pdf").read_bytes()
+    assert b"/FontFile2" in raw
+    assert b"/Helvetica" not in raw
+
+
+def test_two_builds_give_identical_bytes(built, tmp_path):
+    paper, out = built
+    from conftest import FIXTURES
+
+    result = run_cli("build", "--content", FIXTURES / "duplex" / "content", "--out", tmp_path, "--paper", paper)
+    assert result.exit_code == 0
+    for pdf in sorted(out.glob("*.pdf")) + [out / "manifest.json"]:
+        assert (tmp_path / "duplex" / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name

@@ -1,0 +1,52 @@
+import pytest
+
+from pnpgen.errors import ContentError
+from pnpgen.source import LList, LMap, load_text
+
+
+def test_values_remember_where_they_stand():
+    data = load_text("deck:\n  id: x\n  cards:\n    - name: a\n    - name: b\n", "f.yaml")
+    assert isinstance(data, LMap)
+    cards = data["deck"]["cards"]
+    assert isinstance(cards, LList)
+    assert str(cards.loc_at(1)) == "f.yaml:5:7"
+    assert str(data["deck"].key_loc("cards")) == "f.yaml:3:3"
+    assert str(cards[1].loc_of("name")) == "f.yaml:5:13"
+
+
+def test_syntax_errors_carry_line_and_column():
+    with pytest.raises(ContentError) as err:
+        load_text("a: 1\nb: [1, 2\n", "f.yaml")
+    assert str(err.value).startswith("f.yaml:3:1: error: invalid YAML")
+
+
+def test_duplicate_keys_are_errors():
+    with pytest.raises(ContentError, match=r"f.yaml:3:1: error: duplicate key 'a' \(first at line 1\)"):
+        load_text("a: 1\nb: 2\na: 3\n", "f.yaml")
+
+
+@pytest.mark.parametrize("doc", ["a: !!python/object/apply:os.system ['echo hi']\n", "a: !custom 3\n",
+                                 "a: !!binary aGVsbG8=\n"])
+def test_arbitrary_tags_are_refused(doc):
+    with pytest.raises(ContentError, match="is not allowed in content files"):
+        load_text(doc, "f.yaml")
+
+
+def test_alias_bombs_are_refused():
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    prev = "a"
+    for n in "bcdefghij":
+        lines.append(f"{n}: &{n} [" + ", ".join([f"*{prev}"] * 10) + "]")
+        prev = n
+    with pytest.raises(ContentError, match="expands to more than"):
+        load_text("\n".join(lines) + "\n", "bomb.yaml")
+
+
+def test_merge_keys_fill_what_the_mapping_does_not_set():
+    data = load_text("base: &b {x: 1, y: 2}\nthing:\n  <<: *b\n  y: 3\n", "f.yaml")
+    assert dict(data["thing"]) == {"y": 3, "x": 1}
+
+
+def test_plain_types():
+    data = load_text("i: 3\nf: 2.5\nb: true\nn: null\ns: '3'\nd: 2024-01-02\n", "f.yaml")
+    assert data == {"i": 3, "f": 2.5, "b": True, "n": None, "s": "3", "d": "2024-01-02"}

@@ -1,0 +1,67 @@
+import pytest
+
+from pnpgen.faces import Icon, Text
+from pnpgen.layout.text import fit_text
+from pnpgen.render.fonts import unit_width
+
+BOX = dict(x=0, y=0, w=100, h=40, font="sans", color="#000000")
+
+
+def test_short_text_keeps_its_size_and_wraps_nothing():
+    f = fit_text("Hello world", size=10, min_size=6, **BOX)
+    assert f.fits and f.size == 10
+    assert [op.text for op in f.ops] == ["Hello world"]
+
+
+def test_long_text_wraps_inside_the_box():
+    f = fit_text("word " * 30, size=10, min_size=6, **BOX)
+    assert f.fits
+    lines = {round(op.y, 2) for op in f.ops}
+    assert len(lines) > 1
+    for op in f.ops:
+        assert op.x + unit_width(op.text, op.font) * op.size <= 100.01
+
+
+def test_text_shrinks_to_fit_and_reports_when_it_cannot():
+    long = "A rather long sentence that needs several lines. " * 4
+    f = fit_text(long, size=12, min_size=4, **BOX)
+    assert f.fits and 4 <= f.size < 12
+    g = fit_text(long * 6, size=12, min_size=9, **BOX)
+    assert not g.fits and g.size == 9
+
+
+def test_alignment():
+    left = fit_text("ab", size=10, min_size=10, align="left", **BOX).ops[0]
+    right = fit_text("ab", size=10, min_size=10, align="right", **BOX).ops[0]
+    center = fit_text("ab", size=10, min_size=10, align="center", **BOX).ops[0]
+    width = unit_width("ab", "sans") * 10
+    assert left.x == 0
+    assert right.x == pytest.approx(100 - width)
+    assert center.x == pytest.approx((100 - width) / 2)
+
+
+def test_markup_switches_to_bold_and_italic():
+    f = fit_text("plain **bold** *it*", size=10, min_size=10, **BOX)
+    fonts = [op.font for op in f.ops]
+    assert "sans" in fonts and "sans-bold" in fonts and "sans-italic" in fonts
+
+
+def test_inline_icons_sit_on_the_baseline():
+    f = fit_text("Pay :fire: now", size=10, min_size=10, is_icon=lambda n: n == "fire", **BOX)
+    icons = [op for op in f.ops if isinstance(op, Icon)]
+    texts = [op for op in f.ops if isinstance(op, Text)]
+    assert len(icons) == 1 and icons[0].name == "fire"
+    assert icons[0].y + icons[0].h == pytest.approx(texts[0].y)  # bottom of the icon on the baseline
+    assert texts[0].x < icons[0].x < texts[1].x
+
+
+def test_unknown_icon_names_stay_text():
+    f = fit_text("ratio 3:4: done", size=10, min_size=10, is_icon=lambda n: False, **BOX)
+    assert "".join(op.text for op in f.ops if isinstance(op, Text)).replace(" ", "") == "ratio3:4:done"
+
+
+def test_vertical_alignment():
+    top = fit_text("x", size=10, min_size=10, valign="top", **BOX).ops[0].y
+    mid = fit_text("x", size=10, min_size=10, valign="middle", **BOX).ops[0].y
+    bottom = fit_text("x", size=10, min_size=10, valign="bottom", **BOX).ops[0].y
+    assert top < mid < bottom <= 40

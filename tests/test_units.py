@@ -1,0 +1,47 @@
+import pytest
+
+from pnpgen import units
+from pnpgen.units import MM, UnitError
+
+
+@pytest.mark.parametrize(
+    "value, expected_mm",
+    [(3, 3), (2.5, 2.5), ("3mm", 3), ("1cm", 10), ("1in", 25.4), ("72pt", 25.4), (" 0.5 in ", 12.7), ("-2mm", -2)],
+)
+def test_lengths_convert_to_points(value, expected_mm):
+    assert units.to_pt(value) == pytest.approx(expected_mm * MM)
+
+
+def test_bare_numbers_take_the_default_unit():
+    assert units.to_pt(9, "pt") == 9
+    assert units.to_pt("9", "pt") == 9
+
+
+@pytest.mark.parametrize("bad", ["3 furlongs", "3px", "mm", "", "three", True, None, [3]])
+def test_unknown_units_and_non_lengths_are_errors(bad):
+    with pytest.raises(UnitError):
+        units.to_pt(bad)
+
+
+def test_unknown_unit_names_the_unit():
+    with pytest.raises(UnitError, match="unknown unit 'px'"):
+        units.to_pt("3px")
+
+
+@pytest.mark.parametrize(
+    "name, w, h",
+    [("poker", 63.5, 88.9), ("bridge", 57.2, 88.9), ("tarot", 70, 120), ("mini", 44.5, 63.5), ("square", 70, 70)],
+)
+def test_named_card_sizes(name, w, h):
+    assert units.parse_size(name) == pytest.approx((w * MM, h * MM))
+
+
+def test_free_sizes():
+    assert units.parse_size("2.5in x 3.5in") == pytest.approx((180, 252))
+    assert units.parse_size({"width": "63mm", "height": 88}) == pytest.approx((63 * MM, 88 * MM))
+
+
+@pytest.mark.parametrize("bad", ["jumbo", "63 x", "0mm x 10mm", {"width": 3}])
+def test_bad_sizes(bad):
+    with pytest.raises(UnitError):
+        units.parse_size(bad)
