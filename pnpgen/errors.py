@@ -105,6 +105,7 @@ def did_you_mean(word: str, choices) -> str:
     """A hint naming the closest accepted word, or listing them all when none is close."""
     choices = sorted(choices)
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    listing = ", ".join(choices) if len(choices) <= 16 else ", ".join(choices[:16]) + ", ..."
     if close:
-        return f"did you mean '{close[0]}'? (accepted: {', '.join(choices)})"
-    return f"expected one of: {', '.join(choices)}"
+        return f"did you mean '{close[0]}'?" + (f" (accepted: {listing})" if len(choices) <= 16 else "")
+    return f"expected one of: {listing}"

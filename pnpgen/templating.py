@@ -99,7 +99,10 @@ class Value:
             return self.raw
         try:
             if self.expr is not None:
-                return self.expr(**ctx)
+                result = self.expr(**ctx)
+                if isinstance(result, jinja2.Undefined):
+                    result._fail_with_undefined_error()  # raises the UndefinedError that names the value
+                return result
             return self.template.render(ctx)
         except TemplateProblem:
             raise

@@ -38,16 +38,25 @@ class FaceContext:
     art_root: Path
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
+    faults: dict = field(default_factory=dict)
+
+    def fault(self, loc: Location, message: str, card: str) -> None:
+        """An error drawing one card; the same error on many cards is reported once with a count."""
+        self.faults.setdefault((loc, message), []).append(card)
 
     def note(self, loc: Location, message: str, card: str) -> None:
         """A warning about one card; the same warning on many cards is reported once with a count."""
         self.notes.setdefault((loc, message), []).append(card)
 
     def flush_notes(self, diags: Diagnostics) -> None:
+        for (loc, message), cards in self.faults.items():
+            more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
+            diags.error(loc, f"{message} (while drawing {cards[0]}{more})")
         for (loc, message), cards in self.notes.items():
             more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
             diags.warning(loc, f"{message} on {cards[0]}{more}")
         self.notes.clear()
+        self.faults.clear()
 
 
 def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -> dict:
@@ -73,7 +82,7 @@ def draw_face(layout: Layout, fc: FaceContext, names: dict, card_label: str, dia
         for el in layout.elements:
             _element(el, ctx, fc, ops, card_label, diags)
     except (TemplateProblem, DrawProblem) as exc:
-        diags.error(exc.location, f"{exc.message} (while drawing {card_label})")
+        fc.fault(exc.location, exc.message, card_label)
         return None
     return Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops))
 

@@ -21,6 +21,7 @@ from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
 from pnpgen.imposition import Label, SheetPlan
 from pnpgen.render.fonts import ensure_registered, pdf_name, unit_width
 
+SEAM = 0.15  # pt
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
 
 
@@ -210,7 +211,8 @@ class PdfWriter:
         for slot, name in zip(slots, names):
             if name is None:
                 continue
-            left, bottom, right, top = slot.bleed
+            # inner edges of a shared-cut grid get a hair of overlap so no viewer shows a seam between cards
+            left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
             c.saveState()
             c.translate(slot.x, slot.y)
             p = c.beginPath()

@@ -1,0 +1,48 @@
+"""The broken-input corpus: each tests/broken/*.yaml replaces one file of the `basic` fixture game.
+
+Its header names the file it replaces (`# target:`) and the lines the build must print (`# expect:`). Every case
+must give exit 1, no traceback, and leave the previous good output byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+CASES = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
+
+
+def header(path: Path, key: str) -> list[str]:
+    prefix = f"# {key}: "
+    return [line[len(prefix):].rstrip("\n") for line in path.read_text().splitlines() if line.startswith(prefix)]
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.glob("*"))}
+
+
+def test_corpus_is_not_empty():
+    assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_broken_input_gives_a_located_message_and_keeps_output(case, project):
+    root = project("basic")
+    first = run_cli("build", "--out", "out", cwd=root)
+    assert first.exit_code == 0, first.output
+    before = snapshot(root / "out" / "sample")
+
+    (target,) = header(case, "target")
+    (root / target).write_text(case.read_text())
+    result = run_cli("build", "--out", "out", cwd=root)
+
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    for expected in header(case, "expect"):
+        assert expected in result.output, f"expected:\n{expected}\ngot:\n{result.output}"
+    assert "failed sample" in result.output
+    assert snapshot(root / "out" / "sample") == before
