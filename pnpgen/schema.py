@@ -182,6 +182,8 @@ def load_game(root: Path) -> Game:
                 if not isinstance(item, str):
                     raise ContentError.at(loc, "a component entry must be a file path such as decks/monument.yaml")
                 path = safe_path(root, item, loc, "component file")
+                if not path.is_file():
+                    raise ContentError.at(loc, f"component file '{item}' not found")
                 comp = load_component(path, palette, diags)
             except ContentError as exc:
                 diags.extend(exc.diagnostics)

@@ -1,0 +1,90 @@
+"""The command line: exit codes, list output, usage errors, tracebacks only with --debug."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import FIXTURES, ROOT, run_cli
+
+
+def test_list_text_and_json(project):
+    root = project("basic")
+    text = run_cli("list", cwd=root)
+    assert text.exit_code == 0
+    assert "sample  Sample Game  (2–4 players)" in text.output
+    assert "heroes" in text.output and "11 faces" in text.output
+    data = json.loads(run_cli("list", "--format", "json", cwd=root).output)
+    (game,) = data["games"]
+    assert {c["id"]: c["faces"] for c in game["components"]} == {"heroes": 11, "minis": 20}
+
+
+def test_unknown_game_is_a_usage_error(project):
+    root = project("basic")
+    result = run_cli("build", "nosuch", cwd=root)
+    assert result.exit_code == 2
+    assert "no game 'nosuch'" in result.output
+
+
+def test_bad_option_is_a_usage_error(project):
+    result = run_cli("build", "--paper", "a3", cwd=project("basic"))
+    assert result.exit_code == 2
+
+
+def test_build_only_named_games_and_report_them(project, tmp_path):
+    root = project("basic")
+    result = run_cli("build", "sample", "--out", tmp_path, cwd=root)
+    assert result.exit_code == 0
+    assert "built sample: 2 files, 31 faces" in result.output
+    assert sorted(p.name for p in (tmp_path / "sample").iterdir()) == ["heroes.pdf", "manifest.json", "minis.pdf"]
+
+
+def test_a_failing_game_does_not_stop_the_others(project, tmp_path):
+    root = project("basic")
+    broken = root / "content" / "broken"
+    broken.mkdir()
+    (broken / "game.yaml").write_text("id: broken\ntitle: Broken\nplayers: 2\ncomponents: [nope.yaml]\n")
+    result = run_cli("build", "--out", tmp_path, cwd=root)
+    assert result.exit_code == 1
+    assert "content/broken/game.yaml:4:14: error: component file 'nope.yaml' not found" in result.output
+    assert "failed broken" in result.output
+    assert (tmp_path / "sample" / "manifest.json").is_file()
+    assert not (tmp_path / "broken").exists()
+
+
+def test_strict_turns_warnings_into_errors(project, tmp_path):
+    root = project("basic")
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(layout.read_text() + "  - type: text\n    x: 0\n    y: 0\n    w: 30\n    h: 5\n    text: edge\n")
+    relaxed = run_cli("build", "--out", tmp_path / "a", cwd=root)
+    assert relaxed.exit_code == 0 and "warning: text reaches outside the safe zone" in relaxed.output
+    strict = run_cli("build", "--strict", "--out", tmp_path / "b", cwd=root)
+    assert strict.exit_code == 1 and "[--strict]" in strict.output
+
+
+def test_python_dash_m_and_quiet_non_tty_output(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pnpgen", "build", "--content", FIXTURES / "basic" / "content", "--out", tmp_path],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # no progress bar when not a terminal
+    assert proc.stdout.strip().startswith("built sample")
+
+
+def test_internal_errors_hide_the_traceback_unless_debug(project, tmp_path, monkeypatch):
+    import pnpgen.build
+
+    def boom(*a, **k):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(pnpgen.build, "write_game", boom)
+    root = project("basic")
+    quiet = run_cli("build", "--out", tmp_path, cwd=root)
+    assert quiet.exit_code == 1
+    assert "internal error: RuntimeError: kaboom" in quiet.output and "Traceback" not in quiet.output
+    loud = run_cli("build", "--out", tmp_path, "--debug", cwd=root)
+    assert loud.exit_code == 1 and "Traceback" in loud.output

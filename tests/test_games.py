@@ -1,0 +1,104 @@
+"""End to end on the shipped content: every game builds (strict), holds the documented counts, and rebuilds
+byte for byte."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+import yaml
+
+from conftest import MM, ROOT, face_uses, run_cli
+from pnpgen.imposition import plan_sheet
+from pnpgen.units import CARD_SIZES
+
+CONTENT = ROOT / "content"
+
+# Numbers the source documents state (../shared/seeds), per game and deck.
+DOCUMENTED = {
+    "elements-of-the-gods": {"monument": 20, "garden": 20, "divinity": 48},
+    "deity": {"deity": 14, "power": 76},
+    "river": {"belief": 75, "character": 4},
+    "seven-gods": {"envoy": 210, "objective": 12, "old-stories": 1},
+}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("games")
+    result = run_cli("build", "--content", CONTENT, "--out", dest, "--strict")
+    assert result.exit_code == 0, result.output
+    return dest
+
+
+def test_every_game_in_content_is_built(out):
+    games = sorted(p.parent.name for p in CONTENT.glob("*/game.yaml"))
+    assert games == sorted(DOCUMENTED)
+    for game in games:
+        manifest = json.loads((out / game / "manifest.json").read_text())
+        for f in manifest["files"]:
+            assert (out / game / f["path"]).is_file()
+
+
+@pytest.mark.parametrize("game, deck, count", [(g, d, n) for g, decks in DOCUMENTED.items() for d, n in decks.items()])
+def test_deck_pdf_holds_exactly_the_documented_count(out, game, deck, count):
+    manifest = json.loads((out / game / "manifest.json").read_text())
+    entry = next(f for f in manifest["files"] if f["component"] == deck)
+    assert entry["faces"] == count
+    with pdfplumber.open(out / game / entry["path"]) as pdf:
+        uses = [face_uses(p) for p in pdf.pages]
+        assert len(uses) == entry["pages"]
+    # fronts and backs alternate page by page
+    assert sum(uses[0::2]) == count
+    assert sum(uses[1::2]) == count
+
+
+def _rgb(hex_: str) -> tuple[int, int, int]:
+    return tuple(int(hex_[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def test_each_envoy_card_prints_its_own_gods_back_behind_it(out):
+    """The envoy deck has one back per god; sample each back where its front's card stands when flipped."""
+    game = yaml.safe_load((CONTENT / "seven-gods" / "game.yaml").read_text())
+    deck = yaml.safe_load((CONTENT / "seven-gods" / "decks" / "envoy.yaml").read_text())
+    gods = [c["god"] for c in deck["cards"] for _ in range(c.get("count", 1))]
+    w, h = CARD_SIZES["poker"]
+    plan = plan_sheet("a4", w * MM, h * MM, 3 * MM)
+    scale = 40 / 72  # 40 dpi
+    doc = pdfium.PdfDocument(out / "seven-gods" / "envoy.pdf")
+    try:
+        for sheet in range(len(doc) // 2):
+            image = doc[2 * sheet + 1].render(scale=scale).to_pil().convert("RGB")
+            for i, slot in enumerate(plan.back_slots()):
+                n = sheet * plan.per_sheet + i
+                if n >= len(gods):
+                    break
+                # 1.5 mm inside the back's top-left corner: its background colour
+                x = (slot.x + 1.5 * MM) * scale
+                y = (plan.paper_h - (slot.y + slot.h - 1.5 * MM)) * scale
+                got = image.getpixel((int(x), int(y)))
+                want = _rgb(game["palette"][gods[n]])
+                assert max(abs(a - b) for a, b in zip(got, want)) < 12, (n, gods[n], got, want)
+    finally:
+        doc.close()
+
+
+def test_a_second_build_gives_identical_bytes(out, tmp_path):
+    result = run_cli("build", "--content", CONTENT, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    for game in DOCUMENTED:
+        for f in sorted((out / game).iterdir()):
+            assert (tmp_path / game / f.name).read_bytes() == f.read_bytes(), f"{game}/{f.name}"
+
+
+def test_designed_cards_are_marked(out):
+    """Every card the documents do not list individually carries designed: true (documents list none)."""
+    result = run_cli("list", "--content", CONTENT, "--format", "json")
+    data = json.loads(result.output)
+    for g in data["games"]:
+        for c in g["components"]:
+            if c["id"] != "old-stories":
+                assert c["designed"] == c["faces"], (g["game"], c["id"])
