@@ -102,3 +102,37 @@ def test_designed_cards_are_marked(out):
         for c in g["components"]:
             if c["id"] != "old-stories":
                 assert c["designed"] == c["faces"], (g["game"], c["id"])
+
+
+def _all_decks():
+    for game_yaml in sorted(CONTENT.glob("*/game.yaml")):
+        game = yaml.safe_load(game_yaml.read_text())
+        for comp in game.get("components", []):
+            data = yaml.safe_load((game_yaml.parent / comp).read_text())
+            if data.get("kind") == "cards":
+                yield game["id"], data["id"], data["size"]
+
+
+def _size_mm(size) -> tuple[float, float]:
+    from pnpgen.units import parse_size
+
+    w, h = parse_size(size)
+    return w / MM, h / MM
+
+
+@pytest.mark.parametrize("game, deck, size", list(_all_decks()))
+def test_every_deck_measures_its_size_between_cut_marks(out, game, deck, size):
+    w, h = _size_mm(size)
+    with pdfplumber.open(out / game / f"{deck}.pdf") as pdf:
+        page = pdf.pages[0]
+        x0, y0, x1, y1 = page.page_obj.attrs["BleedBox"]
+        top, bottom = page.height - y1, page.height - y0  # pdfplumber measures from the top
+        # cut marks: the lines outside the bleed box (card art may hold lines of its own)
+        marks = [ln for ln in page.lines if ln["x1"] <= x0 + 0.01 or ln["x0"] >= x1 - 0.01
+                 or ln["bottom"] <= top + 0.01 or ln["top"] >= bottom - 0.01]
+        xs = sorted({round(ln["x0"], 2) for ln in marks if abs(ln["x0"] - ln["x1"]) < 0.01})
+        ys = sorted({round(ln["top"], 2) for ln in marks if abs(ln["top"] - ln["bottom"]) < 0.01})
+    gaps_x = [(b - a) / MM for a, b in zip(xs, xs[1:])]
+    gaps_y = [(b - a) / MM for a, b in zip(ys, ys[1:])]
+    assert any(abs(g - w) <= 0.2 for g in gaps_x), (gaps_x, w)
+    assert any(abs(g - h) <= 0.2 for g in gaps_y), (gaps_y, h)

@@ -1,0 +1,165 @@
+"""Layouts evaluated into faces: extends and overrides, vars, when, for_each, grids, images, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnpgen.errors import ContentError, Diagnostics, Location
+from pnpgen.faces import Icon, Image, Rect, Text
+from pnpgen.icons import BUILTIN, load_icons
+from pnpgen.layout.draw import FaceContext, draw_face, template_names
+from pnpgen.layout.spec import LayoutLibrary
+from pnpgen.templating import Compiler
+from pnpgen.units import MM
+
+ART = Path(__file__).parent / "fixtures" / "basic" / "content" / "sample" / "art"
+
+
+@pytest.fixture
+def library(tmp_path):
+    def make(**files):
+        for name, text in files.items():
+            (tmp_path / f"{name}.yaml").write_text(text)
+        return LayoutLibrary([tmp_path], Compiler())
+
+    return make
+
+
+def face(library, name, card, palette=None):
+    fc = FaceContext(63.5 * MM, 88.9 * MM, 3 * MM, 3 * MM, palette or {}, load_icons(BUILTIN, {}, Diagnostics()), ART)
+    diags = Diagnostics()
+    layout = library.get(name, Location("test"))
+    f = draw_face(layout, fc, template_names(fc, card, {"id": "d"}, {"id": "g", "title": "G"}), "card", diags)
+    fc.flush_notes(diags)
+    return f, diags
+
+
+BASE = """
+vars:
+  accent: "{{ palette[card.colour] }}"
+elements:
+  - id: bg
+    type: rect
+    area: bleed
+    fill: "{{ accent }}"
+  - id: title
+    type: text
+    x: 5
+    y: 5
+    w: 50
+    h: 8
+    text: "{{ card.name }}"
+"""
+
+CHILD = """
+extends: base
+elements:
+  - id: title
+    type: text
+    x: 5
+    y: 5
+    w: 50
+    h: 8
+    text: "{{ card.name | upper }}"
+  - type: icon
+    name: star
+    x: "{{ 5 + loop.index0 * 10 }}"
+    y: 70
+    size: 8
+    for_each: "range(card.stars)"
+  - type: rect
+    x: 0
+    y: 0
+    w: 1
+    h: 1
+    fill: black
+    when: "card.stars > 2"
+"""
+
+
+def test_extends_replaces_by_id_and_appends_the_rest(library):
+    lib = library(base=BASE, child=CHILD)
+    f, diags = face(lib, "child", {"name": "Nova", "colour": "gold", "stars": 2}, {"gold": "#d4a017"})
+    assert not diags.items
+    kinds = [type(op).__name__ for op in f.ops]
+    assert kinds == ["Rect", "Text", "Icon", "Icon"]
+    bg, title = f.ops[0], f.ops[1]
+    assert bg.fill == "#d4a017" and bg.x == pytest.approx(-3 * MM) and bg.w == pytest.approx(69.5 * MM)
+    assert title.text == "NOVA"
+    assert [round(op.x / MM, 2) for op in f.ops if isinstance(op, Icon)] == [5.0, 15.0]
+
+
+def test_when_draws_an_element_only_if_true(library):
+    lib = library(base=BASE, child=CHILD)
+    f, _ = face(lib, "child", {"name": "N", "colour": "gold", "stars": 3}, {"gold": "#d4a017"})
+    assert isinstance(f.ops[-1], Rect) and f.ops[-1].fill == "#000000"
+
+
+def test_snapshot_is_stable_text(library):
+    lib = library(base=BASE)
+    f, _ = face(lib, "base", {"name": "Ash", "colour": "red"}, {"red": "#aa0000"})
+    snap = f.snapshot().splitlines()
+    assert snap[0] == ("Rect x=-8.50 y=-8.50 w=197.01 h=269.01 radius=0.00 fill=#aa0000 stroke=None "
+                       "stroke_width=0.50 dash=() opacity=1.00")
+    assert snap[1].startswith("Text x=14.17 y=") and snap[1].endswith("text=Ash")
+
+
+def test_grid_draws_cells_and_icons_and_skips_holes(library):
+    lib = library(g="""
+elements:
+  - type: grid
+    x: 0
+    y: 0
+    w: 30
+    h: 30
+    gap: 0
+    cells: "{{ card.pattern }}"
+""")
+    f, _ = face(lib, "g", {"pattern": [[["star"], None], [None, ["fire", "water"]]]})
+    rects = [op for op in f.ops if isinstance(op, Rect)]
+    icons = [op for op in f.ops if isinstance(op, Icon)]
+    assert len(rects) == 2
+    assert [i.name for i in icons] == ["star", "fire", "water"]
+    assert rects[0].w == pytest.approx(15 * MM) and rects[1].x == pytest.approx(15 * MM)
+    assert icons[1].x < icons[2].x and icons[1].y == icons[2].y  # two icons side by side
+
+
+def test_image_fits_its_box(library):
+    lib = library(i="""
+elements:
+  - type: image
+    src: split.png
+    x: 0
+    y: 0
+    w: 30
+    h: 30
+    fit: contain
+""")
+    f, _ = face(lib, "i", {})
+    (img,) = [op for op in f.ops if isinstance(op, Image)]
+    assert img.w == pytest.approx(30 * MM) and img.h == pytest.approx(20 * MM)
+    assert img.y == pytest.approx(5 * MM)
+
+
+def test_extends_cycle_is_an_error(library):
+    lib = library(a="extends: b\nelements: []\n", b="extends: a\nelements: []\n")
+    with pytest.raises(ContentError, match="extends itself"):
+        lib.get("a", Location("test"))
+
+
+def test_template_reaching_python_internals_is_refused(library):
+    lib = library(h="""
+elements:
+  - type: text
+    x: 5
+    y: 5
+    w: 50
+    h: 8
+    text: "{{ card.__class__.__mro__ }}"
+""")
+    f, diags = face(lib, "h", {"name": "x"})
+    assert f is None
+    (err,) = diags.errors
+    assert "__class__" in err.message or "not allowed" in err.message or "undefined" in err.message
