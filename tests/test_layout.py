@@ -163,3 +163,25 @@ elements:
     assert f is None
     (err,) = diags.errors
     assert "__class__" in err.message or "not allowed" in err.message or "undefined" in err.message
+
+
+def test_shared_layouts_in_the_repository_build_and_can_be_extended(tmp_path):
+    from conftest import ROOT, run_cli
+
+    game = tmp_path / "content" / "shared-test"
+    (game / "layouts").mkdir(parents=True)
+    (game / "game.yaml").write_text("id: shared-test\ntitle: Shared\nplayers: 2\ncomponents: [d.yaml]\n")
+    (game / "d.yaml").write_text(
+        "id: d\nkind: cards\nsize: poker\nfront: mine\nback: basic-back\n"
+        "cards:\n  - {name: Alpha, type: spell, text: 'Draw :star: twice.'}\n  - {name: Beta}\n")
+    (game / "layouts" / "mine.yaml").write_text('extends: basic-card\nvars:\n  accent: "#7b3fa0"\n')
+    import shutil
+
+    shutil.copytree(ROOT / "layouts", tmp_path / "layouts")
+    result = run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "out", "--strict")
+    assert result.exit_code == 0, result.output
+    import pdfplumber
+
+    with pdfplumber.open(tmp_path / "out" / "shared-test" / "d.pdf") as pdf:
+        assert "Alpha" in pdf.pages[0].extract_text() and "SPELL" in pdf.pages[0].extract_text()
+        assert "Shared" in pdf.pages[1].extract_text()
