@@ -19,7 +19,7 @@ from pnpgen.layout.spec import LayoutLibrary
 from pnpgen.model import Deck, Game
 from pnpgen.schema import discover_games, load_game
 from pnpgen.templating import Compiler
-from pnpgen.writers import atomic_path, read_manifest, sha256_of, write_manifest
+from pnpgen.writers import atomic_path, read_manifest, remove_stale_temps, sha256_of, write_manifest
 
 
 @dataclass
@@ -146,6 +146,7 @@ def write_game(prepared: PreparedGame, out: Path, paper: str, step: Callable[[],
 
     game = prepared.game
     out_dir = out / game.id
+    remove_stale_temps(out_dir)
     files = []
     for pd in prepared.components:
         target = out_dir / f"{pd.deck.id}.pdf"

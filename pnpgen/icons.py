@@ -37,6 +37,21 @@ class IconDef:
     tint: str
     shapes: tuple
 
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the ink in the 100 x 100 box (control points included, strokes widened)."""
+        xs, ys = [], []
+        for shape in self.shapes:
+            pad = shape.stroke_width / 2 if shape.stroke else 0.0
+            for cmd in shape.commands:
+                pts = cmd[1:]
+                for i in range(0, len(pts), 2):
+                    xs += [pts[i] - pad, pts[i] + pad]
+                    ys += [pts[i + 1] - pad, pts[i + 1] + pad]
+        if not xs:
+            return 0.0, 0.0, 100.0, 100.0
+        return max(min(xs), 0.0), max(min(ys), 0.0), min(max(xs), 100.0), min(max(ys), 100.0)
+
 
 class PathError(ValueError):
     pass

@@ -134,13 +134,13 @@ def freeze(value):
 # -- game and components -----------------------------------------------------------------------------------
 
 
-def safe_path(root: Path, relative: str, loc: Location, what: str) -> Path:
+def safe_path(root: Path, relative: str, loc: Location, what: str, where: str = "the game folder") -> Path:
     """`relative` resolved inside `root`; anything that leaves it (.., absolute, symlink) is refused."""
     if not relative or Path(relative).is_absolute():
-        raise ContentError.at(loc, f"{what} must be a path inside the game folder (got {relative!r})")
+        raise ContentError.at(loc, f"{what} must be a path inside {where} (got {relative!r})")
     resolved = (root / relative).resolve()
     if not resolved.is_relative_to(root.resolve()):
-        raise ContentError.at(loc, f"{what} {relative!r} leaves the game folder; refused")
+        raise ContentError.at(loc, f"{what} {relative!r} leaves {where}; refused")
     return resolved
 
 

@@ -42,6 +42,8 @@ def _explain(exc: Exception) -> str:
         return f"undefined value: {exc.message}"
     if isinstance(exc, SecurityError):
         return f"not allowed in a template: {exc}"
+    if isinstance(exc, TypeError) and "no loader" in str(exc):
+        return "not allowed in a template: templates cannot include, import or extend files"
     return f"{type(exc).__name__}: {exc}"
 
 

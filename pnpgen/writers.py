@@ -14,7 +14,7 @@ from pathlib import Path
 def atomic_path(target: Path):
     """Yields a temporary path beside `target`; on success it replaces `target` in one step."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp_path = Path(tmp)
     umask = os.umask(0)
@@ -28,6 +28,31 @@ def atomic_path(target: Path):
     finally:
         if tmp_path.exists():
             tmp_path.unlink()
+
+
+def remove_stale_temps(folder: Path) -> None:
+    """Delete temporary files left by builds that were killed (their process is gone)."""
+    if not folder.is_dir():
+        return
+    for tmp in folder.glob(".*.tmp"):
+        parts = tmp.name.split(".")
+        pid = next((int(x) for x in parts if x.isdigit()), None)
+        if pid is None or pid == os.getpid() or _alive(pid):
+            continue
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_bytes(target: Path, data: bytes) -> None:

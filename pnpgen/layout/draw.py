@@ -17,6 +17,10 @@ from pnpgen.templating import TemplateProblem
 NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{6})$")
 MAX_REPEAT = 1_000
+MAX_TEXT = 5_000  # characters in one text element
+MAX_IMAGE_PIXELS = 60_000_000
+MAX_IMAGE_BYTES = 60_000_000
+MIN_DPI = 300
 
 
 class DrawProblem(Exception):
@@ -242,6 +246,8 @@ def _text(p, fc, ops, label, diags):
     text = "" if text is None else str(text)
     if not text.strip():
         return
+    if len(text) > MAX_TEXT:
+        p.fail("text", f"is {len(text):,} characters long; the limit is {MAX_TEXT:,}")
     font = p.choice("font", "sans", FONT_NAMES)
     size = p.length("size", 9, "pt")
     min_size = p.length("min_size", round(size * 0.6, 2), "pt")
@@ -272,6 +278,10 @@ def _outside_safe(ops, fc: FaceContext) -> bool:
             ascent, descent = vertical_metrics(op.font)
             x0, x1 = op.x, op.x + unit_width(op.text, op.font) * op.size
             y0, y1 = op.y - ascent * op.size * 0.75, op.y + descent * op.size * 0.5
+        elif isinstance(op, Icon) and op.name in fc.icons:
+            bx0, by0, bx1, by1 = fc.icons[op.name].bounds
+            x0, x1 = op.x + op.w * bx0 / 100, op.x + op.w * bx1 / 100
+            y0, y1 = op.y + op.h * by0 / 100, op.y + op.h * by1 / 100
         else:
             x0, x1, y0, y1 = op.x, op.x + op.w, op.y, op.y + op.h
         if x0 < s - 0.5 or y0 < s - 0.5 or x1 > fc.width_pt - s + 0.5 or y1 > fc.height_pt - s + 0.5:
@@ -294,7 +304,10 @@ def _icon(p, fc, ops, label, diags):
         w, h = p.length("w"), p.length("h")
     else:
         w = h = p.length("size", 8)
-    ops.append(Icon(name, x, y, w, h, p.colour("color")))
+    icon = Icon(name, x, y, w, h, p.colour("color"))
+    if _outside_safe([icon], fc):
+        fc.note(p.el.loc, f"icon reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)", label)
+    ops.append(icon)
 
 
 def _image(p, fc, ops, label, diags):
@@ -303,7 +316,7 @@ def _image(p, fc, ops, label, diags):
 
     src = str(p.raw("src"))
     try:
-        path = safe_path(fc.art_root, src, p.loc("src"), "image")
+        path = safe_path(fc.art_root, src, p.loc("src"), "image", "the game's art folder")
     except ContentError as exc:
         raise DrawProblem(p.loc("src"), exc.diagnostics.items[0].message) from None
     if not path.is_file():
@@ -317,18 +330,33 @@ def _image(p, fc, ops, label, diags):
         scale = (min if fit == "contain" else max)(w / iw, h / ih)
         dw, dh = iw * scale, ih * scale
         dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+    dpi = min(iw / (dw / 72), ih / (dh / 72)) if dw > 0 and dh > 0 else 0
+    if dpi < MIN_DPI:
+        fc.note(p.loc("src"), f"image art/{src} prints at {dpi:.0f} dpi, under {MIN_DPI}", label)
     ops.append(Image(str(path), dx, dy, dw, dh, (x, y, w, h)))
 
 
 def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
+    """Pixel size read from the file's header only: nothing is decoded before the size is known to be sane."""
     if path not in fc.image_sizes:
         from PIL import Image as PILImage
 
+        size = path.stat().st_size
+        if size > MAX_IMAGE_BYTES:
+            p.fail("src", f"names an image of {size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:.0f} MB")
         try:
-            with PILImage.open(path) as im:
-                fc.image_sizes[path] = im.size
+            with PILImage.open(path) as im:  # reads the header, decodes nothing
+                fmt, dims = im.format, im.size
+        except PILImage.DecompressionBombError:
+            p.fail("src", f"names an image too large to decode safely (over {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels)")
         except Exception as exc:  # unreadable or not an image
             p.fail("src", f"cannot be read as an image: {exc}")
+        if fmt not in ("PNG", "JPEG"):
+            p.fail("src", f"must be a PNG or JPEG image (got {fmt})")
+        if dims[0] * dims[1] > MAX_IMAGE_PIXELS:
+            p.fail("src", f"names an image of {dims[0]} x {dims[1]} pixels; the limit is "
+                   f"{MAX_IMAGE_PIXELS / 1e6:.0f} megapixels")
+        fc.image_sizes[path] = dims
     return fc.image_sizes[path]
 
 

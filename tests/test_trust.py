@@ -1,0 +1,258 @@
+"""Untrusted content and crashes: hostile inputs refused, fuzzed inputs never crash, killed or concurrent builds
+never tear a file, and every PDF written is valid."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, ROOT, run_cli
+from test_broken_inputs import header, snapshot
+
+HOSTILE = sorted((Path(__file__).parent / "hostile").glob("*.yaml"))
+CONTENT = ROOT / "content"
+
+
+# -- valid output ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def all_games(tmp_path_factory):
+    out = tmp_path_factory.mktemp("all")
+    result = run_cli("build", "--content", CONTENT, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_every_pdf_passes_qpdf_and_opens_in_pdfium(all_games):
+    pdfs = sorted(all_games.glob("*/*.pdf"))
+    assert len(pdfs) >= 12
+    for path in pdfs:
+        with pikepdf.open(path) as pdf:
+            assert pdf.check_pdf_syntax() == [], path  # qpdf's --check
+            for page in pdf.pages:
+                media = [float(v) for v in page.MediaBox]
+                bleed = [float(v) for v in page.BleedBox]
+                trim = [float(v) for v in page.TrimBox]
+                assert media[0] <= bleed[0] <= trim[0] and media[1] <= bleed[1] <= trim[1]
+                assert trim[2] <= bleed[2] <= media[2] and trim[3] <= bleed[3] <= media[3]
+            for obj in pdf.objects:
+                if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor":
+                    assert "/FontFile2" in obj, path  # every font embedded
+        doc = pdfium.PdfDocument(path)
+        try:
+            assert len(doc) > 0
+            img = doc[0].render(scale=0.2).to_pil()
+            assert img.width > 0
+        finally:
+            doc.close()
+
+
+def test_no_network_is_touched_during_a_build(monkeypatch, tmp_path):
+    def refuse(*args, **kwargs):
+        raise AssertionError("pnpgen opened a socket")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    result = run_cli("build", "--content", CONTENT, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+
+
+# -- hostile content -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", HOSTILE, ids=[c.stem for c in HOSTILE])
+def test_hostile_input_is_refused_with_a_clear_message(case, project):
+    root = project("basic")
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    before = snapshot(root / "out" / "sample")
+    (target,) = header(case, "target")
+    (root / target).write_text(case.read_text())
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    for expected in header(case, "expect"):
+        assert expected in result.output, f"expected:\n{expected}\ngot:\n{result.output}"
+    assert snapshot(root / "out" / "sample") == before
+
+
+def test_a_symlink_out_of_the_game_folder_is_refused(project):
+    root = project("basic")
+    link = root / "content" / "sample" / "decks" / "evil.yaml"
+    link.symlink_to("/etc/passwd")
+    game = root / "content" / "sample" / "game.yaml"
+    game.write_text(game.read_text().replace("  - decks/minis.yaml", "  - decks/evil.yaml"))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert "content/sample/game.yaml:10:5: error: component file 'decks/evil.yaml' leaves the game folder" in result.output
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A PNG that claims a huge size (a decompression bomb's header) with almost no data."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+
+
+def test_an_image_bomb_is_refused_before_decoding(project):
+    root = project("basic")
+    (root / "content" / "sample" / "art" / "bomb.png").write_bytes(_png_header_only(60000, 60000))
+    (root / "content" / "sample" / "layouts" / "hero.yaml").write_text(
+        "elements:\n  - type: image\n    src: bomb.png\n    area: trim\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert "content/sample/layouts/hero.yaml:3:10: error: 'src' names an image" in result.output
+    assert "megapixels" in result.output and "Traceback" not in result.output
+
+
+def test_a_low_resolution_image_is_a_warning_naming_the_card(project):
+    root = project("basic")
+    (root / "content" / "sample" / "layouts" / "hero.yaml").write_text(
+        "elements:\n  - type: image\n    src: split.png\n    area: bleed\n    fit: cover\n")
+    relaxed = run_cli("build", "--out", "out", cwd=root)
+    assert relaxed.exit_code == 0
+    assert "warning: image art/split.png prints at" in relaxed.output and "'Ash Walker'" in relaxed.output
+    assert run_cli("build", "--out", "out2", "--strict", cwd=root).exit_code == 1
+
+
+# -- fuzzing ---------------------------------------------------------------------------------------------------
+
+FUZZ_SOURCES = [
+    p for p in sorted((FIXTURES / "basic").rglob("*.yaml"))
+] + sorted((Path(__file__).parent / "broken").glob("*.yaml"))
+NOISE = [":", "-", " ", "\n", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", '"', "\t", "{{", "}}", "%",
+         "0", "-1", "1e99", "null", "x", "é", "\x00", "?"]
+
+
+@st.composite
+def mutation(draw):
+    source = draw(st.sampled_from(FUZZ_SOURCES))
+    text = source.read_text()
+    lines = text.splitlines(keepends=True)
+    kind = draw(st.sampled_from(["insert", "delete-line", "duplicate-line", "truncate", "swap-lines", "replace"]))
+    if kind == "insert":
+        pos = draw(st.integers(0, len(text)))
+        text = text[:pos] + draw(st.sampled_from(NOISE)) + text[pos:]
+    elif kind == "replace" and text:
+        pos = draw(st.integers(0, len(text) - 1))
+        text = text[:pos] + draw(st.sampled_from(NOISE)) + text[pos + 1:]
+    elif kind == "delete-line" and lines:
+        del lines[draw(st.integers(0, len(lines) - 1))]
+        text = "".join(lines)
+    elif kind == "duplicate-line" and lines:
+        i = draw(st.integers(0, len(lines) - 1))
+        lines.insert(i, lines[i])
+        text = "".join(lines)
+    elif kind == "swap-lines" and len(lines) > 1:
+        i = draw(st.integers(0, len(lines) - 2))
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        text = "".join(lines)
+    elif kind == "truncate":
+        text = text[: draw(st.integers(0, len(text)))]
+    return source, text
+
+
+def _target_for(source: Path) -> str:
+    if source.parent.name in ("broken", "hostile"):
+        return header(source, "target")[0] if header(source, "target") else "content/sample/decks/heroes.yaml"
+    return str(source.relative_to(FIXTURES / "basic"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutation())
+def test_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
+    source, text = case
+    root = tmp_path_factory.mktemp("fuzz")
+    shutil.copytree(FIXTURES / "basic", root, dirs_exist_ok=True)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    before = snapshot(root / "out" / "sample")
+    target = root / _target_for(source)
+    target.write_bytes(text.encode("utf-8", "surrogatepass"))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code in (0, 1), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+    out = root / "out" / "sample"
+    assert not list(out.glob(".*.tmp"))
+    if result.exit_code == 1:
+        assert snapshot(out) == before
+        assert any(line.count(":") >= 3 and " error: " in line for line in result.output.splitlines())
+    manifest = json.loads((out / "manifest.json").read_text())
+    for f in manifest["files"]:
+        assert hashlib.sha256((out / f["path"]).read_bytes()).hexdigest() == f["sha256"]
+
+
+# -- crashes and concurrency -----------------------------------------------------------------------------------
+
+
+def _pnpgen(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "pnpgen", *map(str, args)], cwd=cwd, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _hashes(folder: Path) -> dict:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*.pdf")}
+
+
+def test_a_build_killed_at_any_moment_leaves_old_or_new_files_never_torn(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    shutil.copytree(ROOT / "layouts", tmp_path / "layouts")
+    out = tmp_path / "out"
+    assert _pnpgen("build", "--content", content, "--out", out, cwd=tmp_path).wait() == 0
+    games = sorted(p.name for p in out.iterdir())
+    old = {g: _hashes(out / g) for g in games}
+    for game_yaml in content.glob("*/game.yaml"):  # a new title changes every page's label: every PDF changes
+        game_yaml.write_text(game_yaml.read_text().replace("title: ", "title: New ", 1))
+    new_out = tmp_path / "new"
+    assert _pnpgen("build", "--content", content, "--out", new_out, cwd=tmp_path).wait() == 0
+    new = {g: _hashes(new_out / g) for g in games}
+    rng = random.Random(7)
+    for trial in range(6):
+        proc = _pnpgen("build", "--content", content, "--out", out, cwd=tmp_path)
+        time.sleep(rng.uniform(0.3, 1.6))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        for g in games:
+            for name, digest in _hashes(out / g).items():
+                assert digest in (old[g].get(name), new[g].get(name)), (trial, g, name)
+            manifest = json.loads((out / g / "manifest.json").read_text())
+            for f in manifest["files"]:
+                assert (out / g / f["path"]).is_file()
+    # the next build finishes the job and sweeps what the killed ones left behind
+    assert _pnpgen("build", "--content", content, "--out", out, cwd=tmp_path).wait() == 0
+    for g in games:
+        assert _hashes(out / g) == new[g]
+        assert not list((out / g).glob(".*.tmp"))
+
+
+def test_two_builds_at_once_do_not_corrupt_each_other(tmp_path):
+    out = tmp_path / "out"
+    procs = [_pnpgen("build", "--content", CONTENT, "--out", out, cwd=tmp_path) for _ in range(2)]
+    assert [p.wait() for p in procs] == [0, 0]
+    clean = tmp_path / "clean"
+    assert run_cli("build", "--content", CONTENT, "--out", clean).exit_code == 0
+    for game in sorted(p.name for p in clean.iterdir()):
+        for f in sorted((clean / game).iterdir()):
+            assert (out / game / f.name).read_bytes() == f.read_bytes(), f"{game}/{f.name}"
+        assert not list((out / game).glob(".*.tmp"))
