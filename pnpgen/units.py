@@ -49,8 +49,20 @@ def mm(value_pt: float) -> float:
     return value_pt / MM
 
 
+MIN_SIZE_MM, MAX_SIZE_MM = 10.0, 2000.0
+
+
 def parse_size(value) -> tuple[float, float]:
     """A card size: a name, 'W x H' with units, or {width:, height:} -> (width_pt, height_pt)."""
+    w, h = _parse_size(value)
+    for side in (w, h):
+        if not MIN_SIZE_MM * MM - 1e-9 <= side <= MAX_SIZE_MM * MM + 1e-9:
+            raise UnitError(f"sides must be from {MIN_SIZE_MM:g} mm to {MAX_SIZE_MM:g} mm "
+                            f"(got {w / MM:.1f} x {h / MM:.1f} mm)")
+    return w, h
+
+
+def _parse_size(value) -> tuple[float, float]:
     if isinstance(value, str):
         key = value.strip().lower()
         if key in CARD_SIZES:

@@ -6,6 +6,7 @@ compiled once here; evaluation per card happens in `layout.draw`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,7 @@ REQUIRED = {
     "grid": ("x", "y", "w", "h", "cells"),
 }
 MAX_ELEMENTS = 2_000
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class LayoutLibrary:
         return sorted({p.stem for f in self.folders for p in f.glob("*.yaml")})
 
     def find(self, name: str) -> Path | None:
+        if not _NAME.match(name):  # a name, never a path: nothing can reach outside the layout folders
+            return None
         for folder in self.folders:
             p = folder / f"{name}.yaml"
             if p.is_file():
@@ -78,6 +82,9 @@ class LayoutLibrary:
             return self._cache[name]
         if name in _chain:
             raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
+        if not _NAME.match(name):
+            raise ContentError.at(loc, f"layout name {name!r} must be lower-case letters, digits, '-' or '_' "
+                                  "(a name, not a path)")
         path = self.find(name)
         if path is None:
             raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
