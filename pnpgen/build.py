@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from pnpgen import __version__
-from pnpgen.errors import ContentError, Diagnostics, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.icons import BUILTIN, load_icons
 from pnpgen.imposition import ImpositionError, SheetPlan, paginate, plan_sheet
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
@@ -42,10 +42,18 @@ class PreparedDeck:
 
 
 @dataclass
+class PreparedRulebook:
+    book: object  # pnpgen.rulebook.Rulebook
+    pictures: dict  # component id -> (front Face, back Face | None) of its first card
+    components: dict  # component id -> name, kind, faces, cards
+
+
+@dataclass
 class PreparedGame:
     game: Game
     icons: dict
     components: list = field(default_factory=list)
+    rulebook: PreparedRulebook | None = None
 
 
 @dataclass
@@ -101,7 +109,37 @@ def prepare_game(root: Path, content: Path, paper: str) -> tuple[PreparedGame | 
             continue
         if pd is not None:
             prepared.components.append(pd)
+    prepared.rulebook = prepare_rulebook(prepared, diags)
     return prepared, diags
+
+
+def prepare_rulebook(prepared: PreparedGame, diags: Diagnostics) -> PreparedRulebook | None:
+    from pnpgen.rulebook import component_info, load_rulebook
+
+    game = prepared.game
+    components = component_info(game, prepared.components)
+    try:
+        book = load_rulebook(game.root, game, components, diags)
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return None
+    if book is None:
+        return None
+    pictures = {pd.deck.id: pd.faces[0] for pd in prepared.components if pd.faces}
+    for block in _walk(book.blocks):
+        if getattr(block, "component", None) and block.component not in pictures:
+            diags.error(Location(display_path(book.path), block.line, 1),
+                        f"picture(): component '{block.component}' has no card to draw")
+    return PreparedRulebook(book, pictures, components)
+
+
+def _walk(blocks):
+    for b in blocks:
+        yield b
+        for inner in getattr(b, "blocks", []) or []:
+            yield from _walk([inner])
+        for item in getattr(b, "items", []) or []:
+            yield from _walk(item)
 
 
 def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, paper: str, diags: Diagnostics):
@@ -161,6 +199,16 @@ def write_game(prepared: PreparedGame, out: Path, paper: str, step: Callable[[],
             "sha256": sha256_of(target),
         })
         step()
+    if prepared.rulebook is not None:
+        from pnpgen.render.book import build_rulebook_pdf
+
+        rb = prepared.rulebook
+        target = out_dir / "rulebook.pdf"
+        with atomic_path(target) as tmp:
+            pages = build_rulebook_pdf(tmp, rb.book, game, prepared.icons, rb.pictures, rb.components, paper)
+        files.append({"path": target.name, "component": "rulebook", "kind": "rulebook", "faces": pages,
+                      "pages": pages, "sha256": sha256_of(target)})
+        step()
     manifest_path = out_dir / "manifest.json"
     old = read_manifest(manifest_path) or {}
     manifest = {"game": game.id, "title": game.title, "paper": paper, "generator": f"pnpgen {__version__}",
@@ -204,7 +252,11 @@ def build(content: Path, out: Path, names: list[str] | None, paper: str, strict:
         result = GameResult(root.name, not failed, diags)
         if not failed:
             step = step_factory(prepared) if step_factory else (lambda: None)
-            result.files = write_game(prepared, out, paper, step)
-            result.out_dir = out / prepared.game.id
+            try:
+                result.files = write_game(prepared, out, paper, step)
+                result.out_dir = out / prepared.game.id
+            except ContentError as exc:
+                diags.extend(exc.diagnostics)
+                result.ok = False
         results.append(result)
     return results

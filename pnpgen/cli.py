@@ -80,7 +80,7 @@ def build(games, content, out, paper, strict, debug):
     def step_factory(prepared):
         if not tty:
             return lambda: None
-        bar["bar"] = click.progressbar(length=len(prepared.components), label=f"  {prepared.game.id}",
+        bar["bar"] = click.progressbar(length=len(prepared.components) + (prepared.rulebook is not None), label=f"  {prepared.game.id}",
                                        file=sys.stderr, show_pos=True)
         bar["bar"].__enter__()
 

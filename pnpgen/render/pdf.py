@@ -53,29 +53,45 @@ def _end_form(canvas: Canvas, name: str) -> None:
     form.__class__ = _Form
 
 
-class PdfWriter:
-    """One PDF: forms for faces and icons, then pages."""
+class FaceDrawer:
+    """Draws faces and icons on one canvas, each distinct face and icon tint once, as a Form XObject."""
 
-    def __init__(self, path: Path, page_size: tuple, title: str, subject: str, icons: dict):
-        ensure_registered()
-        self.c = Canvas(str(path), pagesize=page_size, invariant=1, initialFontName=pdf_name("sans"),
-                        pageCompression=1)
-        self.c.setTitle(title)
-        self.c.setSubject(subject)
-        self.c.setAuthor("pnpgen")
-        self.c.setCreator(f"pnpgen {__version__}")
-        self.c.setProducer(f"pnpgen {__version__}")
+    def __init__(self, canvas: Canvas, icons: dict, prefix: str = ""):
+        self.c = canvas
         self.icons = icons
+        self.prefix = prefix
         self.face_forms: dict[Face, str] = {}
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, ImageReader] = {}
-        self.pages = 0
+
+    def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0) -> None:
+        """Place a face with its trim's bottom-left at (x, y), clipped to its bleed."""
+        name = self.face_form(face)
+        c, b = self.c, face.bleed_pt
+        c.saveState()
+        c.translate(x, y)
+        c.scale(scale, scale)
+        p = c.beginPath()
+        p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
+        c.clipPath(p, stroke=0, fill=0)
+        c.doForm(name)
+        c.restoreState()
+
+    def draw_icon(self, name: str, x: float, y: float, w: float, h: float, tint: str | None = None) -> None:
+        """An icon with its box's bottom-left at (x, y) in the canvas's current coordinates."""
+        form = self.icon_form(name, tint)
+        c = self.c
+        c.saveState()
+        c.translate(x, y)
+        c.scale(w / 100.0, h / 100.0)
+        c.doForm(form)
+        c.restoreState()
 
     # -- forms ------------------------------------------------------------------------------------------
     def face_form(self, face: Face) -> str:
         name = self.face_forms.get(face)
         if name is None:
-            name = f"F{len(self.face_forms)}"
+            name = f"{self.prefix}F{len(self.face_forms)}"
             b = face.bleed_pt
             # icon forms used inside must exist before this form begins
             for op in face.ops:
@@ -91,7 +107,7 @@ class PdfWriter:
         key = (name, tint)
         form = self.icon_forms.get(key)
         if form is None:
-            form = f"I{len(self.icon_forms)}"
+            form = f"{self.prefix}I{len(self.icon_forms)}"
             icon = self.icons[name]
             tint_colour = tint or icon.tint
             c = self.c
@@ -147,12 +163,7 @@ class PdfWriter:
                     c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
                 self._unstyle(op.opacity, op.dash)
             elif t is Icon:
-                form = self.icon_form(op.name, op.tint)
-                c.saveState()
-                c.translate(op.x, H - op.y - op.h)
-                c.scale(op.w / 100.0, op.h / 100.0)
-                c.doForm(form)
-                c.restoreState()
+                self.draw_icon(op.name, op.x, H - op.y - op.h, op.w, op.h, op.tint)
             elif t is Ellipse:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 c.ellipse(op.x, H - op.y - op.h, op.x + op.w, H - op.y, stroke=op.stroke is not None,
@@ -202,12 +213,28 @@ class PdfWriter:
         if opacity < 1 or dash:
             self.c.restoreState()
 
-    # -- pages ------------------------------------------------------------------------------------------
+
+
+class PdfWriter:
+    """One sheet PDF: faces imposed on pages with cut marks and labels."""
+
+    def __init__(self, path: Path, page_size: tuple, title: str, subject: str, icons: dict):
+        ensure_registered()
+        self.c = Canvas(str(path), pagesize=page_size, invariant=1, initialFontName=pdf_name("sans"),
+                        pageCompression=1)
+        self.c.setTitle(title)
+        self.c.setSubject(subject)
+        self.c.setAuthor("pnpgen")
+        self.c.setCreator(f"pnpgen {__version__}")
+        self.c.setProducer(f"pnpgen {__version__}")
+        self.drawer = FaceDrawer(self.c, icons)
+        self.pages = 0
+
     def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str) -> None:
         c = self.c
         slots = plan.back_slots() if back else plan.slots
         marks = plan.back_marks() if back else plan.marks
-        names = [self.face_form(f) if f is not None else None for f in faces]
+        names = [self.drawer.face_form(f) if f is not None else None for f in faces]
         for slot, name in zip(slots, names):
             if name is None:
                 continue

@@ -1,0 +1,425 @@
+"""Rulebook blocks -> a formatted PDF with ReportLab platypus.
+
+Body text is set by pnpgen's own text engine (so icons sit inline on the baseline, as on the cards) inside a
+splittable flowable; headings are platypus paragraphs so the table of contents can collect them. Pictures of
+components are the components' own faces, drawn as vector forms.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    CondPageBreak,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pnpgen import __version__
+from pnpgen.faces import Icon, Text
+from pnpgen.layout.text import _place, parse, wrap
+from pnpgen.render.fonts import ensure_registered, pdf_name, unit_width, vertical_metrics
+from pnpgen.render.pdf import FaceDrawer
+from pnpgen.rulebook import ComponentTable, Heading, ListBlock, Para, Picture, Quote, Rule, TableBlock
+from pnpgen.units import MM, PAPERS
+
+INK = "#1f1d1a"
+ACCENT = "#7a3b1d"
+MUTED = "#6b645a"
+NOTE_BG, NOTE_LINE = "#eef1f5", "#5b7391"
+EXAMPLE_BG, EXAMPLE_LINE = "#f7f0e1", "#b7892f"
+BODY = 9.6
+LEAD = 1.38
+
+
+def drawer_for(canv, icons) -> FaceDrawer:
+    """One FaceDrawer per canvas (platypus makes a new canvas on every multiBuild pass)."""
+    drawer = getattr(canv, "_pnpgen_drawer", None)
+    if drawer is None:
+        drawer = FaceDrawer(canv, icons, prefix="R")
+        canv._pnpgen_drawer = drawer
+    return drawer
+
+
+class RichText(Flowable):
+    """A paragraph of pnpgen markup (**bold**, *italic*, :icon:) that wraps and splits across pages."""
+
+    def __init__(self, markup, icons, font="sans", size=BODY, leading=LEAD, color=INK, align="left",
+                 space_before=0.0, space_after=4.0, lines=None):
+        super().__init__()
+        self.markup, self.icons = markup, icons
+        self.font, self.size, self.leading, self.color, self.align = font, size, leading, color, align
+        self.spaceBefore, self.spaceAfter = space_before, space_after
+        self._lines = lines
+        self._space = unit_width(" ", font) * size
+        self._width = 0.0
+
+    def _paragraphs(self):
+        return parse(self.markup, self.font, lambda n: n in self.icons)
+
+    def wrap(self, aw, ah):
+        if self._lines is None or abs(aw - self._width) > 0.01:
+            if self._lines is None or self.markup is not None:
+                self._lines, _, self._space = wrap(self._paragraphs(), aw, self.size)
+        self._width = aw
+        return aw, self._height(len(self._lines))
+
+    def _height(self, n):
+        ascent, descent = vertical_metrics(self.font)
+        return max(0, n - 1) * self.size * self.leading + (ascent + descent) * self.size
+
+    def split(self, aw, ah):
+        self.wrap(aw, ah)
+        ascent, descent = vertical_metrics(self.font)
+        n = len(self._lines)
+        fit = int((ah - (ascent + descent) * self.size) // (self.size * self.leading)) + 1
+        fit = min(fit, n - 2)  # never leave a single line behind (widow) ...
+        if fit < 2:  # ... nor alone at the foot of a page (orphan): move the paragraph on
+            return []
+        parts = []
+        for lines, before, after in ((self._lines[:fit], self.spaceBefore, 0), (self._lines[fit:], 0, self.spaceAfter)):
+            part = RichText(None, self.icons, self.font, self.size, self.leading, self.color, self.align,
+                            before, after, lines=lines)
+            part._width, part._space = aw, self._space
+            parts.append(part)
+        return parts
+
+    def draw(self):
+        ascent, descent = vertical_metrics(self.font)
+        h = self._height(len(self._lines))
+        ops = _place(self._lines, self._space, self.size, 0, 0, self._width, h, h, ascent, self.align, "top",
+                     self.leading, self.color, None)
+        c = self.canv
+        drawer = drawer_for(c, self.icons)
+        for op in ops:
+            if isinstance(op, Text):
+                c.setFillColor(HexColor(op.color))
+                c.setFont(pdf_name(op.font), op.size)
+                c.drawString(op.x, h - op.y, op.text)
+            elif isinstance(op, Icon):
+                drawer.draw_icon(op.name, op.x, h - op.y - op.h, op.w, op.h, op.tint)
+
+
+class HeadingPara(Paragraph):
+    """A heading that the document reports to the table of contents and the PDF outline."""
+
+    def __init__(self, text, style, level, key, toc_text):
+        super().__init__(text, style)
+        self.toc_level, self.toc_key, self.toc_text = level, key, toc_text
+
+
+class FacePair(Flowable):
+    """A component's first card, front and back, drawn from its layouts; with a caption."""
+
+    def __init__(self, front, back, caption, icons, width=34 * MM):
+        super().__init__()
+        self.front, self.back, self.caption, self.icons = front, back, caption, icons
+        self.card_w = width
+        self.scale = width / front.width_pt
+        self.card_h = front.height_pt * self.scale
+        self.gap = 4 * MM
+        n = 2 if back is not None else 1
+        self.width = n * width + (n - 1) * self.gap
+        self.height = self.card_h + 6 * MM
+
+    def wrap(self, aw, ah):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        drawer = drawer_for(c, self.icons)
+        y = 6 * MM
+        for i, face in enumerate([self.front, self.back]):
+            if face is None:
+                continue
+            x = i * (self.card_w + self.gap)
+            drawer.draw_face(face, x, y, self.scale)
+            c.setStrokeColor(HexColor("#b9b2a6"))
+            c.setLineWidth(0.4)
+            c.roundRect(x, y, self.card_w, self.card_h, 1.5 * MM * self.scale / 0.5, stroke=1, fill=0)
+        c.setFillColor(HexColor(MUTED))
+        c.setFont(pdf_name("sans-italic"), 7.5)
+        c.drawCentredString(self.width / 2, 2 * MM, self.caption)
+
+
+class BookDoc(BaseDocTemplate):
+    def __init__(self, path, title, game_title, icons, pagesize, **kw):
+        super().__init__(str(path), pagesize=pagesize, title=title, author="pnpgen", creator=f"pnpgen {__version__}",
+                         producer=f"pnpgen {__version__}", subject=f"Rules of {game_title}", invariant=1,
+                         initialFontName=pdf_name("sans"), pageCompression=1, **kw)
+        self.game_title, self.icons = game_title, icons
+        self.chapter = ""
+
+    def beforeDocument(self):
+        self.chapter = ""
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, HeadingPara):
+            level = flowable.toc_level
+            if level == 0:
+                self.chapter = flowable.toc_text
+            self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
+            self.canv.bookmarkPage(flowable.toc_key)
+            self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
+
+
+def _styles():
+    base = dict(fontName=pdf_name("sans"), fontSize=BODY, leading=BODY * LEAD, textColor=HexColor(INK))
+    return {
+        "h2": ParagraphStyle("h2", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 17, "leading": 21,
+                                      "textColor": HexColor(ACCENT), "spaceBefore": 10, "spaceAfter": 6}),
+        "h3": ParagraphStyle("h3", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 12.5,
+                                      "leading": 16, "spaceBefore": 8, "spaceAfter": 3}),
+        "h4": ParagraphStyle("h4", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10, "leading": 13,
+                                      "spaceBefore": 5, "spaceAfter": 2}),
+        "toc0": ParagraphStyle("toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 16}),
+        "toc1": ParagraphStyle("toc1", **{**base, "fontSize": 9.5, "leading": 13, "leftIndent": 14}),
+        "tochead": ParagraphStyle("tochead", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 20,
+                                                "leading": 26, "textColor": HexColor(ACCENT), "spaceAfter": 10}),
+    }
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _plain(markup: str) -> str:
+    import re
+
+    return re.sub(r"\*+|:([a-z0-9_-]+):", lambda m: m.group(1) or "", markup).strip()
+
+
+class _Builder:
+    def __init__(self, icons, pictures: dict, components: dict, width: float):
+        self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
+        self.styles = _styles()
+        self.heading_count = 0
+
+    def blocks(self, blocks, width=None) -> list:
+        width = width or self.width
+        out = []
+        for b in blocks:
+            out.extend(self.block(b, width))
+        return out
+
+    def block(self, b, width) -> list:
+        if isinstance(b, Heading):
+            return self.heading(b)
+        if isinstance(b, Para):
+            return [RichText(b.text, self.icons)]
+        if isinstance(b, ListBlock):
+            return self.list(b, width)
+        if isinstance(b, TableBlock):
+            return [self.table(b.header, b.rows, width), Spacer(1, 6)]
+        if isinstance(b, Quote):
+            return [self.quote(b, width), Spacer(1, 6)]
+        if isinstance(b, Picture):
+            return [self.picture(b.component), Spacer(1, 4)]
+        if isinstance(b, ComponentTable):
+            return self.component_table(width)
+        if isinstance(b, Rule):
+            return [Spacer(1, 8)]
+        return []
+
+    def heading(self, h: Heading) -> list:
+        if h.level == 1:
+            return []  # the title is on the cover
+        self.heading_count += 1
+        key = f"h{self.heading_count}"
+        text = _plain(h.text)
+        label = f"{h.number}  {text}" if h.number else text
+        if h.level == 2:
+            para = HeadingPara(_esc(label), self.styles["h2"], 0, key, label)
+            return [CondPageBreak(60 * MM), para, _RuleLine(self.width)]
+        if h.level == 3:
+            return [CondPageBreak(30 * MM), HeadingPara(_esc(label), self.styles["h3"], 1, key, label)]
+        return [CondPageBreak(20 * MM), Paragraph(_esc(label), self.styles["h4"])]
+
+    def list(self, lb: ListBlock, width) -> list:
+        rows = []
+        indent = 6 * MM
+        for i, item in enumerate(lb.items):
+            bullet = f"{lb.start + i}." if lb.ordered else "\u2022"
+            content = self.blocks(item, width - indent)
+            rows.append([RichText(bullet, self.icons, font="sans-bold" if lb.ordered else "sans", space_after=0),
+                         content])
+        t = Table(rows, colWidths=[indent, width - indent])
+        t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+        return [t, Spacer(1, 3)]
+
+    def table(self, header, rows, width) -> Table:
+        ncols = max([len(header)] + [len(r) for r in rows])
+        natural = [0.0] * ncols
+        for r in [header] + rows:
+            for i, cell in enumerate(r):
+                natural[i] = max(natural[i], min(unit_width(_plain(cell), "sans") * 8.6 + 10, width * 0.6))
+        total = sum(natural) or 1
+        widths = [max(14 * MM, width * n / total) for n in natural]
+        scale = width / sum(widths)
+        widths = [w * scale for w in widths]
+        data = [[RichText(c, self.icons, font="sans-bold", size=8.4, space_after=0) for c in header]]
+        for r in rows:
+            data.append([RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r)))
+        t = Table(data, colWidths=widths, repeatRows=1)
+        t.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, 0), HexColor("#efe6d4")),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, HexColor(ACCENT)),
+            ("LINEBELOW", (0, 1), (-1, -1), 0.3, HexColor("#d6cdbd")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+        ]))
+        return t
+
+    def quote(self, q: Quote, width) -> Table:
+        bg, line = (NOTE_BG, NOTE_LINE) if q.kind == "note" else (EXAMPLE_BG, EXAMPLE_LINE)
+        inner = self.blocks(q.blocks, width - 12 * MM)
+        t = Table([[inner]], colWidths=[width])
+        t.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), HexColor(bg)),
+            ("LINEBEFORE", (0, 0), (0, -1), 2.5, HexColor(line)),
+            ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+            ("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]))
+        return t
+
+    def picture(self, component_id: str):
+        front, back = self.pictures[component_id]
+        name = self.components[component_id]["name"]
+        caption = f"{name}: front and back" if back is not None else name
+        return FacePair(front, back, caption, self.icons)
+
+    def component_table(self, width) -> list:
+        if not self.components:
+            return []
+        header = ["Component", "Count", "Printed as"]
+        rows = []
+        for cid, info in self.components.items():
+            front = self.pictures.get(cid, (None, None))[0]
+            size = f"{front.width_pt / MM:.1f} × {front.height_pt / MM:.1f} mm cards" if front else info["kind"]
+            rows.append([f"**{info['name']}**", str(info["faces"]), size])
+        out = [self.table(header, rows, width), Spacer(1, 8)]
+        pairs = [self.picture(cid) for cid in self.components if cid in self.pictures]
+        for i in range(0, len(pairs), 2):
+            row = pairs[i:i + 2] + [""] * (2 - len(pairs[i:i + 2]))
+            t = Table([row], colWidths=[width / 2, width / 2])
+            t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+            out += [t, Spacer(1, 6)]
+        return out
+
+
+class _RuleLine(Flowable):
+    def __init__(self, width):
+        super().__init__()
+        self.width, self.height = width, 4
+
+    def wrap(self, aw, ah):
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.setStrokeColor(HexColor(ACCENT))
+        self.canv.setLineWidth(0.8)
+        self.canv.line(0, 3, self.width, 3)
+
+
+def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str) -> int:
+    """Write the rulebook; returns its page count."""
+    ensure_registered()
+    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    margin_x, margin_top, margin_bottom = 20 * MM, 22 * MM, 20 * MM
+    frame_w = pw - 2 * margin_x
+    doc = BookDoc(path, f"{game.title} — Rules", game.title, icons, (pw, ph))
+    cover_frame = Frame(margin_x, margin_bottom, frame_w, ph - margin_top - margin_bottom, id="cover")
+    body_frame = Frame(margin_x, margin_bottom, frame_w, ph - margin_top - margin_bottom, id="body",
+                       leftPadding=0, rightPadding=0)
+
+    def cover(canv, d):
+        _draw_cover(canv, d, game, pictures, icons, pw, ph)
+
+    def running(canv, d):
+        canv.saveState()
+        canv.setStrokeColor(HexColor("#cfc4b0"))
+        canv.setLineWidth(0.5)
+        canv.line(margin_x, ph - 14 * MM, pw - margin_x, ph - 14 * MM)
+        canv.setFont(pdf_name("display-bold"), 8.5)
+        canv.setFillColor(HexColor(ACCENT))
+        canv.drawString(margin_x, ph - 12.5 * MM, game.title)
+        canv.setFont(pdf_name("sans"), 8)
+        canv.setFillColor(HexColor(MUTED))
+        canv.drawRightString(pw - margin_x, ph - 12.5 * MM, d.chapter)
+        canv.drawCentredString(pw / 2, 11 * MM, str(d.page))
+        canv.restoreState()
+
+    doc.addPageTemplates([
+        PageTemplate(id="cover", frames=[cover_frame], onPage=cover),
+        PageTemplate(id="body", frames=[body_frame], onPageEnd=running),
+    ])
+    styles = _styles()
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.levelStyles = [styles["toc0"], styles["toc1"]]
+    story = [NextPageTemplate("body"), PageBreak(), Paragraph("Contents", styles["tochead"]), toc, PageBreak()]
+    builder = _Builder(icons, pictures, components, frame_w)
+    story += builder.blocks(book.blocks)
+    try:
+        doc.multiBuild(story, maxPasses=6)
+    except LayoutError as exc:
+        from pnpgen.errors import ContentError, Location, display_path
+
+        raise ContentError.at(Location(display_path(book.path)), "rulebook: a block is too large to fit on one page "
+                              f"(a very long table row or call-out?): {str(exc)[:120]}") from None
+    return doc.page
+
+
+def _draw_cover(canv, doc, game, pictures, icons, pw, ph):
+    canv.saveState()
+    canv.setFillColor(HexColor("#2b2140"))
+    canv.rect(0, 0, pw, ph, stroke=0, fill=1)
+    canv.setStrokeColor(HexColor("#d8b45a"))
+    canv.setLineWidth(1.5)
+    canv.rect(12 * MM, 12 * MM, pw - 24 * MM, ph - 24 * MM, stroke=1, fill=0)
+    canv.setFillColor(HexColor("#f3e6c4"))
+    title = game.title
+    size = 40
+    while unit_width(title, "display-bold") * size > pw - 40 * MM and size > 18:
+        size -= 1
+    canv.setFont(pdf_name("display-bold"), size)
+    canv.drawCentredString(pw / 2, ph - 70 * MM, title)
+    canv.setFont(pdf_name("display"), 16)
+    canv.setFillColor(HexColor("#d8b45a"))
+    canv.drawCentredString(pw / 2, ph - 84 * MM, "Rules of play")
+    canv.setFont(pdf_name("sans"), 11)
+    canv.setFillColor(HexColor("#f3e6c4"))
+    canv.drawCentredString(pw / 2, ph - 96 * MM, f"For {game.players} players")
+    if game.credits:
+        canv.setFont(pdf_name("sans-italic"), 9)
+        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
+    canv.setFont(pdf_name("sans"), 7.5)
+    canv.setFillColor(HexColor("#a99bbf"))
+    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+    fronts = [f for f, _ in pictures.values()][:3]
+    if fronts:
+        drawer = drawer_for(canv, icons)
+        card_w = 52 * MM
+        gap = 8 * MM
+        total = len(fronts) * card_w + (len(fronts) - 1) * gap
+        x = (pw - total) / 2
+        for face in fronts:
+            scale = card_w / face.width_pt
+            y = ph / 2 - 60 * MM - (face.height_pt * scale - 72 * MM) / 2
+            drawer.draw_face(face, x, y, scale)
+            x += card_w + gap
+    canv.restoreState()
