@@ -15,11 +15,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
 from markdown_it import MarkdownIt
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
-from pnpgen.templating import make_environment
+from pnpgen.templating import render_document
 
 _MARKER = re.compile(r"^%%pnpgen (picture|components)(?: ([a-z0-9_-]+))?%%$")
 MAX_RULEBOOK_BYTES = 2_000_000
@@ -117,9 +116,6 @@ def render_source(path: Path, game, components: dict) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ContentError.at(Location(display, 1, 1), "rulebook source is not UTF-8 text") from None
-    env = make_environment()
-    env.trim_blocks = False  # keep one output line per source line where possible
-
     def picture(component_id: str) -> str:
         if component_id not in components:
             raise ValueError(f"picture(): no component '{component_id}' (components: {', '.join(components)})")
@@ -134,25 +130,7 @@ def render_source(path: Path, game, components: dict) -> str:
         "picture": picture,
         "component_table": component_table,
     }
-    try:
-        template = env.from_string(text)
-    except jinja2.TemplateSyntaxError as exc:
-        raise ContentError.at(Location(display, exc.lineno or 1, 1), f"template error: {exc.message}") from None
-    try:
-        return template.render(names)
-    except Exception as exc:  # user template failures become located messages
-        line = _template_line(exc)
-        message = exc.message if isinstance(exc, jinja2.UndefinedError) else f"{exc}"
-        raise ContentError.at(Location(display, line, 1), f"template error: {message}") from None
-
-
-def _template_line(exc: BaseException) -> int:
-    tb, line = exc.__traceback__, 0
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == "<template>":
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line or 1
+    return render_document(text, names, display)
 
 
 def parse(text: str, path: Path, diags: Diagnostics) -> Rulebook:

@@ -110,3 +110,29 @@ class Value:
             raise
         except Exception as exc:  # any failure inside user templates becomes a located message
             raise TemplateProblem(self.loc, _explain(exc)) from None
+
+
+def render_document(text: str, names: dict, display: str) -> str:
+    """Render a whole document (a rulebook) as one template; errors name the document's own line."""
+    env = make_environment()
+    env.trim_blocks = False  # keep one output line per source line where possible
+    try:
+        template = env.from_string(text)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ContentError.at(Location(display, exc.lineno or 1, 1), f"template error: {exc.message}") from None
+    try:
+        return template.render(names)
+    except Exception as exc:  # user template failures become located messages
+        message = exc.message if isinstance(exc, jinja2.UndefinedError) else _explain(exc)
+        if isinstance(exc, (ValueError, TypeError)) and not isinstance(exc, SecurityError):
+            message = str(exc)
+        raise ContentError.at(Location(display, _template_line(exc), 1), f"template error: {message}") from None
+
+
+def _template_line(exc: BaseException) -> int:
+    tb, line = exc.__traceback__, 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line or 1

@@ -23,6 +23,7 @@ DOCUMENTED = {
     "deity": {"deity": 14, "power": 76},
     "river": {"belief": 75, "character": 4},
     "seven-gods": {"envoy": 210, "objective": 12, "old-stories": 1},
+    "orbis": {},  # its tiles and tokens are not in content yet; its rulebook is
 }
 
 

@@ -267,10 +267,20 @@ class _Builder:
         for r in [header] + rows:
             for i, cell in enumerate(r):
                 natural[i] = max(natural[i], min(unit_width(_plain(cell), "sans") * 8.6 + 10, width * 0.6))
+        longest = [0.0] * ncols  # no column narrower than its longest word
+        for r in [header] + rows:
+            for i, cell in enumerate(r):
+                words = _plain(cell).split() or [""]
+                longest[i] = max(longest[i], max(unit_width(w, "sans-bold") * 8.4 for w in words) + 10)
         total = sum(natural) or 1
-        widths = [max(14 * MM, width * n / total) for n in natural]
-        scale = width / sum(widths)
-        widths = [w * scale for w in widths]
+        widths = [max(14 * MM, longest[i], width * n / total) for i, n in enumerate(natural)]
+        spare = width - sum(longest)
+        if sum(widths) > width and spare > 0:  # shrink only the columns above their minimum
+            excess = sum(w - lo for w, lo in zip(widths, longest))
+            over = sum(widths) - width
+            widths = [w - (w - lo) * over / excess if excess else w for w, lo in zip(widths, longest)]
+        else:
+            widths = [w * width / sum(widths) for w in widths]
         data = [[RichText(c, self.icons, font="sans-bold", size=8.4, space_after=0) for c in header]]
         for r in rows:
             data.append([RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r)))
@@ -347,10 +357,16 @@ def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, comp
     body_frame = Frame(margin_x, margin_bottom, frame_w, ph - margin_top - margin_bottom, id="body",
                        leftPadding=0, rightPadding=0)
 
+    def boxes(canv):
+        canv.setTrimBox((0, 0, pw, ph))  # a bound book page: trim is the page
+        canv.setBleedBox((0, 0, pw, ph))
+
     def cover(canv, d):
+        boxes(canv)
         _draw_cover(canv, d, game, pictures, icons, pw, ph)
 
     def running(canv, d):
+        boxes(canv)
         canv.saveState()
         canv.setStrokeColor(HexColor("#cfc4b0"))
         canv.setLineWidth(0.5)
