@@ -1,17 +1,23 @@
 """The one orchestrator: content -> model -> faces -> sheets -> PDF files and a manifest.
 
 Everything of a game is read, validated and drawn into faces before any file is written, so a game with an
-error leaves its last good output untouched.
+error leaves its last good output untouched. Only outputs whose inputs changed are drawn and written again
+(see `freshness`); the writing runs in parallel processes, one output per job.
 """
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pnpgen import __version__
+from pnpgen import __version__, freshness
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.faces import Image
 from pnpgen.icons import BUILTIN, load_icons
 from pnpgen.imposition import ImpositionError, SheetPlan, paginate, plan_sheet
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
@@ -27,6 +33,8 @@ class PreparedDeck:
     deck: Deck
     plan: SheetPlan
     faces: list  # (front Face, back Face | None), one per printed card (copies repeated)
+    inputs: dict = field(default_factory=dict)  # file -> sha256 it was made from
+    warnings: int = 0
 
     @property
     def sheets(self) -> int:
@@ -36,9 +44,12 @@ class PreparedDeck:
     def has_backs(self) -> bool:
         return any(b is not None for _, b in self.faces)
 
-    @property
-    def pages(self) -> int:
-        return self.sheets * (2 if self.has_backs else 1)
+
+@dataclass
+class Reused:
+    """An output whose inputs did not change: kept as it is, its manifest entry carried over."""
+
+    entry: dict
 
 
 @dataclass
@@ -46,14 +57,24 @@ class PreparedRulebook:
     book: object  # pnpgen.rulebook.Rulebook
     pictures: dict  # component id -> (front Face, back Face | None) of its first card
     components: dict  # component id -> name, kind, faces, cards
+    key: str = ""
+    inputs: dict = field(default_factory=dict)
 
 
 @dataclass
 class PreparedGame:
     game: Game
     icons: dict
-    components: list = field(default_factory=list)
-    rulebook: PreparedRulebook | None = None
+    components: list = field(default_factory=list)  # PreparedDeck | Reused
+    rulebook: PreparedRulebook | Reused | None = None
+    layouts: str = ""  # digest of the layout names on the search path
+
+    @property
+    def to_write(self) -> list:
+        outs = [c for c in self.components if isinstance(c, PreparedDeck)]
+        if isinstance(self.rulebook, PreparedRulebook):
+            outs.append(self.rulebook)
+        return outs
 
 
 @dataclass
@@ -63,11 +84,21 @@ class GameResult:
     diagnostics: Diagnostics
     files: list = field(default_factory=list)
     out_dir: Path | None = None
+    rendered: list = field(default_factory=list)
+    up_to_date: bool = False
 
 
 def shared_layouts(content: Path) -> Path:
     """Layouts games share: `layouts/` beside the content folder."""
     return content.resolve().parent / "layouts"
+
+
+def project_root(content: Path) -> Path:
+    return content.resolve().parent
+
+
+def layout_folders(root: Path, content: Path) -> list[Path]:
+    return [root / "layouts", shared_layouts(content)]
 
 
 def game_roots(content: Path, names: list[str] | None) -> list[Path]:
@@ -90,47 +121,107 @@ def load_game_icons(game: Game, diags: Diagnostics) -> dict:
     return icons
 
 
-def prepare_game(root: Path, content: Path, paper: str) -> tuple[PreparedGame | None, Diagnostics]:
-    """Read and draw every face of a game in memory; nothing is written."""
+def _old_entries(old: dict | None, paper: str, listing: str) -> dict:
+    if not old or old.get("engine") != freshness.engine_digest() or old.get("paper") != paper:
+        return {}
+    if old.get("layouts") != listing:
+        return {}
+    return {e.get("component"): e for e in old.get("files", []) if isinstance(e, dict)}
+
+
+def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None, strict: bool = False,
+                 ) -> tuple[PreparedGame | None, Diagnostics]:
+    """Read and validate a game; draw the faces of every output that must be written again. Writes nothing."""
     diags = Diagnostics()
     try:
         game = load_game(root)
     except ContentError as exc:
         return None, exc.diagnostics
     icons = load_game_icons(game, diags)
-    compiler = Compiler()
-    library = LayoutLibrary([root / "layouts", shared_layouts(content)], compiler)
-    prepared = PreparedGame(game, icons)
+    library = LayoutLibrary(layout_folders(root, content), Compiler())
+    listing = freshness.layout_listing(layout_folders(root, content))
+    project = project_root(content)
+    out_dir = (out / game.id) if out is not None else None
+    old = _old_entries(read_manifest(out_dir / "manifest.json") if out_dir else None, paper, listing)
+    prepared = PreparedGame(game, icons, layouts=listing)
     for deck in game.components:
         try:
+            base = _deck_inputs(game, deck, library)
+            entry = old.get(deck.id)
+            if (entry and out_dir and set(freshness.record(base, project)) <= set(entry.get("inputs", {}))
+                    and not (strict and entry.get("warnings")) and freshness.entry_fresh(entry, out_dir, project)):
+                prepared.components.append(Reused(entry))
+                continue
+            before = len(diags.warnings)
             pd = prepare_deck(game, deck, library, icons, paper, diags)
+            if pd is not None:
+                pd.warnings = len(diags.warnings) - before
         except ContentError as exc:
             diags.extend(exc.diagnostics)
             continue
         if pd is not None:
+            art = {Path(op.path) for front, back in set(pd.faces) for face in (front, back) if face
+                   for op in face.ops if isinstance(op, Image)}
+            pd.inputs = freshness.record(list(base) + sorted(art), project)
             prepared.components.append(pd)
-    prepared.rulebook = prepare_rulebook(prepared, diags)
+    prepared.rulebook = prepare_rulebook(prepared, library, project, old, out_dir, diags)
     return prepared, diags
 
 
-def prepare_rulebook(prepared: PreparedGame, diags: Diagnostics) -> PreparedRulebook | None:
-    from pnpgen.rulebook import component_info, load_rulebook
+def _deck_inputs(game: Game, deck: Deck, library: LayoutLibrary) -> list[Path]:
+    files = [game.root / "game.yaml", deck.path]
+    if game.icons_file:
+        files.append(game.icons_file)
+    refs = [deck.front] + ([deck.back] if deck.back else []) + [c.back for c in deck.cards if c.back]
+    for ref in refs:
+        files.extend(library.get(ref.layout, ref.loc).files)
+    return files
+
+
+def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Path, old: dict,
+                     out_dir: Path | None, diags: Diagnostics):
+    from pnpgen.rulebook import component_info, find_sources, load_rulebook
 
     game = prepared.game
-    components = component_info(game, prepared.components)
+    sources = find_sources(game.root)
+    if not sources:
+        return None
+    pictures = {}
+    deck_files = []
+    for deck in game.components:
+        pd = next((c for c in prepared.components if isinstance(c, PreparedDeck) and c.deck.id == deck.id), None)
+        try:
+            deck_files += _deck_inputs(game, deck, library)
+            pictures[deck.id] = pd.faces[0] if pd is not None else _first_faces(game, deck, library,
+                                                                                  prepared.icons, diags)
+        except ContentError as exc:
+            diags.extend(exc.diagnostics)
+    pictures = {k: v for k, v in pictures.items() if v is not None and v[0] is not None}
+    # what the rulebook shows of the content: names, counts and the first card of each deck
+    h = hashlib.sha256()
+    for src in sources + [game.root / "game.yaml"]:
+        h.update(freshness.file_sha(src).encode())
+    for deck in game.components:
+        h.update(f"{deck.id}|{deck.name}|{deck.faces}|{pictures.get(deck.id)!r}".encode())
+    key = h.hexdigest()
+    entry = old.get("rulebook")
+    own = [game.root / "game.yaml"] + ([game.icons_file] if game.icons_file else [])
+    inputs = freshness.record(sources + own + deck_files, project)
+    target = out_dir / "rulebook.pdf" if out_dir else None
+    if (entry and target and entry.get("key") == key and target.is_file()
+            and freshness.file_sha(target) == entry.get("sha256")):
+        return Reused({**entry, "inputs": inputs})  # what it shows is unchanged; its inputs are recorded anew
+    components = component_info(game, None)
     try:
         book = load_rulebook(game.root, game, components, diags)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return None
-    if book is None:
-        return None
-    pictures = {pd.deck.id: pd.faces[0] for pd in prepared.components if pd.faces}
     for block in _walk(book.blocks):
         if getattr(block, "component", None) and block.component not in pictures:
             diags.error(Location(display_path(book.path), block.line, 1),
                         f"picture(): component '{block.component}' has no card to draw")
-    return PreparedRulebook(book, pictures, components)
+    return PreparedRulebook(book, pictures, components, key, inputs)
 
 
 def _walk(blocks):
@@ -142,35 +233,49 @@ def _walk(blocks):
             yield from _walk(item)
 
 
+def _face_context(game: Game, deck: Deck, icons: dict) -> FaceContext:
+    return FaceContext(deck.width_pt, deck.height_pt, deck.bleed_pt, deck.safe_pt, dict(game.palette), icons,
+                       game.root / "art")
+
+
+def _card_faces(game, deck, card, library, fc, diags):
+    deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
+    game_info = {"id": game.id, "title": game.title, "players": game.players}
+    label = f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
+    extra = {"index": card.index, "count": card.count, "designed": card.designed}
+    fields = {**deck.front.fields, **card.fields, **extra}
+    front = draw_face(library.get(deck.front.layout, deck.front.loc), fc,
+                      template_names(fc, fields, deck_info, game_info), label, diags)
+    back, ok = None, front is not None
+    ref = deck.back_for(card)
+    if ref is not None:
+        bfields = {**card.fields, **ref.fields, **extra}
+        back = draw_face(library.get(ref.layout, ref.loc), fc, template_names(fc, bfields, deck_info, game_info),
+                         label.replace("card ", "back of card ", 1), diags)
+        ok = ok and back is not None
+    return front, back, ok
+
+
+def _first_faces(game, deck, library, icons, diags):
+    if not deck.cards:
+        return None
+    fc = _face_context(game, deck, icons)
+    front, back, ok = _card_faces(game, deck, deck.cards[0], library, fc, Diagnostics())
+    return (front, back) if ok else None
+
+
 def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, paper: str, diags: Diagnostics):
     try:
         plan = plan_sheet(paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
     except ImpositionError as exc:
         diags.error(deck.loc, f"deck '{deck.id}': {exc}")
         return None
-    front_layout = library.get(deck.front.layout, deck.front.loc)
-    fc = FaceContext(deck.width_pt, deck.height_pt, deck.bleed_pt, deck.safe_pt, dict(game.palette), icons,
-                     game.root / "art")
-    deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
-    game_info = {"id": game.id, "title": game.title, "players": game.players}
+    library.get(deck.front.layout, deck.front.loc)
+    fc = _face_context(game, deck, icons)
     faces, failed = [], False
     for card in deck.cards:
-        label = f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
-        fields = {**deck.front.fields, **card.fields, "index": card.index, "count": card.count,
-                  "designed": card.designed}
-        front = draw_face(front_layout, fc, template_names(fc, fields, deck_info, game_info), label, diags)
-        back = None
-        ref = deck.back_for(card)
-        if ref is not None:
-            back_layout = library.get(ref.layout, ref.loc)
-            bfields = {**card.fields, **ref.fields, "index": card.index, "count": card.count,
-                       "designed": card.designed}
-            back = draw_face(back_layout, fc, template_names(fc, bfields, deck_info, game_info),
-                             label.replace("card ", "back of card ", 1), diags)
-            if back is None:
-                failed = True
-        if front is None:
-            failed = True
+        front, back, ok = _card_faces(game, deck, card, library, fc, diags)
+        failed = failed or not ok
         faces.extend([(front, back)] * card.count)
     fc.flush_notes(diags)
     if failed:
@@ -178,54 +283,109 @@ def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, pa
     return PreparedDeck(deck, plan, faces)
 
 
-def write_game(prepared: PreparedGame, out: Path, paper: str, step: Callable[[], None] = lambda: None) -> list:
-    """Write each component's PDF (atomically), then the manifest; returns the manifest's file entries."""
-    from pnpgen.render.pdf import PdfWriter
+# -- writing ---------------------------------------------------------------------------------------------------
 
-    game = prepared.game
+# Jobs handed to forked worker processes by index: children inherit this list, so faces are never pickled.
+_JOBS: list = []
+
+
+def _run_job(index: int) -> tuple[int, dict]:
+    kind, target, args = _JOBS[index]
+    with atomic_path(target) as tmp:
+        if kind == "deck":
+            game, pd, paper, icons = args
+            pages = write_deck_pdf(tmp, game, pd, paper, icons)
+        else:
+            from pnpgen.render.book import build_rulebook_pdf
+
+            game, rb, paper, icons = args
+            pages = build_rulebook_pdf(tmp, rb.book, game, icons, rb.pictures, rb.components, paper)
+    return index, {"pages": pages, "sha256": sha256_of(target)}
+
+
+def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step: Callable[[str], None],
+                workers: int | None = None) -> dict:
+    """Write every stale output of the games (in parallel when there is more than one), then each manifest.
+
+    Returns game id -> (file entries, ids rendered)."""
+    global _JOBS
+    jobs, owners = [], []
+    for pg in prepared_games:
+        out_dir = out / pg.game.id
+        remove_stale_temps(out_dir)
+        for item in pg.to_write:
+            if isinstance(item, PreparedDeck):
+                jobs.append(("deck", out_dir / f"{item.deck.id}.pdf", (pg.game, item, paper, pg.icons)))
+                owners.append((pg.game.id, item.deck.id))
+            else:
+                jobs.append(("rulebook", out_dir / "rulebook.pdf", (pg.game, item, paper, pg.icons)))
+                owners.append((pg.game.id, "rulebook"))
+    results: dict[int, dict] = {}
+    workers = workers or min(os.cpu_count() or 1, len(jobs))
+    _JOBS = jobs
+    try:
+        if workers > 1 and len(jobs) > 1:
+            ctx = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+                futures = [pool.submit(_run_job, i) for i in range(len(jobs))]
+                for fut in as_completed(futures):
+                    i, res = fut.result()
+                    results[i] = res
+                    step(owners[i][1])
+        else:
+            for i in range(len(jobs)):
+                results[i] = _run_job(i)[1]
+                step(owners[i][1])
+    finally:
+        _JOBS = []
+    done = {}
+    for pg in prepared_games:
+        done[pg.game.id] = _finish_game(pg, out, paper, jobs, owners, results)
+    return done
+
+
+def _finish_game(pg: PreparedGame, out: Path, paper: str, jobs, owners, results) -> tuple[list, list]:
+    game = pg.game
+    written = {owners[i][1]: (jobs[i], results[i]) for i in range(len(jobs)) if owners[i][0] == game.id}
+    files, rendered = [], []
+    for item in pg.components + ([pg.rulebook] if pg.rulebook is not None else []):
+        if isinstance(item, Reused):
+            files.append(item.entry)
+            continue
+        cid = item.deck.id if isinstance(item, PreparedDeck) else "rulebook"
+        (_, target, _), res = written[cid]
+        rendered.append(cid)
+        entry = {"path": target.name, "component": cid,
+                 "kind": item.deck.kind if isinstance(item, PreparedDeck) else "rulebook",
+                 "faces": len(item.faces) if isinstance(item, PreparedDeck) else res["pages"],
+                 "pages": res["pages"], "sha256": res["sha256"]}
+        if isinstance(item, PreparedRulebook):
+            entry["key"] = item.key
+        if isinstance(item, PreparedDeck):
+            entry["warnings"] = item.warnings
+        entry["inputs"] = item.inputs
+        files.append(entry)
     out_dir = out / game.id
-    remove_stale_temps(out_dir)
-    files = []
-    for pd in prepared.components:
-        target = out_dir / f"{pd.deck.id}.pdf"
-        with atomic_path(target) as tmp:
-            pages = write_deck_pdf(tmp, game, pd, paper, PdfWriter, prepared.icons)
-        files.append({
-            "path": target.name,
-            "component": pd.deck.id,
-            "kind": pd.deck.kind,
-            "faces": len(pd.faces),
-            "pages": pages,
-            "sha256": sha256_of(target),
-        })
-        step()
-    if prepared.rulebook is not None:
-        from pnpgen.render.book import build_rulebook_pdf
-
-        rb = prepared.rulebook
-        target = out_dir / "rulebook.pdf"
-        with atomic_path(target) as tmp:
-            pages = build_rulebook_pdf(tmp, rb.book, game, prepared.icons, rb.pictures, rb.components, paper)
-        files.append({"path": target.name, "component": "rulebook", "kind": "rulebook", "faces": pages,
-                      "pages": pages, "sha256": sha256_of(target)})
-        step()
     manifest_path = out_dir / "manifest.json"
     old = read_manifest(manifest_path) or {}
     manifest = {"game": game.id, "title": game.title, "paper": paper, "generator": f"pnpgen {__version__}",
-                "files": files}
+                "engine": freshness.engine_digest(), "layouts": pg.layouts, "files": files}
+    out_dir.mkdir(parents=True, exist_ok=True)
     write_manifest(manifest_path, manifest)
     kept = {f["path"] for f in files}
     for entry in old.get("files", []):  # components that no longer exist: their old PDFs go too
         name = entry.get("path") if isinstance(entry, dict) else None
         if name and name not in kept and "/" not in name and (out_dir / name).is_file():
             (out_dir / name).unlink()
-    return files
+    return files, rendered
 
 
-def write_deck_pdf(path: Path, game: Game, pd: PreparedDeck, paper: str, writer_cls, icons: dict) -> int:
+def write_deck_pdf(path: Path, game: Game, pd: PreparedDeck, paper: str, icons: dict) -> int:
+    from pnpgen.render.pdf import PdfWriter
+
     plan = pd.plan
-    w = writer_cls(path, (plan.paper_w, plan.paper_h), f"{game.title} — {pd.deck.name}",
-                   f"{pd.deck.name}: {len(pd.faces)} cards, {paper.upper()}", icons)
+    w = PdfWriter(path, (plan.paper_w, plan.paper_h), f"{game.title} — {pd.deck.name}",
+                  f"{pd.deck.name}: {len(pd.faces)} cards, {paper.upper()}", icons)
     sheets = paginate(len(pd.faces), plan.per_sheet)
     for n, rng in enumerate(sheets, 1):
         fronts = [pd.faces[i][0] for i in rng]
@@ -242,21 +402,27 @@ def _label(game: Game, pd: PreparedDeck, n: int, total: int, side: str) -> str:
 
 
 def build(content: Path, out: Path, names: list[str] | None, paper: str, strict: bool,
-          on_game: Callable[[str], None] = lambda g: None, step_factory=None) -> list[GameResult]:
+          step_factory=None, workers: int | None = None) -> list[GameResult]:
     """Build the named games (all when none); a game that fails does not stop the others."""
-    results = []
+    results, ready = [], []
     for root in game_roots(content, names):
-        on_game(root.name)
-        prepared, diags = prepare_game(root, content, paper)
+        prepared, diags = prepare_game(root, content, paper, out, strict)
         failed = bool(diags.errors) or (strict and bool(diags.warnings)) or prepared is None
         result = GameResult(root.name, not failed, diags)
-        if not failed:
-            step = step_factory(prepared) if step_factory else (lambda: None)
-            try:
-                result.files = write_game(prepared, out, paper, step)
-                result.out_dir = out / prepared.game.id
-            except ContentError as exc:
-                diags.extend(exc.diagnostics)
-                result.ok = False
         results.append(result)
+        if not failed:
+            ready.append((prepared, result))
+    if ready:
+        total = sum(len(pg.to_write) for pg, _ in ready)
+        step = step_factory(total) if step_factory else (lambda name: None)
+        try:
+            done = write_games([pg for pg, _ in ready], out, paper, step, workers)
+        except ContentError as exc:
+            for pg, result in ready:
+                result.ok = False
+                result.diagnostics.extend(exc.diagnostics)
+            return results
+        for pg, result in ready:
+            result.files, result.rendered = done[pg.game.id]
+            result.out_dir = out / pg.game.id
     return results

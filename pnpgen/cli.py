@@ -62,34 +62,55 @@ def main() -> None:
               help="Where the PDFs and manifest.json go (one folder per game).")
 @click.option("--paper", type=PAPER, default="a4", show_default=True, help="Paper size of the sheets.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Processes that write PDFs in parallel (default: one per core).")
 @_debug_option
-def build(games, content, out, paper, strict, debug):
+def build(games, content, out, paper, strict, debug, jobs):
     """Build GAMES (all games in the content folder when none are named).
 
-    Writes OUT/<game>/<component>.pdf and OUT/<game>/manifest.json. A game with an error keeps its last good
-    output; the other games still build.
+    Writes OUT/<game>/<component>.pdf, OUT/<game>/rulebook.pdf and OUT/<game>/manifest.json. Only outputs whose
+    inputs changed are drawn again. A game with an error keeps its last good output; the other games still build.
     """
-    from pnpgen import build as build_mod
+    from pnpgen import freshness
 
     paper = paper.lower()
     if not content.is_dir():
         raise click.UsageError(f"content folder '{content}' does not exist")
+    roots = freshness.discover(content)
+    if games:
+        by_name = {r.name: r for r in roots}
+        for g in games:
+            if g not in by_name:
+                from pnpgen.errors import did_you_mean
+
+                raise click.UsageError(f"no game '{g}' in {content}; " + did_you_mean(g, by_name))
+        roots = [by_name[g] for g in games]
+    project = content.resolve().parent
+    stale = []
+    for root in roots:  # answered from the manifests alone: nothing heavy is imported for a fresh game
+        folders = [root / "layouts", project / "layouts"]
+        if freshness.game_up_to_date(root, out, paper, project, folders, strict):
+            click.echo(f"up to date {root.name}")
+        else:
+            stale.append(root.name)
+    if not roots:
+        click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
+    if not stale:
+        sys.exit(0)
+    from pnpgen import build as build_mod
+
     tty = sys.stderr.isatty()
     bar = {"bar": None}
 
-    def step_factory(prepared):
-        if not tty:
-            return lambda: None
-        bar["bar"] = click.progressbar(length=len(prepared.components) + (prepared.rulebook is not None), label=f"  {prepared.game.id}",
-                                       file=sys.stderr, show_pos=True)
+    def step_factory(total):
+        if not tty or total == 0:
+            return lambda name: None
+        bar["bar"] = click.progressbar(length=total, label="  writing", file=sys.stderr, show_pos=True)
         bar["bar"].__enter__()
-
-        def step():
-            bar["bar"].update(1)
-        return step
+        return lambda name: bar["bar"].update(1)
 
     try:
-        results = build_mod.build(content, out, list(games) or None, paper, strict, step_factory=step_factory)
+        results = build_mod.build(content, out, stale, paper, strict, step_factory=step_factory, workers=jobs)
     except LookupError as exc:
         raise click.UsageError(str(exc)) from None
     except ContentError as exc:
@@ -106,13 +127,13 @@ def build(games, content, out, paper, strict, debug):
         if r.ok:
             pages = sum(f["pages"] for f in r.files)
             faces = sum(f["faces"] for f in r.files)
-            click.echo(f"built {r.game}: {len(r.files)} files, {faces} faces, {pages} pages -> {r.out_dir}")
+            kept = len(r.files) - len(r.rendered)
+            detail = f"{len(r.rendered)} rendered" + (f", {kept} up to date" if kept else "")
+            click.echo(f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}")
         else:
             failed.append(r.game)
             n = len(r.diagnostics.errors) + (len(r.diagnostics.warnings) if strict else 0)
             click.echo(f"failed {r.game}: {n} error{'s' if n != 1 else ''}; its output was left as it was", err=True)
-    if not results:
-        click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
     sys.exit(1 if failed else 0)
 
 

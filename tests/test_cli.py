@@ -37,7 +37,7 @@ def test_build_only_named_games_and_report_them(project, tmp_path):
     root = project("basic")
     result = run_cli("build", "sample", "--out", tmp_path, cwd=root)
     assert result.exit_code == 0
-    assert "built sample: 2 files, 31 faces" in result.output
+    assert "built sample: 2 files (2 rendered), 31 faces, 6 pages" in result.output
     assert sorted(p.name for p in (tmp_path / "sample").iterdir()) == ["heroes.pdf", "manifest.json", "minis.pdf"]
 
 
@@ -81,7 +81,7 @@ def test_internal_errors_hide_the_traceback_unless_debug(project, tmp_path, monk
     def boom(*a, **k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(pnpgen.build, "write_game", boom)
+    monkeypatch.setattr(pnpgen.build, "write_games", boom)
     root = project("basic")
     quiet = run_cli("build", "--out", tmp_path, cwd=root)
     assert quiet.exit_code == 1

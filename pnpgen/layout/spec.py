@@ -55,6 +55,7 @@ class Layout:
     vars: tuple  # ((name, Value), ...)
     elements: tuple  # Element, ...
     loc: Location
+    files: tuple = ()  # this layout's file and those of every layout it extends
 
 
 class LayoutLibrary:
@@ -137,7 +138,8 @@ class LayoutLibrary:
         if len(elements) > MAX_ELEMENTS:
             diags.error(data.loc, f"layout has {len(elements)} elements; the limit is {MAX_ELEMENTS}")
         diags.raise_if_errors()
-        return Layout(name, path, tuple(vars_), tuple(elements), data.loc)
+        files = (path,) + (parent.files if parent else ())
+        return Layout(name, path, tuple(vars_), tuple(elements), data.loc, files)
 
     def _element(self, raw, loc: Location, diags: Diagnostics) -> Element | None:
         if not isinstance(raw, LMap):

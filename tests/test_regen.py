@@ -1,0 +1,97 @@
+"""Regeneration: an unchanged component is not re-rendered; an edit re-renders exactly its component."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+
+def stamps(folder: Path) -> dict:
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(folder.glob("*.pdf"))}
+
+
+def build(root, *extra):
+    result = run_cli("build", "--out", "out", *extra, cwd=root)
+    assert result.exit_code in (0, 1), result.output
+    return result
+
+
+def manifest_true(out: Path) -> None:
+    manifest = json.loads((out / "manifest.json").read_text())
+    for f in manifest["files"]:
+        assert hashlib.sha256((out / f["path"]).read_bytes()).hexdigest() == f["sha256"]
+
+
+def test_nothing_changed_nothing_rendered(project):
+    root = project("basic")
+    build(root)
+    before = stamps(root / "out" / "sample")
+    result = build(root)
+    assert result.output.strip() == "up to date sample"
+    assert stamps(root / "out" / "sample") == before
+
+
+def test_a_card_edit_re_renders_exactly_its_deck(project):
+    root = project("basic")
+    build(root)
+    before = stamps(root / "out" / "sample")
+    deck = root / "content" / "sample" / "decks" / "minis.yaml"
+    deck.write_text(deck.read_text().replace("Tiny.", "Small but fierce."))
+    result = build(root)
+    assert "built sample: 2 files (1 rendered, 1 up to date)" in result.output
+    after = stamps(root / "out" / "sample")
+    assert after["heroes.pdf"] == before["heroes.pdf"]
+    assert after["minis.pdf"] != before["minis.pdf"]
+    manifest_true(root / "out" / "sample")
+
+
+def test_a_layout_edit_re_renders_the_decks_that_use_it(project):
+    root = project("basic")
+    build(root)
+    before = stamps(root / "out" / "sample")
+    back = root / "layouts" / "sample-back.yaml"  # only the heroes deck has this back
+    back.write_text(back.read_text().replace("#2b2140", "#402b21"))
+    build(root)
+    after = stamps(root / "out" / "sample")
+    assert after["heroes.pdf"] != before["heroes.pdf"] and after["minis.pdf"] == before["minis.pdf"]
+
+
+def test_a_new_layout_shadowing_a_shared_one_is_noticed(project):
+    root = project("basic")
+    build(root)
+    shared = root / "layouts" / "sample-back.yaml"
+    (root / "content" / "sample" / "layouts" / "sample-back.yaml").write_text(
+        shared.read_text().replace("#2b2140", "#123456"))
+    result = build(root)
+    assert "heroes" not in result.output or "rendered" in result.output
+    assert "up to date sample" not in result.output
+
+
+def test_paper_change_and_deleted_outputs_are_rebuilt(project):
+    root = project("basic")
+    build(root)
+    (root / "out" / "sample" / "minis.pdf").unlink()
+    assert "(1 rendered, 1 up to date)" in build(root).output
+    assert (root / "out" / "sample" / "minis.pdf").is_file()
+    assert "(2 rendered)" in build(root, "--paper", "letter").output
+    manifest_true(root / "out" / "sample")
+
+
+def test_strict_reports_warnings_of_an_otherwise_fresh_build(project):
+    root = project("basic")
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(layout.read_text() + "  - type: text\n    x: 0\n    y: 0\n    w: 30\n    h: 5\n    text: edge\n")
+    assert build(root).exit_code == 0
+    strict = build(root, "--strict")
+    assert strict.exit_code == 1 and "[--strict]" in strict.output
+
+
+def test_parallel_and_serial_writes_give_the_same_bytes(project, tmp_path):
+    root = project("basic")
+    assert run_cli("build", "--out", tmp_path / "a", "--jobs", "1", cwd=root).exit_code == 0
+    assert run_cli("build", "--out", tmp_path / "b", "--jobs", "2", cwd=root).exit_code == 0
+    for f in sorted((tmp_path / "a" / "sample").iterdir()):
+        assert (tmp_path / "b" / "sample" / f.name).read_bytes() == f.read_bytes()
