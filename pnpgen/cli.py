@@ -207,3 +207,82 @@ def icons(game, content):
     for name in sorted(found):
         click.echo(name)
     sys.exit(1 if diags.errors else 0)
+
+
+@main.group()
+def export():
+    """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
+
+
+def _export_common(f):
+    f = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default="output",
+                     show_default=True, help="Images go to OUT/<game>/...")(f)
+    f = _content_option(f)
+    f = _debug_option(f)
+    return f
+
+
+def _run_export(debug, fn):
+    try:
+        return fn()
+    except LookupError as exc:
+        raise click.UsageError(str(exc)) from None
+    except ContentError as exc:
+        _report(exc.diagnostics, False)
+        sys.exit(1)
+    except Exception as exc:  # noqa: BLE001
+        _fail_internal(exc, debug)
+
+
+@export.command(name="png")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
+@click.option("--bleed/--no-bleed", default=True, show_default=True,
+              help="Include the 1/8 in bleed print-on-demand shops ask for.")
+@_export_common
+def export_png(game, components, dpi, bleed, content, out, debug):
+    """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
+    from pnpgen.export import export_png as run
+
+    diags = Diagnostics()
+    results = _run_export(debug, lambda: run(content, out, game, list(components), dpi, bleed, diags))
+    _report(diags, False)
+    for r in results:
+        click.echo(f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}")
+
+
+@export.command(name="tts")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@_export_common
+def export_tts(game, components, content, out, debug):
+    """Tabletop Simulator deck sheets (10 x 7 at most, 4096 px a side) and back images."""
+    from pnpgen.export import export_tts as run
+
+    diags = Diagnostics()
+    results = _run_export(debug, lambda: run(content, out, game, list(components), diags))
+    _report(diags, False)
+    for r in results:
+        click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
+
+
+@export.command(name="sheet")
+@click.argument("game")
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@_export_common
+def export_sheet(game, paper, content, out, debug):
+    """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
+    from pnpgen import build as build_mod
+    from pnpgen.export import export_sheet as run
+
+    def go():
+        results = build_mod.build(content, out, [game], paper.lower(), False)
+        r = results[0]
+        if not r.ok:
+            raise ContentError(r.diagnostics)
+        pdfs = [out / game / f["path"] for f in r.files]
+        return run(out, game, pdfs)
+
+    target = _run_export(debug, go)
+    click.echo(f"contact sheet -> {target}")

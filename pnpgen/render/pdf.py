@@ -278,3 +278,25 @@ class PdfWriter:
 
     def save(self) -> None:
         self.c.save()
+
+
+def write_face_pages(path: Path, faces: list, bleed_pt: float, icons: dict, title: str) -> None:
+    """One face per page, the page its trim plus `bleed_pt` all round: the source of per-card images."""
+    ensure_registered()
+    first = faces[0]
+    size = (first.width_pt + 2 * bleed_pt, first.height_pt + 2 * bleed_pt)
+    c = Canvas(str(path), pagesize=size, invariant=1, initialFontName=pdf_name("sans"), pageCompression=1)
+    c.setTitle(title)
+    c.setCreator(f"pnpgen {__version__}")
+    drawer = FaceDrawer(c, icons)
+    for face in faces:
+        name = drawer.face_form(face)
+        c.saveState()
+        c.translate(bleed_pt, bleed_pt)
+        p = c.beginPath()
+        p.rect(-bleed_pt, -bleed_pt, face.width_pt + 2 * bleed_pt, face.height_pt + 2 * bleed_pt)
+        c.clipPath(p, stroke=0, fill=0)
+        c.doForm(name)
+        c.restoreState()
+        c.showPage()
+    c.save()
