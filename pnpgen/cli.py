@@ -286,3 +286,33 @@ def export_sheet(game, paper, content, out, debug):
 
     target = _run_export(debug, go)
     click.echo(f"contact sheet -> {target}")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@_content_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default="output", show_default=True)
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
+def watch(games, content, out, paper, poll):
+    """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
+
+    Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
+    """
+    from pnpgen import freshness
+    from pnpgen.watch import run
+
+    if not content.is_dir():
+        raise click.UsageError(f"content folder '{content}' does not exist")
+    known = {r.name for r in freshness.discover(content)}
+    for g in games:
+        if g not in known:
+            from pnpgen.errors import did_you_mean
+
+            raise click.UsageError(f"no game '{g}' in {content}; " + did_you_mean(g, known))
+
+    def echo(text, err):
+        click.echo(text, err=err)
+        (sys.stderr if err else sys.stdout).flush()
+
+    run(content, out, list(games) or None, paper.lower(), echo, lambda d: _report(d, False), poll=poll)

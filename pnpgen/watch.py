@@ -1,0 +1,68 @@
+"""`pnpgen watch`: rebuild on every save, say what was rebuilt and how long it took, survive broken content."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+
+def affected_games(changes, content: Path, layouts: Path, names: list[str] | None) -> list[str]:
+    """Which games a batch of changed paths touches: a game's own folder, or every game for shared layouts."""
+    content, layouts = content.resolve(), layouts.resolve()
+    games = set()
+    every = False
+    for _, raw in changes:
+        path = Path(raw).resolve()
+        if path.is_relative_to(content) and path != content:
+            games.add(path.relative_to(content).parts[0])
+        elif path.is_relative_to(layouts):
+            every = True
+    if every:
+        games |= {p.parent.name for p in content.glob("*/game.yaml")}
+    games = {g for g in games if (content / g / "game.yaml").is_file()}
+    if names:
+        games &= set(names)
+    return sorted(games)
+
+
+def run(content: Path, out: Path, names: list[str] | None, paper: str, echo: Callable[[str, bool], None],
+        report: Callable, stop_event=None, poll: bool = False) -> None:
+    from watchfiles import watch as watch_changes
+
+    from pnpgen import build as build_mod
+
+    project = content.resolve().parent
+    layouts = project / "layouts"
+
+    def rebuild(games: list[str]) -> None:
+        start = time.perf_counter()
+        try:
+            results = build_mod.build(content, out, games, paper, False)
+        except LookupError as exc:
+            echo(f"pnpgen: {exc}", True)
+            return
+        except Exception as exc:  # noqa: BLE001 - keep watching whatever happens
+            echo(f"pnpgen: internal error: {type(exc).__name__}: {exc}", True)
+            return
+        took = time.perf_counter() - start
+        for r in results:
+            report(r.diagnostics)
+            if r.ok:
+                what = ", ".join(r.rendered) if r.rendered else "nothing changed"
+                echo(f"rebuilt {r.game}: {what} in {took:.2f} s", False)
+            else:
+                echo(f"failed {r.game}: its output was left as it was; waiting for the next save", True)
+
+    rebuild(names or [])
+    watched = [str(p) for p in (content, layouts) if p.is_dir()]
+    echo(f"watching {', '.join(watched)} (Ctrl-C to stop)", False)
+    for changes in watch_changes(*watched, stop_event=stop_event, debounce=150, step=50, force_polling=poll,
+                                 raise_interrupt=False):
+        try:
+            games = affected_games(changes, content, layouts, names)
+        except OSError as exc:  # the folder moved or vanished under us: say so and keep watching
+            echo(f"pnpgen: {exc}", True)
+            continue
+        if games:
+            rebuild(games)
