@@ -24,3 +24,6 @@ test: $(VENV)/.installed-test
 
 clean:
 	rm -rf output/*/ $(VENV)
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/bench.py

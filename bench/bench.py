@@ -1,0 +1,205 @@
+"""pnpgen's benchmark: `make bench`. Prints a table; each figure is the median of several runs, each run a fresh
+process (end to end, as a user runs it), peak memory from the kernel's accounting of that process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+
+LAYOUT_FRONT = """
+elements:
+  - type: rect
+    area: bleed
+    fill: "#f6efe0"
+  - type: rect
+    x: 3
+    y: 3
+    w: 57.5
+    h: 82.9
+    radius: 2
+    stroke: "#7a3b1d"
+    stroke_width: 1.2
+  - type: text
+    x: 6
+    y: 6
+    w: 51.5
+    h: 8
+    text: "{{ card.name }}"
+    font: display-bold
+    size: 13
+  - type: icon
+    name: star
+    x: 24
+    y: 20
+    size: 15
+  - type: text
+    x: 6
+    y: 52
+    w: 51.5
+    h: 22
+    text: "{{ card.text }}"
+    size: 9
+"""
+LAYOUT_BACK = """
+elements:
+  - type: rect
+    area: bleed
+    fill: "#2b2140"
+  - type: text
+    x: 5
+    y: 38
+    w: 53.5
+    h: 12
+    text: "BENCH"
+    font: display-bold
+    size: 18
+    color: "#d8b45a"
+    align: center
+"""
+
+BARE = '''
+import sys
+from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+n, out, fonts = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+pdfmetrics.registerFont(TTFont("S", fonts + "/NotoSans-Regular.ttf"))
+pdfmetrics.registerFont(TTFont("D", fonts + "/NotoSerifDisplay-Bold.ttf"))
+mm = 72 / 25.4
+W, H, B = 63.5 * mm, 88.9 * mm, 3 * mm
+c = Canvas(out, pagesize=(210 * mm, 297 * mm), invariant=1, initialFontName="S")
+x0, y0 = (210 * mm - 3 * W) / 2, (297 * mm - 3 * H) / 2
+c.beginForm("back", -B, -B, W + B, H + B)
+c.setFillColor(HexColor("#2b2140")); c.rect(-B, -B, W + 2 * B, H + 2 * B, stroke=0, fill=1)
+c.setFillColor(HexColor("#d8b45a")); c.setFont("D", 18); c.drawCentredString(W / 2, H / 2, "BENCH")
+c.endForm()
+def star(c, x, y, s):
+    p = c.beginPath(); pts = [(50,4),(61,37),(96,37),(68,58),(78,92),(50,71),(22,92),(32,58),(4,37),(39,37)]
+    p.moveTo(x + pts[0][0] * s, y - pts[0][1] * s)
+    for a, b in pts[1:]: p.lineTo(x + a * s, y - b * s)
+    p.close(); c.setFillColor(HexColor("#e0a526")); c.drawPath(p, stroke=0, fill=1)
+def marks(c):
+    c.setLineWidth(0.25)
+    for i in range(4):
+        c.line(x0 + i * W, y0 + 3 * H + 3, x0 + i * W, y0 + 3 * H + 15); c.line(x0 + i * W, y0 - 3, x0 + i * W, y0 - 15)
+        c.line(x0 - 3, y0 + i * H, x0 - 15, y0 + i * H); c.line(x0 + 3 * W + 3, y0 + i * H, x0 + 3 * W + 15, y0 + i * H)
+for start in range(0, n, 9):
+    idx = list(range(start, min(n, start + 9)))
+    for k, i in enumerate(idx):
+        r, col = divmod(k, 3); x, y = x0 + col * W, y0 + (2 - r) * H
+        c.saveState(); p = c.beginPath(); p.rect(x, y, W, H); c.clipPath(p, stroke=0, fill=0)
+        c.setFillColor(HexColor("#f6efe0")); c.rect(x, y, W, H, stroke=0, fill=1)
+        c.setStrokeColor(HexColor("#7a3b1d")); c.setLineWidth(1.2); c.roundRect(x + 3 * mm, y + 3 * mm, W - 6 * mm, H - 6 * mm, 2 * mm)
+        c.setFillColor(HexColor("#000000")); c.setFont("D", 13); c.drawString(x + 6 * mm, y + H - 12 * mm, f"Card {i + 1}")
+        star(c, x + 24 * mm, y + H - 20 * mm, 15 * mm / 100)
+        t = c.beginText(x + 6 * mm, y + H - 56 * mm); t.setFont("S", 9, 10.8)
+        for line in simpleSplit(f"Card {i + 1}: spend two tokens to move any piece one space, then draw a card and keep it hidden until your next turn.", "S", 9, 51.5 * mm): t.textLine(line)
+        c.drawText(t); c.restoreState()
+    marks(c); c.showPage()
+    for k, i in enumerate(idx):
+        r, col = divmod(k, 3); x = 210 * mm - (x0 + col * W) - W; y = y0 + (2 - r) * H
+        c.saveState(); c.translate(x, y); c.doForm("back"); c.restoreState()
+    marks(c); c.showPage()
+c.save()
+'''
+
+
+def synthetic(folder: Path, n: int) -> Path:
+    content = folder / "content" / "bench"
+    (content / "layouts").mkdir(parents=True)
+    (content / "game.yaml").write_text("id: bench\ntitle: Bench\nplayers: 2\ncomponents: [deck.yaml]\n")
+    (content / "layouts" / "front.yaml").write_text(LAYOUT_FRONT)
+    (content / "layouts" / "back.yaml").write_text(LAYOUT_BACK)
+    lines = ["id: deck", "kind: cards", "size: poker", "front: front", "back: back", "cards:"]
+    for i in range(n):
+        lines.append(f"  - name: Card {i + 1}")
+        lines.append(f'    text: "Card {i + 1}: spend two tokens to move any piece one space, then draw a card'
+                     ' and keep it hidden until your next turn."')
+    (content / "deck.yaml").write_text("\n".join(lines) + "\n")
+    return folder / "content"
+
+
+def timed(cmd: list, cwd: Path, env=None) -> tuple[float, float]:
+    """(seconds, peak MB) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    took = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{proc.stderr.read().decode()}")
+    return took, usage.ru_maxrss / 1024
+
+
+def median_run(make_cmd, cwd, prepare=lambda i: None, runs=RUNS):
+    times, mems = [], []
+    for i in range(runs):
+        prepare(i)
+        t, m = timed(make_cmd(i), cwd)
+        times.append(t)
+        mems.append(m)
+    return statistics.median(times), max(mems)
+
+
+def main() -> None:
+    pnpgen = [PY, "-m", "pnpgen"]
+    fonts = ROOT / "pnpgen" / "fonts"
+    rows = []
+    work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
+    try:
+        for n in (100, 1000, 10000):
+            folder = work / f"syn{n}"
+            content = synthetic(folder, n)
+            runs = RUNS if n <= 1000 else max(1, RUNS - 1)
+            t, m = median_run(lambda i: pnpgen + ["build", "--content", str(content), "--out", str(folder / f"o{i}")],
+                              folder, runs=runs)
+            tb, mb = median_run(lambda i: [PY, "-c", BARE, str(n), str(folder / f"bare{i}.pdf"), str(fonts)],
+                                folder, runs=runs)
+            rows.append((f"{n:,}-card poker deck (+ backs, A4 3x3)", t, m, tb, mb))
+        # the five games
+        proj = work / "games"
+        shutil.copytree(ROOT / "content", proj / "content")
+        shutil.copytree(ROOT / "layouts", proj / "layouts")
+        t, m = median_run(lambda i: pnpgen + ["build", "--out", f"out{i}"], proj)
+        rows.append(("all five games from scratch", t, m, None, None))
+        t, m = median_run(lambda i: pnpgen + ["build", "--out", "out0"], proj)
+        rows.append(("rebuild, nothing changed", t, m, None, None))
+        deck = proj / "content" / "elements-of-the-gods" / "decks" / "divinity.yaml"
+        original = deck.read_text()
+
+        def edit(i):
+            deck.write_text(original.replace("Blood Oaths", f"Blood Oaths {i}"))
+        t, m = median_run(lambda i: pnpgen + ["build", "--out", "out0"], proj, prepare=edit)
+        rows.append(("rebuild after one card's text changed", t, m, None, None))
+        deck.write_text(original)
+        # export png: 100 cards at 300 dpi
+        folder = work / "syn100"
+        t, m = median_run(lambda i: pnpgen + ["export", "png", "bench", "--content", str(folder / "content"),
+                                              "--out", str(folder / f"png{i}"), "--dpi", "300"], folder)
+        rows.append(("export png, 100 cards at 300 dpi", t, m, None, None))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"pnpgen benchmark: median of {RUNS} runs, each a fresh process; {os.cpu_count()} cores")
+    print()
+    print("| job | pnpgen | peak memory | bare ReportLab | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for name, t, m, tb, mb in rows:
+        bare = f"{tb:.2f} s" if tb is not None else ""
+        ratio = f"{t / tb:.2f}x" if tb else ""
+        print(f"| {name} | {t:.2f} s | {m:.0f} MB | {bare} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
