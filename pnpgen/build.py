@@ -238,22 +238,38 @@ def _face_context(game: Game, deck: Deck, icons: dict) -> FaceContext:
                        game.root / "art")
 
 
-def _card_faces(game, deck, card, library, fc, diags):
+def _card_faces(game, deck, card, library, fc, diags, memo=None):
     deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
     game_info = {"id": game.id, "title": game.title, "players": game.players}
     label = f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
     extra = {"index": card.index, "count": card.count, "designed": card.designed}
     fields = {**deck.front.fields, **card.fields, **extra}
-    front = draw_face(library.get(deck.front.layout, deck.front.loc), fc,
-                      template_names(fc, fields, deck_info, game_info), label, diags)
+    front = _face(library.get(deck.front.layout, deck.front.loc), fc, fields, deck_info, game_info, label, diags,
+                  memo)
     back, ok = None, front is not None
     ref = deck.back_for(card)
     if ref is not None:
         bfields = {**card.fields, **ref.fields, **extra}
-        back = draw_face(library.get(ref.layout, ref.loc), fc, template_names(fc, bfields, deck_info, game_info),
-                         label.replace("card ", "back of card ", 1), diags)
+        back = _face(library.get(ref.layout, ref.loc), fc, bfields, deck_info, game_info,
+                     label.replace("card ", "back of card ", 1), diags, memo)
         ok = ok and back is not None
     return front, back, ok
+
+
+def _face(layout, fc, fields, deck_info, game_info, label, diags, memo):
+    """Draw a face; a layout that reads only some card fields is drawn once per distinct value of those."""
+    key = None
+    if memo is not None and layout.card_deps is not None:
+        try:
+            key = (layout.name, tuple((f, repr(fields.get(f))) for f in sorted(layout.card_deps)))
+        except TypeError:
+            key = None
+        if key is not None and key in memo:
+            return memo[key]
+    face = draw_face(layout, fc, template_names(fc, fields, deck_info, game_info), label, diags)
+    if key is not None and face is not None:
+        memo[key] = face
+    return face
 
 
 def _first_faces(game, deck, library, icons, diags):
@@ -272,9 +288,9 @@ def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, pa
         return None
     library.get(deck.front.layout, deck.front.loc)
     fc = _face_context(game, deck, icons)
-    faces, failed = [], False
+    faces, failed, memo = [], False, {}
     for card in deck.cards:
-        front, back, ok = _card_faces(game, deck, card, library, fc, diags)
+        front, back, ok = _card_faces(game, deck, card, library, fc, diags, memo)
         failed = failed or not ok
         faces.extend([(front, back)] * card.count)
     fc.flush_notes(diags)
@@ -287,6 +303,19 @@ def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, pa
 
 # Jobs handed to forked worker processes by index: children inherit this list, so faces are never pickled.
 _JOBS: list = []
+
+
+def _die_with_parent() -> None:
+    """A worker must not outlive a build that was killed (Linux: the kernel signals it when the parent dies)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before we asked
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 def _run_job(index: int) -> tuple[int, dict]:
@@ -326,7 +355,7 @@ def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step:
     try:
         if workers > 1 and len(jobs) > 1:
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent) as pool:
                 futures = [pool.submit(_run_job, i) for i in range(len(jobs))]
                 for fut in as_completed(futures):
                     i, res = fut.result()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -47,7 +48,7 @@ class Deck:
     path: Path  # the component's file
     loc: Location
 
-    @property
+    @cached_property
     def faces(self) -> int:
         """Printed items, counting copies."""
         return sum(c.count for c in self.cards)

@@ -47,20 +47,59 @@ def _explain(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+ALL = None  # "depends on the whole card"
+
+
+def card_fields_used(env, source: str, kind: str):
+    """Which `card.<field>` a template reads: a frozenset, or ALL when it reads the card in a way we cannot name."""
+    from jinja2 import nodes
+
+    try:
+        ast = env.parse(source if kind == "template" else "{{ " + source + " }}")
+    except jinja2.TemplateSyntaxError:
+        return ALL
+    used, named = set(), set()
+    for node in ast.find_all((nodes.Getattr, nodes.Getitem)):
+        target = node.node
+        if isinstance(target, nodes.Name) and target.name == "card":
+            if isinstance(node, nodes.Getattr):
+                used.add(node.attr)
+            elif isinstance(node.arg, nodes.Const):
+                used.add(node.arg.value)
+            else:
+                return ALL
+            named.add(id(target))
+    for name in ast.find_all(nodes.Name):
+        if name.name == "card" and id(name) not in named:
+            return ALL  # the card passed whole (to a filter, a loop...)
+    return frozenset(used)
+
+
 class Compiler:
     """Compiles template strings once and remembers them."""
 
     def __init__(self):
         self.env = make_environment()
         self._cache: dict[tuple[str, str], Any] = {}
+        self._deps: dict[tuple[str, str], Any] = {}
+
+    def deps(self, value: Value):
+        """The card fields a compiled value reads (frozenset), or ALL."""
+        if value.is_constant:
+            return frozenset()
+        return self._deps.get(value.key, ALL)
 
     def value(self, raw: Any, loc: Location) -> Value:
         if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
             return Value(raw, loc, None, None)
         m = _SINGLE_EXPR.match(raw)
         if m and "{{" not in m.group("expr") and "}}" not in m.group("expr"):
-            return Value(raw, loc, self._compile("expr", m.group("expr"), loc), None)
-        return Value(raw, loc, None, self._compile("template", raw, loc))
+            v = Value(raw, loc, self._compile("expr", m.group("expr"), loc), None)
+            v.key = ("expr", m.group("expr"))
+            return v
+        v = Value(raw, loc, None, self._compile("template", raw, loc))
+        v.key = ("template", raw)
+        return v
 
     def expression(self, raw: Any, loc: Location) -> Value:
         """`when:` and `for_each:` take a bare expression (braces are allowed and ignored)."""
@@ -68,7 +107,9 @@ class Compiler:
             return Value(raw, loc, None, None)
         m = _SINGLE_EXPR.match(raw)
         text = m.group("expr") if m else raw
-        return Value(raw, loc, self._compile("expr", text, loc), None)
+        v = Value(raw, loc, self._compile("expr", text, loc), None)
+        v.key = ("expr", text)
+        return v
 
     def _compile(self, kind: str, text: str, loc: Location):
         key = (kind, text)
@@ -78,6 +119,7 @@ class Compiler:
                     self._cache[key] = self.env.compile_expression(text, undefined_to_none=False)
                 else:
                     self._cache[key] = self.env.from_string(text)
+                self._deps[key] = card_fields_used(self.env, text, kind)
             except jinja2.TemplateSyntaxError as exc:
                 where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
                 raise ContentError.at(where, f"template error: {exc.message}") from None
@@ -87,10 +129,11 @@ class Compiler:
 class Value:
     """A layout value: a constant, a native-typed expression, or a text template."""
 
-    __slots__ = ("raw", "loc", "expr", "template")
+    __slots__ = ("raw", "loc", "expr", "template", "key")
 
     def __init__(self, raw, loc: Location, expr, template):
         self.raw, self.loc, self.expr, self.template = raw, loc, expr, template
+        self.key = None
 
     @property
     def is_constant(self) -> bool:

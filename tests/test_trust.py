@@ -239,6 +239,10 @@ def test_a_build_killed_at_any_moment_leaves_old_or_new_files_never_torn(tmp_pat
             manifest = json.loads((out / g / "manifest.json").read_text())
             for f in manifest["files"]:
                 assert (out / g / f["path"]).is_file()
+    # no worker of a killed build lives on
+    time.sleep(0.5)
+    leftovers = subprocess.run(["pgrep", "-f", f"--out {out}"], capture_output=True, text=True).stdout.split()
+    assert leftovers == [], leftovers
     # the next build finishes the job and sweeps what the killed ones left behind
     assert _pnpgen("build", "--content", content, "--out", out, cwd=tmp_path).wait() == 0
     for g in games:

@@ -56,6 +56,7 @@ class Layout:
     elements: tuple  # Element, ...
     loc: Location
     files: tuple = ()  # this layout's file and those of every layout it extends
+    card_deps: frozenset | None = None  # the card fields its templates read; None: the whole card
 
 
 class LayoutLibrary:
@@ -139,7 +140,19 @@ class LayoutLibrary:
             diags.error(data.loc, f"layout has {len(elements)} elements; the limit is {MAX_ELEMENTS}")
         diags.raise_if_errors()
         files = (path,) + (parent.files if parent else ())
-        return Layout(name, path, tuple(vars_), tuple(elements), data.loc, files)
+        return Layout(name, path, tuple(vars_), tuple(elements), data.loc, files, self._deps(vars_, elements))
+
+    def _deps(self, vars_, elements):
+        used: set = set()
+        values = [v for _, v in vars_]
+        for el in elements:
+            values += list(el.props.values()) + [v for v in (el.when, el.for_each) if v is not None]
+        for v in values:
+            d = self.compiler.deps(v)
+            if d is None:
+                return None
+            used |= d
+        return frozenset(used)
 
     def _element(self, raw, loc: Location, diags: Diagnostics) -> Element | None:
         if not isinstance(raw, LMap):

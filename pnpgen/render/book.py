@@ -30,7 +30,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnpgen import __version__
 from pnpgen.faces import Icon, Text
 from pnpgen.layout.text import _place, parse, wrap
-from pnpgen.render.fonts import ensure_registered, pdf_name, unit_width, vertical_metrics
+from pnpgen.render.fonts import pdf_name, register_all, unit_width, vertical_metrics
 from pnpgen.render.pdf import FaceDrawer
 from pnpgen.rulebook import ComponentTable, Heading, ListBlock, Para, Picture, Quote, Rule, TableBlock
 from pnpgen.units import MM, PAPERS
@@ -348,7 +348,7 @@ class _RuleLine(Flowable):
 
 def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str) -> int:
     """Write the rulebook; returns its page count."""
-    ensure_registered()
+    register_all()
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     margin_x, margin_top, margin_bottom = 20 * MM, 22 * MM, 20 * MM
     frame_w = pw - 2 * margin_x

@@ -35,14 +35,19 @@ def pdf_name(font: str) -> str:
     return _PREFIX + font
 
 
-def ensure_registered() -> None:
-    _register_all()
+def ensure_registered(font: str = "sans") -> None:
+    """Register a shipped font with ReportLab the first time it is needed (parsing a TTF costs ~15 ms)."""
+    _register(font)
 
 
-@lru_cache(maxsize=1)
-def _register_all() -> None:
-    for font in FONT_NAMES:  # sorted: registration order must not depend on anything else
-        pdfmetrics.registerFont(TTFont(pdf_name(font), str(FONT_DIR / FONT_FILES[font])))
+@lru_cache(maxsize=None)
+def _register(font: str) -> None:
+    pdfmetrics.registerFont(TTFont(pdf_name(font), str(FONT_DIR / FONT_FILES[font])))
+
+
+def register_all() -> None:
+    for font in FONT_NAMES:
+        _register(font)
 
 
 def variant(font: str, bold: bool, italic: bool) -> str:
@@ -59,13 +64,13 @@ def variant(font: str, bold: bool, italic: bool) -> str:
 @lru_cache(maxsize=200_000)
 def unit_width(text: str, font: str) -> float:
     """Width of `text` at 1 pt."""
-    _register_all()
+    _register(font)
     return pdfmetrics.stringWidth(text, pdf_name(font), 1.0)
 
 
 @lru_cache(maxsize=64)
 def vertical_metrics(font: str) -> tuple[float, float]:
     """(ascent, descent) at 1 pt, descent positive."""
-    _register_all()
+    _register(font)
     face = pdfmetrics.getFont(pdf_name(font)).face
     return face.ascent / 1000.0, -face.descent / 1000.0
