@@ -54,11 +54,15 @@ def run(content: Path, out: Path, names: list[str] | None, paper: str, echo: Cal
             else:
                 echo(f"failed {r.game}: its output was left as it was; waiting for the next save", True)
 
-    rebuild(names or [])
     watched = [str(p) for p in (content, layouts) if p.is_dir()]
+    changes_seen = watch_changes(*watched, stop_event=stop_event, debounce=150, step=50, force_polling=poll,
+                                 raise_interrupt=False, yield_on_timeout=True, rust_timeout=300)
+    next(changes_seen, None)  # the watcher is now listening: saves made during the first build are not lost
+    rebuild(names or [])
     echo(f"watching {', '.join(watched)} (Ctrl-C to stop)", False)
-    for changes in watch_changes(*watched, stop_event=stop_event, debounce=150, step=50, force_polling=poll,
-                                 raise_interrupt=False):
+    for changes in changes_seen:
+        if not changes:
+            continue
         try:
             games = affected_games(changes, content, layouts, names)
         except OSError as exc:  # the folder moved or vanished under us: say so and keep watching
