@@ -248,6 +248,8 @@ def export_png(game, components, dpi, bleed, content, out, debug):
     diags = Diagnostics()
     results = _run_export(debug, lambda: run(content, out, game, list(components), dpi, bleed, diags))
     _report(diags, False)
+    if not results:
+        click.echo(f"{game} has no card decks to export")
     for r in results:
         click.echo(f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}")
 
@@ -263,6 +265,8 @@ def export_tts(game, components, content, out, debug):
     diags = Diagnostics()
     results = _run_export(debug, lambda: run(content, out, game, list(components), diags))
     _report(diags, False)
+    if not results:
+        click.echo(f"{game} has no card decks to export")
     for r in results:
         click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
 
