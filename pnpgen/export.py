@@ -166,12 +166,7 @@ def export_tts(content: Path, out: Path, game_id: str, components: list[str], di
         backs_faces = [c[1] for c in cards]
         shared_back = None not in backs_faces and len(set(backs_faces)) == 1
         files, sheets = [], []
-        for s, start in enumerate(range(0, len(slots), TTS_PER_SHEET), 1):
-            chunk = slots[start:start + TTS_PER_SHEET]
-            sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
-            for k, idx in enumerate(chunk):
-                r, c = divmod(k, cols)
-                sheet.paste(fronts[idx].resize((cw, ch)), (c * cw, r * ch))
+        for s, chunk, sheet in _tiles(fronts, slots, cols, rows, cw, ch):
             name = f"{pd.deck.id}-sheet-{s}.png"
             sheet.save(folder / name, compress_level=1)
             files.append(name)
@@ -187,12 +182,7 @@ def export_tts(content: Path, out: Path, game_id: str, components: list[str], di
                     sh["unique_backs"] = False
             else:
                 backs = list(_render_pages(backs_faces, 0.0, prepared.icons, dpi, pd.deck.name))
-                for s, start in enumerate(range(0, len(slots), TTS_PER_SHEET), 1):
-                    chunk = slots[start:start + TTS_PER_SHEET]
-                    sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
-                    for k, idx in enumerate(chunk):
-                        r, c = divmod(k, cols)
-                        sheet.paste(backs[idx].resize((cw, ch)), (c * cw, r * ch))
+                for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
                     name = f"{pd.deck.id}-backs-{s}.png"
                     sheet.save(folder / name, compress_level=1)
                     files.append(name)
@@ -203,6 +193,19 @@ def export_tts(content: Path, out: Path, game_id: str, components: list[str], di
         files.append(f"{pd.deck.id}.json")
         results.append(Exported(pd.deck.id, files))
     return results
+
+
+def _tiles(images, slots, cols, rows, cw, ch):
+    """TTS sheets: (number, the slots on it, the image), 69 card images a sheet in reading order."""
+    from PIL import Image
+
+    for s, start in enumerate(range(0, len(slots), TTS_PER_SHEET), 1):
+        chunk = slots[start:start + TTS_PER_SHEET]
+        sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+        for k, idx in enumerate(chunk):
+            r, c = divmod(k, cols)
+            sheet.paste(images[idx].resize((cw, ch)), (c * cw, r * ch))
+        yield s, chunk, sheet
 
 
 def export_sheet(out: Path, game_id: str, pdfs: list[Path]) -> Path:

@@ -29,20 +29,22 @@ def test_corpus_is_not_empty():
     assert len(CASES) >= 20
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
-def test_broken_input_gives_a_located_message_and_keeps_output(case, project):
-    root = project("basic")
+def check_case(case: Path, root: Path) -> None:
+    """Build the good game, swap in the case's file, build again: exit 1, the expected lines, output kept."""
     first = run_cli("build", "--out", "out", cwd=root)
     assert first.exit_code == 0, first.output
     before = snapshot(root / "out" / "sample")
-
     (target,) = header(case, "target")
     (root / target).write_text(case.read_text())
     result = run_cli("build", "--out", "out", cwd=root)
-
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     for expected in header(case, "expect"):
         assert expected in result.output, f"expected:\n{expected}\ngot:\n{result.output}"
     assert "failed sample" in result.output
     assert snapshot(root / "out" / "sample") == before
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_broken_input_gives_a_located_message_and_keeps_output(case, project):
+    check_case(case, project("basic"))
