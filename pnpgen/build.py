@@ -19,10 +19,10 @@ from pnpgen import __version__, freshness
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.faces import Image
 from pnpgen.icons import BUILTIN, load_icons
-from pnpgen.imposition import ImpositionError, SheetPlan, paginate, plan_sheet
+from pnpgen.imposition import ImpositionError, PiecePlan, SheetPlan, paginate, plan_pieces, plan_sheet
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.spec import LayoutLibrary
-from pnpgen.model import Deck, Game
+from pnpgen.model import Board, Deck, Game
 from pnpgen.schema import discover_games, load_game
 from pnpgen.templating import Compiler
 from pnpgen.writers import atomic_path, read_manifest, remove_stale_temps, sha256_of, write_manifest
@@ -46,10 +46,22 @@ class PreparedDeck:
 
 
 @dataclass
-class Reused:
-    """An output whose inputs did not change: kept as it is, its manifest entry carried over."""
+class PreparedBoard:
+    board: object  # pnpgen.model.Board
+    faces: list  # one Face per side
+    inputs: dict = field(default_factory=dict)
+    warnings: int = 0
 
-    entry: dict
+
+@dataclass
+class Reused:
+    """An output whose inputs did not change: kept as it is, its manifest entries carried over."""
+
+    entries: list
+
+    @property
+    def entry(self) -> dict:
+        return self.entries[0]
 
 
 @dataclass
@@ -71,7 +83,7 @@ class PreparedGame:
 
     @property
     def to_write(self) -> list:
-        outs = [c for c in self.components if isinstance(c, PreparedDeck)]
+        outs = [c for c in self.components if isinstance(c, (PreparedDeck, PreparedBoard))]
         if isinstance(self.rulebook, PreparedRulebook):
             outs.append(self.rulebook)
         return outs
@@ -85,6 +97,7 @@ class GameResult:
     files: list = field(default_factory=list)
     out_dir: Path | None = None
     rendered: list = field(default_factory=list)
+    reused: list = field(default_factory=list)
     up_to_date: bool = False
 
 
@@ -126,7 +139,11 @@ def _old_entries(old: dict | None, paper: str, listing: str) -> dict:
         return {}
     if old.get("layouts") != listing:
         return {}
-    return {e.get("component"): e for e in old.get("files", []) if isinstance(e, dict)}
+    out: dict = {}
+    for e in old.get("files", []):
+        if isinstance(e, dict):
+            out.setdefault(e.get("component"), []).append(e)
+    return out
 
 
 def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None, strict: bool = False,
@@ -147,20 +164,26 @@ def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None,
     for deck in game.components:
         try:
             base = _deck_inputs(game, deck, library)
-            entry = old.get(deck.id)
-            if (entry and out_dir and set(freshness.record(base, project)) <= set(entry.get("inputs", {}))
-                    and not (strict and entry.get("warnings")) and freshness.entry_fresh(entry, out_dir, project)):
-                prepared.components.append(Reused(entry))
+            entries = old.get(deck.id) or []
+            if (entries and out_dir and all(
+                    set(freshness.record(base, project)) <= set(e.get("inputs", {}))
+                    and not (strict and e.get("warnings")) and freshness.entry_fresh(e, out_dir, project)
+                    for e in entries)):
+                prepared.components.append(Reused(entries))
                 continue
             before = len(diags.warnings)
-            pd = prepare_deck(game, deck, library, icons, paper, diags)
+            if isinstance(deck, Board):
+                pd = prepare_board(game, deck, library, icons, diags)
+            else:
+                pd = prepare_deck(game, deck, library, icons, paper, diags)
             if pd is not None:
                 pd.warnings = len(diags.warnings) - before
         except ContentError as exc:
             diags.extend(exc.diagnostics)
             continue
         if pd is not None:
-            art = {Path(op.path) for front, back in set(pd.faces) for face in (front, back) if face
+            pairs = pd.faces if isinstance(pd, PreparedDeck) else [(f, None) for f in pd.faces]
+            art = {Path(op.path) for front, back in set(pairs) for face in (front, back) if face
                    for op in face.ops if isinstance(op, Image)}
             pd.inputs = freshness.record(list(base) + sorted(art), project)
             prepared.components.append(pd)
@@ -168,11 +191,14 @@ def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None,
     return prepared, diags
 
 
-def _deck_inputs(game: Game, deck: Deck, library: LayoutLibrary) -> list[Path]:
+def _deck_inputs(game: Game, deck, library: LayoutLibrary) -> list[Path]:
     files = [game.root / "game.yaml", deck.path]
     if game.icons_file:
         files.append(game.icons_file)
-    refs = [deck.front] + ([deck.back] if deck.back else []) + [c.back for c in deck.cards if c.back]
+    if isinstance(deck, Board):
+        refs = [side.layout for side in deck.sides]
+    else:
+        refs = [deck.front] + ([deck.back] if deck.back else []) + [c.back for c in deck.cards if c.back]
     for ref in refs:
         files.extend(library.get(ref.layout, ref.loc).files)
     return files
@@ -189,6 +215,9 @@ def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Pa
     pictures = {}
     deck_files = []
     for deck in game.components:
+        if isinstance(deck, Board):
+            deck_files += _deck_inputs(game, deck, library)
+            continue
         pd = next((c for c in prepared.components if isinstance(c, PreparedDeck) and c.deck.id == deck.id), None)
         try:
             deck_files += _deck_inputs(game, deck, library)
@@ -204,13 +233,13 @@ def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Pa
     for deck in game.components:
         h.update(f"{deck.id}|{deck.name}|{deck.faces}|{pictures.get(deck.id)!r}".encode())
     key = h.hexdigest()
-    entry = old.get("rulebook")
+    entry = (old.get("rulebook") or [None])[0]
     own = [game.root / "game.yaml"] + ([game.icons_file] if game.icons_file else [])
     inputs = freshness.record(sources + own + deck_files, project)
     target = out_dir / "rulebook.pdf" if out_dir else None
     if (entry and target and entry.get("key") == key and target.is_file()
             and freshness.file_sha(target) == entry.get("sha256")):
-        return Reused({**entry, "inputs": inputs})  # what it shows is unchanged; its inputs are recorded anew
+        return Reused([{**entry, "inputs": inputs}])  # what it shows is unchanged; its inputs are recorded anew
     components = component_info(game, None)
     try:
         book = load_rulebook(game.root, game, components, diags)
@@ -235,7 +264,24 @@ def _walk(blocks):
 
 def _face_context(game: Game, deck: Deck, icons: dict) -> FaceContext:
     return FaceContext(deck.width_pt, deck.height_pt, deck.bleed_pt, deck.safe_pt, dict(game.palette), icons,
-                       game.root / "art")
+                       game.root / "art", shape=deck.shape)
+
+
+def prepare_board(game: Game, board, library: LayoutLibrary, icons: dict, diags: Diagnostics):
+    """Draw each side of a board at its true size."""
+    fc = FaceContext(board.width_pt, board.height_pt, board.bleed_pt, 0.0, dict(game.palette), icons,
+                     game.root / "art", board=board.data)
+    info = {"id": board.id, "name": board.name, "count": len(board.sides)}
+    game_info = {"id": game.id, "title": game.title, "players": game.players}
+    faces, failed = [], False
+    for side in board.sides:
+        layout = library.get(side.layout.layout, side.layout.loc)
+        label = f"side '{side.id}' of board '{board.id}' ({display_path(board.path)}:{side.loc.line})"
+        face = draw_face(layout, fc, template_names(fc, dict(side.fields), info, game_info), label, diags)
+        failed = failed or face is None
+        faces.append(face)
+    fc.flush_notes(diags)
+    return None if failed else PreparedBoard(board, faces)
 
 
 def _card_faces(game, deck, card, library, fc, diags, memo=None):
@@ -282,7 +328,10 @@ def _first_faces(game, deck, library, icons, diags):
 
 def prepare_deck(game: Game, deck: Deck, library: LayoutLibrary, icons: dict, paper: str, diags: Diagnostics):
     try:
-        plan = plan_sheet(paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
+        if deck.shape in ("rect", "square"):
+            plan = plan_sheet(paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
+        else:
+            plan = plan_pieces(paper, deck.shape, deck.width_pt, deck.height_pt, deck.bleed_pt)
     except ImpositionError as exc:
         diags.error(deck.loc, f"deck '{deck.id}': {exc}")
         return None
@@ -324,6 +373,15 @@ def _run_job(index: int) -> tuple[int, dict]:
         if kind == "deck":
             game, pd, paper, icons = args
             pages = write_deck_pdf(tmp, game, pd, paper, icons)
+        elif kind in ("board", "board-full"):
+            from pnpgen.render.board import write_board_full, write_board_tiled
+
+            game, pb, paper, icons = args
+            title = f"{game.title} — {pb.board.name}" + (" (full size)" if kind == "board-full" else "")
+            if kind == "board":
+                pages = write_board_tiled(tmp, pb.board, pb.faces, icons, paper, title)
+            else:
+                pages = write_board_full(tmp, pb.board, pb.faces, icons, title)
         else:
             from pnpgen.render.book import build_rulebook_pdf
 
@@ -346,6 +404,10 @@ def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step:
             if isinstance(item, PreparedDeck):
                 jobs.append(("deck", out_dir / f"{item.deck.id}.pdf", (pg.game, item, paper, pg.icons)))
                 owners.append((pg.game.id, item.deck.id))
+            elif isinstance(item, PreparedBoard):
+                for kind, name in (("board", f"{item.board.id}.pdf"), ("board-full", f"{item.board.id}-full.pdf")):
+                    jobs.append((kind, out_dir / name, (pg.game, item, paper, pg.icons)))
+                    owners.append((pg.game.id, item.board.id))
             else:
                 jobs.append(("rulebook", out_dir / "rulebook.pdf", (pg.game, item, paper, pg.icons)))
                 owners.append((pg.game.id, "rulebook"))
@@ -375,25 +437,32 @@ def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step:
 
 def _finish_game(pg: PreparedGame, out: Path, paper: str, jobs, owners, results) -> tuple[list, list]:
     game = pg.game
-    written = {owners[i][1]: (jobs[i], results[i]) for i in range(len(jobs)) if owners[i][0] == game.id}
+    written: dict = {}
+    for i in range(len(jobs)):
+        if owners[i][0] == game.id:
+            written.setdefault(owners[i][1], []).append((jobs[i], results[i]))
     files, rendered = [], []
     for item in pg.components + ([pg.rulebook] if pg.rulebook is not None else []):
         if isinstance(item, Reused):
-            files.append(item.entry)
+            files.extend(item.entries)
             continue
-        cid = item.deck.id if isinstance(item, PreparedDeck) else "rulebook"
-        (_, target, _), res = written[cid]
-        rendered.append(cid)
-        entry = {"path": target.name, "component": cid,
-                 "kind": item.deck.kind if isinstance(item, PreparedDeck) else "rulebook",
-                 "faces": len(item.faces) if isinstance(item, PreparedDeck) else res["pages"],
-                 "pages": res["pages"], "sha256": res["sha256"]}
-        if isinstance(item, PreparedRulebook):
-            entry["key"] = item.key
         if isinstance(item, PreparedDeck):
-            entry["warnings"] = item.warnings
-        entry["inputs"] = item.inputs
-        files.append(entry)
+            cid, kind, faces = item.deck.id, item.deck.kind, len(item.faces)
+        elif isinstance(item, PreparedBoard):
+            cid, kind, faces = item.board.id, "board", len(item.faces)
+        else:
+            cid, kind, faces = "rulebook", "rulebook", None
+        rendered.append(cid)
+        for (_, target, _), res in written[cid]:
+            entry = {"path": target.name, "component": cid, "kind": kind,
+                     "faces": faces if faces is not None else res["pages"],
+                     "pages": res["pages"], "sha256": res["sha256"]}
+            if isinstance(item, PreparedRulebook):
+                entry["key"] = item.key
+            if isinstance(item, (PreparedDeck, PreparedBoard)):
+                entry["warnings"] = item.warnings
+            entry["inputs"] = item.inputs
+            files.append(entry)
     out_dir = out / game.id
     manifest_path = out_dir / "manifest.json"
     old = read_manifest(manifest_path) or {}
@@ -416,12 +485,13 @@ def write_deck_pdf(path: Path, game: Game, pd: PreparedDeck, paper: str, icons: 
     w = PdfWriter(path, (plan.paper_w, plan.paper_h), f"{game.title} — {pd.deck.name}",
                   f"{pd.deck.name}: {len(pd.faces)} cards, {paper.upper()}", icons)
     sheets = paginate(len(pd.faces), plan.per_sheet)
+    page = w.piece_page if isinstance(plan, PiecePlan) else w.sheet_page
     for n, rng in enumerate(sheets, 1):
         fronts = [pd.faces[i][0] for i in rng]
-        w.sheet_page(plan, fronts, False, _label(game, pd, n, len(sheets), "fronts"))
+        page(plan, fronts, False, _label(game, pd, n, len(sheets), "fronts"))
         if pd.has_backs:
             backs = [pd.faces[i][1] for i in rng]
-            w.sheet_page(plan, backs, True, _label(game, pd, n, len(sheets), "backs"))
+            page(plan, backs, True, _label(game, pd, n, len(sheets), "backs"))
     w.save()
     return w.pages
 
@@ -453,5 +523,6 @@ def build(content: Path, out: Path, names: list[str] | None, paper: str, strict:
             return results
         for pg, result in ready:
             result.files, result.rendered = done[pg.game.id]
+            result.reused = [e.entry["component"] for e in pg.components + [pg.rulebook] if isinstance(e, Reused)]
             result.out_dir = out / pg.game.id
     return results

@@ -127,7 +127,7 @@ def build(games, content, out, paper, strict, debug, jobs):
         if r.ok:
             pages = sum(f["pages"] for f in r.files)
             faces = sum(f["faces"] for f in r.files)
-            kept = len(r.files) - len(r.rendered)
+            kept = len(r.reused)
             detail = f"{len(r.rendered)} rendered" + (f", {kept} up to date" if kept else "")
             click.echo(f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}")
         else:

@@ -92,6 +92,7 @@ class Face:
     height_pt: float
     bleed_pt: float
     ops: tuple
+    shape: str = "rect"  # what the face is cut to: rect, square, hex, hex-flat, triangle, circle
 
     def snapshot(self) -> str:
         """Stable text of the draw operations, rounded to 0.01 pt (for snapshot tests and diffs)."""

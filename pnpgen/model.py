@@ -35,9 +35,11 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
+    """A set of printed pieces with fronts and backs: a deck of cards, a tile set or a token sheet."""
+
     id: str
     name: str
-    kind: str  # "cards"
+    kind: str  # "cards" | "tiles" | "tokens"
     width_pt: float
     height_pt: float
     bleed_pt: float
@@ -47,6 +49,7 @@ class Deck:
     cards: tuple[Card, ...]
     path: Path  # the component's file
     loc: Location
+    shape: str = "rect"  # rect | square | hex | hex-flat | triangle | circle
 
     @cached_property
     def faces(self) -> int:
@@ -55,6 +58,33 @@ class Deck:
 
     def back_for(self, card: Card) -> FaceRef | None:
         return card.back or self.back
+
+
+@dataclass(frozen=True)
+class BoardSide:
+    id: str
+    name: str
+    layout: FaceRef
+    fields: Mapping[str, Any]
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    name: str
+    width_pt: float
+    height_pt: float
+    bleed_pt: float
+    sides: tuple[BoardSide, ...]
+    data: Mapping[str, Any]
+    path: Path
+    loc: Location
+    kind: str = "board"
+
+    @property
+    def faces(self) -> int:
+        return len(self.sides)
 
 
 @dataclass(frozen=True)
@@ -67,7 +97,7 @@ class Game:
     root: Path  # content/<game>
     palette: Mapping[str, str]
     icons_file: Path | None
-    components: tuple[Deck, ...]
+    components: tuple  # Deck | Board
     loc: Location
 
     @property

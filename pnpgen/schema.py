@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from pnpgen import units
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
-from pnpgen.model import Card, Deck, FaceRef, Game
+from pnpgen.model import Board, Card, Deck, FaceRef, Game
 from pnpgen.source import LList, LMap, load_file
 
 MAX_COUNT = 10_000  # copies of one card
@@ -230,12 +230,15 @@ def load_component(path: Path, palette: dict, diags: Diagnostics):
     if not isinstance(data, LMap):
         raise ContentError.at(Location(display, 1, 1), "a component file must be a mapping with 'id' and 'kind'")
     kind = data.get("kind")
-    if kind == "cards":
+    if kind in ("cards", "tiles", "tokens"):
         return load_deck(path, data, diags)
+    if kind == "board":
+        return load_board(path, data, diags)
     loc = data.loc_of("kind") if "kind" in data else data.loc
     if kind is None:
-        raise ContentError.at(loc, "component needs 'kind'", "expected: cards")
-    raise ContentError.at(loc, f"unknown component kind '{kind}'", did_you_mean(str(kind), ["cards"]))
+        raise ContentError.at(loc, "component needs 'kind'", "expected: cards, tiles, tokens, board")
+    raise ContentError.at(loc, f"unknown component kind '{kind}'",
+                          did_you_mean(str(kind), ["cards", "tiles", "tokens", "board"]))
 
 
 def _face_ref(value, loc: Location) -> FaceRef:
@@ -249,41 +252,79 @@ def _face_ref(value, loc: Location) -> FaceRef:
     raise Invalid(f"must be a layout name or {{layout: name, ...}} (got {_describe(value)})")
 
 
+def as_shape(value) -> str:
+    from pnpgen.shapes import SHAPES
+
+    text = as_str(value)
+    if text not in SHAPES:
+        raise Invalid(f"must be one of {', '.join(SHAPES)} (got {text!r}); " + did_you_mean(text, SHAPES))
+    return text
+
+
+def _piece_size(value, shape: str):
+    """A piece's size: one length for regular shapes, 'W x H' for rectangles; -> bounding box in points."""
+    from pnpgen.shapes import bbox
+
+    if shape == "rect":
+        return units.parse_size(value)
+    if isinstance(value, (int, float, str)) and not isinstance(value, bool) and "x" not in str(value):
+        side = units.to_pt(value)
+        w, h = bbox(shape, (side, side))
+    else:
+        w, h = units.parse_size(value)
+        if shape != "rect":
+            w, h = bbox(shape, (w, h))
+    for s_ in (w, h):
+        if not units.MIN_SIZE_MM * units.MM * 0.5 - 1e-9 <= s_ <= units.MAX_SIZE_MM * units.MM:
+            raise units.UnitError(f"sides must be from 5 mm to {units.MAX_SIZE_MM:g} mm")
+    return w, h
+
+
 def load_deck(path: Path, data: LMap, diags: Diagnostics) -> Deck | None:
-    r = MapReader(data, diags, "deck")
+    kind = data.get("kind", "cards")
+    what = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}[kind]
+    list_key = {"cards": "cards", "tiles": "tiles", "tokens": "tokens"}[kind]
+    r = MapReader(data, diags, what)
     deck_id = r.get("id", as_id, required=True)
     r.get("kind")
     name = r.get("name", as_str, default=None) or (deck_id or "deck").replace("-", " ").capitalize()
-    size = r.get("size", units.parse_size, required=True)
-    bleed = r.get("bleed", as_length, default=3 * units.MM)
-    safe = r.get("safe", as_length, default=3 * units.MM)
+    if kind == "cards":
+        shape = "rect"
+        size = r.get("size", units.parse_size, required=True)
+    else:
+        shape = r.get("shape", as_shape, default="square") or "square"
+        size = r.get("size", lambda v: _piece_size(v, shape), required=True)
+    default_bleed = {"cards": 3.0, "tiles": 2.0, "tokens": 1.5}[kind] * units.MM
+    bleed = r.get("bleed", as_length, default=default_bleed)
+    safe = r.get("safe", as_length, default=(3 if kind == "cards" else 1.5) * units.MM)
     front = r.get("front", lambda v: _face_ref(v, data.loc_of("front")), required=True)
     back = r.get("back", lambda v: _face_ref(v, data.loc_of("back")))
     defaults = r.get("defaults", default=LMap())
     if not isinstance(defaults, LMap):
         diags.error(data.loc_of("defaults"), "'defaults' must be a mapping of card fields")
         defaults = LMap()
-    cards_data = r.get("cards", required=True)
+    cards_data = r.get(list_key, required=True)
     r.finish()
     cards: list[Card] = []
     if cards_data is not None and not isinstance(cards_data, LList):
-        diags.error(data.loc_of("cards"), "'cards' must be a list of cards")
+        diags.error(data.loc_of(list_key), f"'{list_key}' must be a list")
     elif cards_data is not None:
         if not cards_data:
-            diags.error(data.loc_of("cards"), "a deck needs at least one card")
+            diags.error(data.loc_of(list_key), f"a {what} needs at least one item in '{list_key}'")
         for i, item in enumerate(cards_data):
             card = _card(item, i + 1, cards_data.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
-        diags.error(data.loc_of("cards"), f"the deck has {total:,} cards; the limit is {MAX_CARDS:,}")
+        diags.error(data.loc_of(list_key), f"the {what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
     if deck_id is None or size is None or front is None:
         return None
     return Deck(
+        shape=shape,
         id=deck_id,
         name=name,
-        kind="cards",
+        kind=kind,
         width_pt=size[0],
         height_pt=size[1],
         bleed_pt=bleed,
@@ -294,6 +335,51 @@ def load_deck(path: Path, data: LMap, diags: Diagnostics) -> Deck | None:
         path=path,
         loc=data.loc,
     )
+
+
+def load_board(path: Path, data: LMap, diags: Diagnostics) -> Board | None:
+    from pnpgen.model import Board, BoardSide
+
+    r = MapReader(data, diags, "board")
+    board_id = r.get("id", as_id, required=True)
+    r.get("kind")
+    name = r.get("name", as_str, default=None) or (board_id or "board").replace("-", " ").capitalize()
+    size = r.get("size", units.parse_size, required=True)
+    bleed = r.get("bleed", as_length, default=3 * units.MM)
+    board_data = r.get("data", default=LMap())
+    if not isinstance(board_data, LMap):
+        diags.error(data.loc_of("data"), "'data' must be a mapping")
+        board_data = LMap()
+    sides_data = r.get("sides", required=True)
+    r.finish()
+    sides = []
+    if sides_data is not None and (not isinstance(sides_data, LList) or not sides_data):
+        diags.error(data.loc_of("sides"), "'sides' must be a list of one or two sides, each with a layout")
+    elif sides_data is not None:
+        seen = set()
+        for i, item in enumerate(sides_data):
+            loc = sides_data.loc_at(i)
+            if not isinstance(item, LMap):
+                diags.error(loc, "a side is a mapping with 'id' and 'layout'")
+                continue
+            sr = MapReader(item, diags, "board side")
+            sid = sr.get("id", as_id, default=f"side-{i + 1}")
+            sname = sr.get("name", as_str, default=None) or sid
+            layout = sr.get("layout", as_str, required=True)
+            fields = sr.get("fields", default=LMap())
+            sr.finish()
+            if not isinstance(fields, LMap):
+                diags.error(item.loc_of("fields"), "'fields' must be a mapping")
+                fields = LMap()
+            if sid in seen:
+                diags.error(loc, f"side id '{sid}' is used twice")
+            seen.add(sid)
+            if layout:
+                sides.append(BoardSide(sid, sname, FaceRef(layout, MappingProxyType({}), item.loc_of("layout")),
+                                       freeze({**fields, "name": sname, "id": sid}), loc))
+    if board_id is None or size is None:
+        return None
+    return Board(board_id, name, size[0], size[1], bleed, tuple(sides), freeze(board_data), path, data.loc)
 
 
 def _card(item, index: int, loc: Location, defaults: LMap, diags: Diagnostics) -> Card | None:

@@ -55,6 +55,10 @@ MIN_SIZE_MM, MAX_SIZE_MM = 10.0, 2000.0
 def parse_size(value) -> tuple[float, float]:
     """A card size: a name, 'W x H' with units, or {width:, height:} -> (width_pt, height_pt)."""
     w, h = _parse_size(value)
+    return check_size(w, h)
+
+
+def check_size(w: float, h: float) -> tuple[float, float]:
     for side in (w, h):
         if not MIN_SIZE_MM * MM - 1e-9 <= side <= MAX_SIZE_MM * MM + 1e-9:
             raise UnitError(f"sides must be from {MIN_SIZE_MM:g} mm to {MAX_SIZE_MM:g} mm "

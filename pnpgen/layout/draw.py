@@ -21,6 +21,7 @@ MAX_TEXT = 5_000  # characters in one text element
 MAX_IMAGE_PIXELS = 60_000_000
 MAX_IMAGE_BYTES = 60_000_000
 MIN_DPI = 300
+MIN_TRACK_SPACE = 4 * units.MM  # a track space smaller than this cannot hold a marker
 
 
 class DrawProblem(Exception):
@@ -40,6 +41,8 @@ class FaceContext:
     palette: dict
     icons: dict
     art_root: Path
+    shape: str = "rect"
+    board: object = None  # a board's data, for its sides' layouts
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)
@@ -73,6 +76,8 @@ def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -
         "h": round(units.mm(fc.height_pt), 3),
         "bleed": round(units.mm(fc.bleed_pt), 3),
         "safe": round(units.mm(fc.safe_pt), 3),
+        "shape": fc.shape,
+        "board": fc.board if fc.board is not None else {},
     }
 
 
@@ -88,7 +93,7 @@ def draw_face(layout: Layout, fc: FaceContext, names: dict, card_label: str, dia
     except (TemplateProblem, DrawProblem) as exc:
         fc.fault(exc.location, exc.message, card_label)
         return None
-    return Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops))
+    return Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops), fc.shape)
 
 
 def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:
@@ -428,6 +433,165 @@ def _cell_icons(icons, cx, cy, cell, scale, fc, p, ops):
         ops.append(Icon(name, ix, iy, side, side, None))
 
 
+def _pairs(p, key, n):
+    """A list of [col, row, ...] entries with at least n items each."""
+    v = p.raw(key, [])
+    if v in (None, ""):
+        return []
+    if not isinstance(v, (list, tuple)) or not all(isinstance(e, (list, tuple)) and len(e) >= n for e in v):
+        p.fail(key, f"must be a list of [col, row{', value' if n > 2 else ''}] entries (got {v!r})")
+    return v
+
+
+def cell_polygons(shape: str, cols: int, rows: int, x: float, y: float, w: float, h: float):
+    """{(col, row): polygon points (y down)} of a grid as large as fits the box, centred in it."""
+    import math
+
+    r3 = math.sqrt(3)
+    out = {}
+    if shape == "square":
+        s = min(w / cols, h / rows)
+        ox, oy = x + (w - cols * s) / 2, y + (h - rows * s) / 2
+        for r in range(rows):
+            for c in range(cols):
+                x0, y0 = ox + c * s, oy + r * s
+                out[(c, r)] = [(x0, y0), (x0 + s, y0), (x0 + s, y0 + s), (x0, y0 + s)]
+    elif shape == "hex":  # pointy, odd rows shifted right
+        cw = min(w / (cols + (0.5 if rows > 1 else 0)), h / ((2 / r3) * (1 + 0.75 * (rows - 1))))
+        ch = 2 * cw / r3
+        tw, th = cols * cw + (cw / 2 if rows > 1 else 0), ch + 0.75 * ch * (rows - 1)
+        ox, oy = x + (w - tw) / 2, y + (h - th) / 2
+        for r in range(rows):
+            for c in range(cols):
+                x0, y0 = ox + c * cw + (cw / 2 if r % 2 else 0), oy + r * 0.75 * ch
+                out[(c, r)] = [(x0 + cw / 2, y0), (x0 + cw, y0 + ch / 4), (x0 + cw, y0 + 3 * ch / 4),
+                               (x0 + cw / 2, y0 + ch), (x0, y0 + 3 * ch / 4), (x0, y0 + ch / 4)]
+    elif shape == "hex-flat":  # flat top, odd columns shifted down
+        ch = min(h / (rows + (0.5 if cols > 1 else 0)), w / ((2 / r3) * (1 + 0.75 * (cols - 1))))
+        cw = 2 * ch / r3
+        tw, th = cw + 0.75 * cw * (cols - 1), rows * ch + (ch / 2 if cols > 1 else 0)
+        ox, oy = x + (w - tw) / 2, y + (h - th) / 2
+        for c in range(cols):
+            for r in range(rows):
+                x0, y0 = ox + c * 0.75 * cw, oy + r * ch + (ch / 2 if c % 2 else 0)
+                out[(c, r)] = [(x0 + cw / 4, y0), (x0 + 3 * cw / 4, y0), (x0 + cw, y0 + ch / 2),
+                               (x0 + 3 * cw / 4, y0 + ch), (x0 + cw / 4, y0 + ch), (x0, y0 + ch / 2)]
+    elif shape == "triangle":  # alternating along each row: (col + row) even points up
+        s = min(w / ((cols + 1) / 2), h / (rows * r3 / 2))
+        t = s * r3 / 2
+        tw, th = (cols + 1) * s / 2, rows * t
+        ox, oy = x + (w - tw) / 2, y + (h - th) / 2
+        for r in range(rows):
+            for c in range(cols):
+                x0, y0 = ox + c * s / 2, oy + r * t
+                if (c + r) % 2 == 0:
+                    out[(c, r)] = [(x0 + s / 2, y0), (x0 + s, y0 + t), (x0, y0 + t)]
+                else:
+                    out[(c, r)] = [(x0, y0), (x0 + s, y0), (x0 + s / 2, y0 + t)]
+    return out
+
+
+def _cells(p, fc, ops, label, diags):
+    x, y, w, h = p.box()
+    shape = p.choice("shape", "square", ("square", "hex", "hex-flat", "triangle"))
+    cols, rows = int(p.number("cols", 1, 1, 200)), int(p.number("rows", 1, 1, 200))
+    polys = cell_polygons(shape, cols, rows, x, y, w, h)
+    fill, stroke = p.colour("cell_fill", "#f3ecdc"), p.colour("cell_stroke", "#4a4036")
+    sw = p.length("stroke_width", 0.6, "pt")
+    fills = {(int(e[0]), int(e[1])): resolve_colour(e[2], fc.palette, lambda m: p.fail("fills", m))
+             for e in _pairs(p, "fills", 3)}
+    skip = {(int(e[0]), int(e[1])) for e in _pairs(p, "skip", 2)}
+    for (c, r), pts in sorted(polys.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if (c, r) in skip:
+            continue
+        ops.append(Polygon(tuple(pts), fills.get((c, r), fill), stroke, sw))
+    scale = p.number("icon_scale", 0.6, 0.05, 1.5)
+    for e in _pairs(p, "icons", 3):
+        key = (int(e[0]), int(e[1]))
+        if key not in polys:
+            p.fail("icons", f"names cell {list(key)} outside the {cols} x {rows} grid")
+        name = str(e[2])
+        if name not in fc.icons:
+            from pnpgen.errors import did_you_mean
+
+            p.fail("icons", f"names no icon '{name}'; " + did_you_mean(name, fc.icons))
+        cx, cy, side = _cell_centre(polys[key], shape, scale)
+        tint = resolve_colour(e[3], fc.palette, lambda m: p.fail("icons", m)) if len(e) > 3 else None
+        ops.append(Icon(name, cx - side / 2, cy - side / 2, side, side, tint))
+    font = p.choice("font", "sans-bold", FONT_NAMES)
+    size = p.length("size", 7, "pt")
+    colour = p.colour("color", "black") or "#000000"
+    from pnpgen.render.fonts import unit_width as uw, vertical_metrics as vm
+
+    for e in _pairs(p, "labels", 3):
+        key = (int(e[0]), int(e[1]))
+        if key not in polys:
+            p.fail("labels", f"names cell {list(key)} outside the {cols} x {rows} grid")
+        cx, cy, _ = _cell_centre(polys[key], shape, 1)
+        text = str(e[2])
+        ascent, _ = vm(font)
+        ops.append(Text(cx - uw(text, font) * size / 2, cy + ascent * size * 0.35, font, size, colour, text))
+
+
+def _cell_centre(pts, shape, scale):
+    xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+    if shape == "triangle":  # centroid, and the inscribed circle for the icon's size
+        cx, cy = sum(xs) / 3, sum(ys) / 3
+        side = (max(xs) - min(xs)) / 3 ** 0.5 * scale
+    else:
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        side = min(max(xs) - min(xs), max(ys) - min(ys)) * scale
+    return cx, cy, side
+
+
+def track_positions(count: int, x: float, y: float, w: float, h: float):
+    """Square spaces around the box's edge, clockwise from the top-left corner: (size, [(x, y), ...])."""
+    best = None
+    s = min(w, h) / 2
+    while s >= MIN_TRACK_SPACE:
+        along, down = int(w // s), int(h // s)
+        if along >= 2 and down >= 2 and 2 * along + 2 * (down - 2) >= count:
+            best = (s, along, down)
+            break
+        s *= 0.98
+    if best is None:
+        return None
+    s, along, down = best
+    gx = (w - along * s) / (along - 1) if along > 1 else 0  # spread to fill the edge exactly
+    gy = (h - down * s) / (down - 1) if down > 1 else 0
+    pos = [(x + i * (s + gx), y) for i in range(along)]
+    pos += [(x + w - s, y + j * (s + gy)) for j in range(1, down - 1)]
+    pos += [(x + (along - 1 - i) * (s + gx), y + h - s) for i in range(along)]
+    pos += [(x, y + (down - 1 - j) * (s + gy)) for j in range(1, down - 1)]
+    return s, pos[:count]
+
+
+def _track(p, fc, ops, label, diags):
+    x, y, w, h = p.box()
+    count = int(p.number("count", 0, 1, 500))
+    start = int(p.number("start", 0, -1000, 1000))
+    placed = track_positions(count, x, y, w, h)
+    if placed is None:
+        p.fail("count", f"{count} spaces do not fit around a {units.mm(w):.0f} x {units.mm(h):.0f} mm box")
+    s, pos = placed
+    fill, stroke = p.colour("fill", "#fbf6ea"), p.colour("stroke", "#4a4036")
+    hl = p.colour("highlight", "#e7d3a1")
+    every = int(p.number("every", 5, 1, 1000))
+    sw = p.length("stroke_width", 0.6, "pt")
+    font = p.choice("font", "sans-bold", FONT_NAMES)
+    colour = p.colour("color", "black") or "#000000"
+    from pnpgen.render.fonts import unit_width as uw, vertical_metrics as vm
+
+    size = min(s / 2.2, 18.0)
+    ascent, _ = vm(font)
+    for i, (px, py) in enumerate(pos):
+        n = start + i
+        ops.append(Rect(px, py, s, s, 0.0, hl if n % every == 0 else fill, stroke, sw))
+        text = str(n)
+        ops.append(Text(px + s / 2 - uw(text, font) * size / 2, py + s / 2 + ascent * size * 0.35, font, size,
+                        colour, text))
+
+
 DRAW = {
     "rect": _rect,
     "ellipse": _ellipse,
@@ -437,5 +601,7 @@ DRAW = {
     "icon": _icon,
     "image": _image,
     "grid": _grid,
+    "cells": _cells,
+    "track": _track,
 }
 

@@ -24,6 +24,10 @@ ELEMENT_KEYS = {
     "image": ("x", "y", "w", "h", "area", "src", "fit"),
     "icon": ("x", "y", "size", "w", "h", "name", "color"),
     "grid": ("x", "y", "w", "h", "cells", "cell_fill", "cell_stroke", "stroke_width", "gap", "radius", "icon_scale"),
+    "cells": ("x", "y", "w", "h", "shape", "cols", "rows", "cell_fill", "cell_stroke", "stroke_width", "fills",
+              "icons", "labels", "skip", "font", "size", "color", "icon_scale"),
+    "track": ("x", "y", "w", "h", "count", "start", "fill", "stroke", "stroke_width", "every", "highlight", "font",
+              "color"),
 }
 REQUIRED = {
     "line": ("x1", "y1", "x2", "y2"),
@@ -32,6 +36,8 @@ REQUIRED = {
     "image": ("src",),
     "icon": ("x", "y", "name"),
     "grid": ("x", "y", "w", "h", "cells"),
+    "cells": ("x", "y", "w", "h", "cols", "rows"),
+    "track": ("x", "y", "w", "h", "count"),
 }
 MAX_ELEMENTS = 2_000
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")

@@ -65,14 +65,21 @@ class FaceDrawer:
         self.images: dict[str, ImageReader] = {}
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0) -> None:
-        """Place a face with its trim's bottom-left at (x, y), clipped to its bleed."""
+        """Place a face with its trim's bottom-left at (x, y), cut to its shape (rectangles keep their bleed)."""
         name = self.face_form(face)
         c, b = self.c, face.bleed_pt
         c.saveState()
         c.translate(x, y)
         c.scale(scale, scale)
         p = c.beginPath()
-        p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
+        if face.shape in ("rect", "square"):
+            p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
+        elif face.shape == "circle":
+            p.circle(face.width_pt / 2, face.height_pt / 2, face.width_pt / 2 + b)
+        else:
+            from pnpgen.shapes import outline
+
+            _poly(p, outline(face.shape, face.width_pt, face.height_pt))
         c.clipPath(p, stroke=0, fill=0)
         c.doForm(name)
         c.restoreState()
@@ -215,6 +222,22 @@ class FaceDrawer:
 
 
 
+def _poly(path, pts) -> None:
+    path.moveTo(*pts[0])
+    for q in pts[1:]:
+        path.lineTo(*q)
+    path.close()
+
+
+def _shape_path(c, spec):
+    p = c.beginPath()
+    if spec[0] == "circle":
+        p.circle(spec[1], spec[2], spec[3])
+    else:
+        _poly(p, spec[1])
+    return p
+
+
 class PdfWriter:
     """One sheet PDF: faces imposed on pages with cut marks and labels."""
 
@@ -259,6 +282,37 @@ class PdfWriter:
             bx0, bx1 = plan.paper_w - bx1, plan.paper_w - bx0
         c.setTrimBox((tx0, ty0, tx1, ty1))
         c.setBleedBox((bx0, by0, bx1, by1))
+        c.showPage()
+        self.pages += 1
+
+    def piece_page(self, plan, faces: list, back: bool, label: str) -> None:
+        """Shaped pieces: each face cut to its outline; fronts carry a cut guide along every outline."""
+        c = self.c
+        slots = plan.back_slots() if back else plan.slots
+        names = [self.drawer.face_form(f) if f is not None else None for f in faces]
+        for slot, name in zip(slots, names):
+            if name is None:
+                continue
+            c.saveState()
+            c.clipPath(_shape_path(c, slot.clip), stroke=0, fill=0)
+            c.translate(slot.x, slot.y)
+            if not slot.up:  # a point-down triangle shows its face turned half round
+                c.translate(slot.w, slot.h)
+                c.rotate(180)
+            c.doForm(name)
+            c.restoreState()
+        if not back:
+            c.setStrokeColor(colour("#6f6f6f"))
+            c.setLineWidth(0.35)
+            for slot, name in zip(slots, names):
+                if name is not None:
+                    c.drawPath(_shape_path(c, slot.guide), stroke=1, fill=0)
+        self._label(plan.label if not back else Label(plan.paper_w - plan.label.x, plan.label.y,
+                                                       plan.label.length, plan.label.thickness, False), label)
+        x0, y0, x1, y1 = plan.boxes(back)
+        b = max((s.clip[3] - s.guide[3]) for s in plan.slots) if plan.shape == "circle" else 0.0
+        c.setTrimBox((x0, y0, x1, y1))
+        c.setBleedBox((x0 - b, y0 - b, x1 + b, y1 + b))
         c.showPage()
         self.pages += 1
 
