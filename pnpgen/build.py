@@ -80,6 +80,7 @@ class PreparedGame:
     components: list = field(default_factory=list)  # PreparedDeck | Reused
     rulebook: PreparedRulebook | Reused | None = None
     layouts: str = ""  # digest of the layout names on the search path
+    checked: bool = False  # the rules check passed before this build
 
     @property
     def to_write(self) -> list:
@@ -467,7 +468,8 @@ def _finish_game(pg: PreparedGame, out: Path, paper: str, jobs, owners, results)
     manifest_path = out_dir / "manifest.json"
     old = read_manifest(manifest_path) or {}
     manifest = {"game": game.id, "title": game.title, "paper": paper, "generator": f"pnpgen {__version__}",
-                "engine": freshness.engine_digest(), "layouts": pg.layouts, "files": files}
+                "engine": freshness.engine_digest(), "layouts": pg.layouts, "checked": pg.checked,
+                "facts": freshness.file_sha(game.root / "facts.yaml"), "files": files}
     out_dir.mkdir(parents=True, exist_ok=True)
     write_manifest(manifest_path, manifest)
     kept = {f["path"] for f in files}
@@ -501,12 +503,26 @@ def _label(game: Game, pd: PreparedDeck, n: int, total: int, side: str) -> str:
 
 
 def build(content: Path, out: Path, names: list[str] | None, paper: str, strict: bool,
-          step_factory=None, workers: int | None = None) -> list[GameResult]:
-    """Build the named games (all when none); a game that fails does not stop the others."""
+          step_factory=None, workers: int | None = None, check=None) -> list[GameResult]:
+    """Build the named games (all when none); a game that fails does not stop the others.
+
+    `check(root)` -> a checker Report, run once a game's content has loaded and drawn cleanly; its errors (and
+    with `strict` its warnings) stop that game as any content error does."""
     results, ready = [], []
     for root in game_roots(content, names):
         prepared, diags = prepare_game(root, content, paper, out, strict)
         failed = bool(diags.errors) or (strict and bool(diags.warnings)) or prepared is None
+        if not failed and check is not None:
+            report = check(root)
+            for f in report.findings:
+                if f.severity == "error" or (strict and f.severity == "warning"):
+                    path, _, line = f.location.rpartition(":")
+                    loc = Location(path, int(line)) if line.isdigit() else Location(f.location or "facts.yaml")
+                    found = f" (expected {f.expected}, found {f.actual})" if f.expected is not None else ""
+                    diags.error(loc, f"rules check: {f.component}: {f.message}{found}")
+                    failed = True
+            if prepared is not None:
+                prepared.checked = True
         result = GameResult(root.name, not failed, diags)
         results.append(result)
         if not failed:

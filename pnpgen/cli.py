@@ -64,8 +64,9 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Processes that write PDFs in parallel (default: one per core).")
+@click.option("--no-check", is_flag=True, help="Build even when the rules check finds errors (says so).")
 @_debug_option
-def build(games, content, out, paper, strict, debug, jobs):
+def build(games, content, out, paper, strict, debug, jobs, no_check):
     """Build GAMES (all games in the content folder when none are named).
 
     Writes OUT/<game>/<component>.pdf, OUT/<game>/rulebook.pdf and OUT/<game>/manifest.json. Only outputs whose
@@ -74,22 +75,12 @@ def build(games, content, out, paper, strict, debug, jobs):
     from pnpgen import freshness
 
     paper = paper.lower()
-    if not content.is_dir():
-        raise click.UsageError(f"content folder '{content}' does not exist")
-    roots = freshness.discover(content)
-    if games:
-        by_name = {r.name: r for r in roots}
-        for g in games:
-            if g not in by_name:
-                from pnpgen.errors import did_you_mean
-
-                raise click.UsageError(f"no game '{g}' in {content}; " + did_you_mean(g, by_name))
-        roots = [by_name[g] for g in games]
+    roots = _named_roots(content, games)
     project = content.resolve().parent
     stale = []
     for root in roots:  # answered from the manifests alone: nothing heavy is imported for a fresh game
         folders = [root / "layouts", project / "layouts"]
-        if freshness.game_up_to_date(root, out, paper, project, folders, strict):
+        if freshness.game_up_to_date(root, out, paper, project, folders, strict, checked=not no_check):
             click.echo(f"up to date {root.name}")
         else:
             stale.append(root.name)
@@ -97,6 +88,8 @@ def build(games, content, out, paper, strict, debug, jobs):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
     if not stale:
         sys.exit(0)
+    if no_check:
+        click.echo("rules check skipped (--no-check): these PDFs have not been held against the documents", err=True)
     from pnpgen import build as build_mod
 
     tty = sys.stderr.isatty()
@@ -110,7 +103,8 @@ def build(games, content, out, paper, strict, debug, jobs):
         return lambda name: bar["bar"].update(1)
 
     try:
-        results = build_mod.build(content, out, stale, paper, strict, step_factory=step_factory, workers=jobs)
+        results = build_mod.build(content, out, stale, paper, strict, step_factory=step_factory, workers=jobs,
+                                  check=None if no_check else _build_check)
     except LookupError as exc:
         raise click.UsageError(str(exc)) from None
     except ContentError as exc:
@@ -165,8 +159,9 @@ def list_(games, content, fmt, debug):
             "title": game.title,
             "players": game.players,
             "components": [
-                {"id": c.id, "name": c.name, "kind": c.kind, "cards": len(c.cards), "faces": c.faces,
-                 "designed": sum(x.count for x in c.cards if x.designed)}
+                {"id": c.id, "name": c.name, "kind": c.kind, "cards": len(getattr(c, "cards", c.sides if
+                 hasattr(c, "sides") else ())), "faces": c.faces,
+                 "designed": sum(x.count for x in getattr(c, "cards", ()) if x.designed)}
                 for c in game.components
             ],
         })
@@ -320,3 +315,68 @@ def watch(games, content, out, paper, poll):
         (sys.stderr if err else sys.stdout).flush()
 
     run(content, out, list(games) or None, paper.lower(), echo, lambda d: _report(d, False), poll=poll)
+
+
+def _build_check(root):
+    """The rules check a build runs once the content has loaded and drawn without error."""
+    from pnpgen.checker import check_game
+
+    return check_game(root, None, require_facts=False)
+
+
+def _check_games(roots, players, strict, require_facts=True):
+    from pnpgen.checker import check_game
+
+    return [check_game(root, players, require_facts) for root in roots]
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@_content_option
+@click.option("--players", type=click.IntRange(1, 100), default=None, help="Check the supply rules for N players only.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@_debug_option
+def check(games, content, players, fmt, strict, debug):
+    """Hold each game's content against the counts its documents state (content/<game>/facts.yaml).
+
+    One line per finding: severity component: message (expected X, found Y) [file:line], then a summary per
+    game. Errata (known conflicts in the documents, resolved on purpose) are listed but never fail the check.
+    """
+    from pnpgen import freshness
+
+    roots = _named_roots(content, games)
+    try:
+        reports = _check_games(roots, players, strict)
+    except Exception as exc:  # noqa: BLE001
+        _fail_internal(exc, debug)
+    if fmt == "json":
+        out = {"games": [{"game": r.game, "ok": r.ok(strict), "facts": r.facts,
+                          "findings": [f.as_json() for f in r.findings]} for r in reports]}
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        for r in reports:
+            for f in r.findings:
+                colour = {"error": "red", "warning": "yellow", "erratum": "cyan"}[f.severity]
+                click.echo(click.style(f.severity, fg=colour, bold=True) + f.text()[len(f.severity):])
+            state = "ok" if r.ok(strict) else "FAILED"
+            click.echo(f"{r.game}: {r.facts} facts checked, {r.count('error')} errors, {r.count('warning')} warnings, "
+                       f"{r.count('erratum')} errata: {state}")
+    sys.exit(0 if all(r.ok(strict) for r in reports) else 1)
+
+
+def _named_roots(content, games):
+    from pnpgen import freshness
+
+    if not content.is_dir():
+        raise click.UsageError(f"content folder '{content}' does not exist")
+    roots = freshness.discover(content)
+    if games:
+        by_name = {r.name: r for r in roots}
+        for g in games:
+            if g not in by_name:
+                from pnpgen.errors import did_you_mean
+
+                raise click.UsageError(f"no game '{g}' in {content}; " + did_you_mean(g, by_name))
+        roots = [by_name[g] for g in games]
+    return roots

@@ -54,6 +54,7 @@ class Polygon:
     stroke: str | None = None
     stroke_width: float = 0.5
     opacity: float = 1.0
+    dash: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)

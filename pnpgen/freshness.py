@@ -84,12 +84,17 @@ def read_manifest(path: Path) -> dict | None:
 
 
 def game_up_to_date(game_root: Path, out: Path, paper: str, project: Path, layout_folders: list[Path],
-                    strict: bool = False) -> bool:
+                    strict: bool = False, checked: bool = False) -> bool:
     """True when every output of the game is fresh: nothing needs to be loaded or drawn."""
     manifest = read_manifest(out / game_root.name / "manifest.json")
     if not manifest or manifest.get("engine") != engine_digest() or manifest.get("paper") != paper:
         return False
     if manifest.get("layouts") != layout_listing(layout_folders):
+        return False
+    if checked and not manifest.get("checked"):
+        return False  # built with --no-check: the check has not run on this content yet
+    facts = game_root / "facts.yaml"
+    if manifest.get("facts") != file_sha(facts):
         return False
     files = manifest.get("files")
     if not isinstance(files, list) or not files:

@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.templating import render_document
+from pnpgen.units import MM
 
 _MARKER = re.compile(r"^%%pnpgen (picture|components)(?: ([a-z0-9_-]+))?%%$")
 MAX_RULEBOOK_BYTES = 2_000_000
@@ -96,13 +97,17 @@ def find_sources(root: Path) -> list[Path]:
 
 def component_info(game, prepared_decks) -> dict:
     out = {}
-    for deck in game.components:
-        out[deck.id] = {
-            "id": deck.id,
-            "name": deck.name,
-            "kind": deck.kind,
-            "faces": deck.faces,
-            "cards": [{"name": c.name, "count": c.count, **dict(c.fields)} for c in deck.cards],
+    for comp in game.components:
+        pieces = getattr(comp, "cards", None)
+        out[comp.id] = {
+            "id": comp.id,
+            "name": comp.name,
+            "kind": comp.kind,
+            "faces": comp.faces,
+            "shape": getattr(comp, "shape", "rect"),
+            "size_mm": (round(comp.width_pt / MM, 1), round(comp.height_pt / MM, 1)),
+            "cards": ([{"name": c.name, "count": c.count, **dict(c.fields)} for c in pieces] if pieces is not None
+                      else [{"count": 1, **dict(s.fields)} for s in comp.sides]),
         }
     return out
 

@@ -185,3 +185,16 @@ def test_shared_layouts_in_the_repository_build_and_can_be_extended(tmp_path):
     with pdfplumber.open(tmp_path / "out" / "shared-test" / "d.pdf") as pdf:
         assert "Alpha" in pdf.pages[0].extract_text() and "SPELL" in pdf.pages[0].extract_text()
         assert "Shared" in pdf.pages[1].extract_text()
+
+
+def test_characters_the_font_cannot_draw_are_a_warning(project):
+    from conftest import run_cli
+
+    root = project("basic")
+    deck = root / "content" / "sample" / "decks" / "minis.yaml"
+    deck.write_text(deck.read_text().replace('"Tiny."', '"Lose −1 → gain ≥ 2."'))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0
+    assert "warning: the font sans has no" in result.output and "'−' (U+2212)" in result.output
+    assert "'Spark'" in result.output
+    assert run_cli("build", "--out", "out2", "--strict", cwd=root).exit_code == 1

@@ -11,7 +11,7 @@ from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
 from pnpgen.layout.spec import Element, Layout
 from pnpgen.layout.text import fit_text
-from pnpgen.render.fonts import FONT_NAMES, unit_width, vertical_metrics
+from pnpgen.render.fonts import FONT_NAMES, missing_glyphs, unit_width, vertical_metrics
 from pnpgen.templating import TemplateProblem
 
 NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
@@ -242,7 +242,7 @@ def _polygon(p, fc, ops, label, diags):
         except units.UnitError as exc:
             p.fail("points", str(exc))
     ops.append(Polygon(tuple(out), p.colour("fill"), p.colour("stroke"), p.length("stroke_width", 0.5, "pt"),
-                       p.number("opacity", 1, 0, 1)))
+                       p.number("opacity", 1, 0, 1), _dash(p)))
 
 
 def _text(p, fc, ops, label, diags):
@@ -270,6 +270,12 @@ def _text(p, fc, ops, label, diags):
     if not fitted.fits:
         raise DrawProblem(p.loc("text"), f"text does not fit its {units.mm(w):.1f} x {units.mm(h):.1f} mm box "
                           f"even at the minimum size {min_size:g} pt: {_short(text)!r}")
+    for op in fitted.ops:
+        if isinstance(op, Text):
+            lost = missing_glyphs(op.text, op.font)
+            if lost:
+                codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
+                fc.note(p.loc("text"), f"the font {op.font} has no {codes}; it would not print", label)
     if _outside_safe(fitted.ops, fc):
         fc.note(p.el.loc, f"text reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)", label)
     ops.extend(fitted.ops)

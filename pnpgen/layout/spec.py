@@ -19,7 +19,7 @@ ELEMENT_KEYS = {
     "rect": ("x", "y", "w", "h", "area", "radius", "fill", "stroke", "stroke_width", "dash", "opacity"),
     "ellipse": ("x", "y", "w", "h", "area", "fill", "stroke", "stroke_width", "dash", "opacity"),
     "line": ("x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash"),
-    "polygon": ("points", "fill", "stroke", "stroke_width", "opacity"),
+    "polygon": ("points", "fill", "stroke", "stroke_width", "dash", "opacity"),
     "text": ("x", "y", "w", "h", "text", "font", "size", "min_size", "color", "align", "valign", "leading"),
     "image": ("x", "y", "w", "h", "area", "src", "fit"),
     "icon": ("x", "y", "size", "w", "h", "name", "color"),

@@ -90,8 +90,9 @@ def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, t
     for side, face in zip(board.sides, faces):
         windows, rows, cols, ww, wh = tile_windows(total_w, total_h, (pw, ph))
         marks = crosses(total_w, total_h, rows, cols, ww, wh)
-        _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph)
-        pages += 1
+        if len(windows) > 1:  # a board on one page needs no map
+            _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph)
+            pages += 1
         form = drawer.face_form(face)
         for win in windows:
             left, top = MARGIN, ph - MARGIN  # the window's top-left on the page

@@ -126,6 +126,7 @@ class FacePair(Flowable):
     def __init__(self, front, back, caption, icons, width=34 * MM):
         super().__init__()
         self.front, self.back, self.caption, self.icons = front, back, caption, icons
+        width = min(width, max(18 * MM, front.width_pt * 1.6))  # small tokens are shown larger, not huge
         self.card_w = width
         self.scale = width / front.width_pt
         self.card_h = front.height_pt * self.scale
@@ -145,10 +146,7 @@ class FacePair(Flowable):
             if face is None:
                 continue
             x = i * (self.card_w + self.gap)
-            drawer.draw_face(face, x, y, self.scale)
-            c.setStrokeColor(HexColor("#b9b2a6"))
-            c.setLineWidth(0.4)
-            c.roundRect(x, y, self.card_w, self.card_h, 1.5 * MM * self.scale / 0.5, stroke=1, fill=0)
+            drawer.draw_face(face, x, y, self.scale, bleed=False)  # as the piece looks once cut
         c.setFillColor(HexColor(MUTED))
         c.setFont(pdf_name("sans-italic"), 7.5)
         c.drawCentredString(self.width / 2, 2 * MM, self.caption)
@@ -319,17 +317,38 @@ class _Builder:
         header = ["Component", "Count", "Printed as"]
         rows = []
         for cid, info in self.components.items():
-            front = self.pictures.get(cid, (None, None))[0]
-            size = f"{front.width_pt / MM:.1f} × {front.height_pt / MM:.1f} mm cards" if front else info["kind"]
-            rows.append([f"**{info['name']}**", str(info["faces"]), size])
+            rows.append([f"**{info['name']}**", str(info["faces"]), _printed_as(info)])
         out = [self.table(header, rows, width), Spacer(1, 8)]
-        pairs = [self.picture(cid) for cid in self.components if cid in self.pictures]
+        pairs = [self.picture(cid) for cid in self.components if cid in self.pictures]  # boards: too big to show
         for i in range(0, len(pairs), 2):
             row = pairs[i:i + 2] + [""] * (2 - len(pairs[i:i + 2]))
             t = Table([row], colWidths=[width / 2, width / 2])
             t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
             out += [t, Spacer(1, 6)]
         return out
+
+
+SHAPE_WORDS = {"rect": "", "square": "square ", "hex": "hexagonal ", "hex-flat": "hexagonal ", "triangle":
+               "triangular ", "circle": "round "}
+
+
+def _printed_as(info: dict) -> str:
+    w, h = info["size_mm"]
+    kind = info["kind"]
+    if kind == "board":
+        sides = len(info["cards"])
+        return f"board, {w:g} × {h:g} mm, {sides} side{'s' if sides != 1 else ''}"
+    shape = info.get("shape", "rect")
+    if shape == "circle":
+        size = f"{w:g} mm across"
+    elif shape in ("hex", "hex-flat"):
+        size = f"{min(w, h):g} mm across the flats"
+    elif shape == "triangle":
+        size = f"{w:g} mm sides"
+    else:
+        size = f"{w:g} × {h:g} mm"
+    noun = {"cards": "cards", "tiles": "tiles", "tokens": "tokens"}[kind]
+    return f"{SHAPE_WORDS.get(shape, '')}{noun}, {size}"
 
 
 class _RuleLine(Flowable):
@@ -436,6 +455,6 @@ def _draw_cover(canv, doc, game, pictures, icons, pw, ph):
         for face in fronts:
             scale = card_w / face.width_pt
             y = ph / 2 - 60 * MM - (face.height_pt * scale - 72 * MM) / 2
-            drawer.draw_face(face, x, y, scale)
+            drawer.draw_face(face, x, y, scale, bleed=False)
             x += card_w + gap
     canv.restoreState()

@@ -74,3 +74,11 @@ def vertical_metrics(font: str) -> tuple[float, float]:
     _register(font)
     face = pdfmetrics.getFont(pdf_name(font)).face
     return face.ascent / 1000.0, -face.descent / 1000.0
+
+
+@lru_cache(maxsize=4096)
+def missing_glyphs(text: str, font: str) -> str:
+    """The characters of `text` that the font cannot draw (they would silently vanish)."""
+    _register(font)
+    chars = pdfmetrics.getFont(pdf_name(font)).face.charToGlyph
+    return "".join(sorted({ch for ch in text if ord(ch) not in chars and not ch.isspace()}))

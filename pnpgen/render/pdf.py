@@ -64,10 +64,10 @@ class FaceDrawer:
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, ImageReader] = {}
 
-    def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0) -> None:
-        """Place a face with its trim's bottom-left at (x, y), cut to its shape (rectangles keep their bleed)."""
+    def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
+        """Place a face with its trim's bottom-left at (x, y), cut to its shape (with its bleed unless not)."""
         name = self.face_form(face)
-        c, b = self.c, face.bleed_pt
+        c, b = self.c, (face.bleed_pt if bleed else 0.0)
         c.saveState()
         c.translate(x, y)
         c.scale(scale, scale)
@@ -181,14 +181,14 @@ class FaceDrawer:
                 c.line(op.x1, H - op.y1, op.x2, H - op.y2)
                 self._unstyle(1.0, op.dash)
             elif t is Polygon:
-                self._style(op.fill, op.stroke, op.stroke_width, (), op.opacity)
+                self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 p = c.beginPath()
                 p.moveTo(op.points[0][0], H - op.points[0][1])
                 for x, y in op.points[1:]:
                     p.lineTo(x, H - y)
                 p.close()
                 c.drawPath(p, stroke=op.stroke is not None, fill=op.fill is not None)
-                self._unstyle(op.opacity, ())
+                self._unstyle(op.opacity, op.dash)
             elif t is Image:
                 reader = self.images.get(op.path)
                 if reader is None:
