@@ -48,11 +48,16 @@ def _decks(content: Path, game_id: str, components: list[str], bleed_pt: float |
     icons = load_game_icons(game, diags)
     if diags.errors:
         raise ContentError(diags)
-    wanted = components or [c.id for c in game.components]
+    from pnpgen.model import Deck
+
+    wanted = components or [c.id for c in game.components if isinstance(c, Deck)]
     unknown = [c for c in wanted if game.component(c) is None]
     if unknown:
         raise LookupError(f"no component '{unknown[0]}' in {game_id} (components: "
                           f"{', '.join(c.id for c in game.components)})")
+    boards = [c for c in wanted if not isinstance(game.component(c), Deck)]
+    if boards:
+        raise LookupError(f"'{boards[0]}' is a board: its full-size PDF (<id>-full.pdf) is the file for a print shop")
     library = LayoutLibrary([root / "layouts", content.resolve().parent / "layouts"], Compiler())
     out = []
     for cid in wanted:
