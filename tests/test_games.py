@@ -19,12 +19,17 @@ CONTENT = ROOT / "content"
 
 # Numbers the source documents state (../shared/seeds), per game and deck.
 DOCUMENTED = {
-    "elements-of-the-gods": {"monument": 20, "garden": 20, "divinity": 48},
-    "deity": {"deity": 14, "power": 76},
-    "river": {"belief": 75, "character": 4},
-    "seven-gods": {"envoy": 210, "objective": 12, "old-stories": 1},
-    "orbis": {},  # its tiles and tokens are not in content yet; its rulebook is
+    "elements-of-the-gods": {"monument": 20, "garden": 20, "divinity": 48, "garden-tiles": 15, "monuments": 25,
+                             "worshipers": 32, "elements": 5, "score-markers": 5},
+    "deity": {"deity": 14, "power": 76, "terrain": 91, "creatures": 28, "rings": 14},
+    "river": {"belief": 75, "character": 4, "land-large": 45, "land-medium": 16, "land-small": 8, "soldiers": 20,
+              "camps": 20, "temples": 10, "resources": 120},
+    "seven-gods": {"envoy": 210, "objective": 12, "old-stories": 1, "god-boards": 7, "islands": 14, "envoys": 7,
+                   "story-tokens": 119, "triumph-tokens": 56},
+    "orbis": {"region": 65, "god": 10, "worshiper": 100, "cancelation": 18, "reduction": 5, "temple": 5},
 }
+BOARDS = {"elements-of-the-gods": {"board": 2}, "deity": {"board": 1}, "river": {"river": 1},
+          "seven-gods": {"board": 1}}
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +55,23 @@ def test_deck_pdf_holds_exactly_the_documented_count(out, game, deck, count):
     entry = next(f for f in manifest["files"] if f["component"] == deck)
     assert entry["faces"] == count
     with pdfplumber.open(out / game / entry["path"]) as pdf:
-        uses = [face_uses(p) for p in pdf.pages]
-        assert len(uses) == entry["pages"]
-    # fronts and backs alternate page by page
-    assert sum(uses[0::2]) == count
-    assert sum(uses[1::2]) == count
+        # the margin label says which side a page is (a label up the side reads reversed in extracted text)
+        sides = [("backs" if any(w in (p.extract_text() or "") for w in ("· backs", "skcab")) else "fronts",
+                  face_uses(p)) for p in pdf.pages]
+        assert len(sides) == entry["pages"]
+    fronts = sum(n for side, n in sides if side == "fronts")
+    backs = sum(n for side, n in sides if side == "backs")
+    assert fronts == count
+    assert backs in (0, count)  # single-sided, or every piece has its back
+
+
+@pytest.mark.parametrize("game, board, sides", [(g, b, n) for g, bs in BOARDS.items() for b, n in bs.items()])
+def test_every_board_prints_tiled_and_full_size(out, game, board, sides):
+    manifest = json.loads((out / game / "manifest.json").read_text())
+    paths = sorted(f["path"] for f in manifest["files"] if f["component"] == board)
+    assert paths == [f"{board}-full.pdf", f"{board}.pdf"]
+    with pdfplumber.open(out / game / f"{board}-full.pdf") as pdf:
+        assert len(pdf.pages) == sides
 
 
 def _rgb(hex_: str) -> tuple[int, int, int]:
