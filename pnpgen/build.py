@@ -507,38 +507,66 @@ def build(content: Path, out: Path, names: list[str] | None, paper: str, strict:
     """Build the named games (all when none); a game that fails does not stop the others.
 
     `check(root)` -> a checker Report, run once a game's content has loaded and drawn cleanly; its errors (and
-    with `strict` its warnings) stop that game as any content error does."""
-    results, ready = [], []
-    for root in game_roots(content, names):
-        prepared, diags = prepare_game(root, content, paper, out, strict)
-        failed = bool(diags.errors) or (strict and bool(diags.warnings)) or prepared is None
-        if not failed and check is not None:
-            report = check(root)
-            for f in report.findings:
-                if f.severity == "error" or (strict and f.severity == "warning"):
-                    path, _, line = f.location.rpartition(":")
-                    loc = Location(path, int(line)) if line.isdigit() else Location(f.location or "facts.yaml")
-                    found = f" (expected {f.expected}, found {f.actual})" if f.expected is not None else ""
-                    diags.error(loc, f"rules check: {f.component}: {f.message}{found}")
-                    failed = True
-            if prepared is not None:
-                prepared.checked = True
-        result = GameResult(root.name, not failed, diags)
-        results.append(result)
-        if not failed:
-            ready.append((prepared, result))
-    if ready:
-        total = sum(len(pg.to_write) for pg, _ in ready)
-        step = step_factory(total) if step_factory else (lambda name: None)
+    with `strict` its warnings) stop that game as any content error does. Several games build in parallel
+    processes, one game each; a single game writes its files in parallel instead."""
+    roots = game_roots(content, names)
+    cores = workers or (os.cpu_count() or 1)
+    step = step_factory(len(roots)) if step_factory else (lambda name: None)
+    if len(roots) > 1 and cores > 1:
+        global _GAMES
+        _GAMES = (content, out, paper, strict, check)
         try:
-            done = write_games([pg for pg, _ in ready], out, paper, step, workers)
-        except ContentError as exc:
-            for pg, result in ready:
-                result.ok = False
-                result.diagnostics.extend(exc.diagnostics)
-            return results
-        for pg, result in ready:
-            result.files, result.rendered = done[pg.game.id]
-            result.reused = [e.entry["component"] for e in pg.components + [pg.rulebook] if isinstance(e, Reused)]
-            result.out_dir = out / pg.game.id
+            ctx = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=min(cores, len(roots)), mp_context=ctx,
+                                     initializer=_die_with_parent) as pool:
+                results = []
+                for result in pool.map(_build_game_job, roots):
+                    results.append(result)
+                    step(result.game)
+                return results
+        finally:
+            _GAMES = ()
+    results = []
+    for root in roots:
+        results.append(build_game(root, content, out, paper, strict, check, workers))
+        step(root.name)
     return results
+
+
+# What forked game workers build; inherited by fork, never pickled.
+_GAMES: tuple = ()
+
+
+def _build_game_job(root: Path) -> GameResult:
+    content, out, paper, strict, check = _GAMES
+    return build_game(root, content, out, paper, strict, check, workers=1)
+
+
+def build_game(root: Path, content: Path, out: Path, paper: str, strict: bool, check=None,
+               workers: int | None = None) -> GameResult:
+    prepared, diags = prepare_game(root, content, paper, out, strict)
+    failed = bool(diags.errors) or (strict and bool(diags.warnings)) or prepared is None
+    if not failed and check is not None:
+        report = check(root)
+        for f in report.findings:
+            if f.severity == "error" or (strict and f.severity == "warning"):
+                path, _, line = f.location.rpartition(":")
+                loc = Location(path, int(line)) if line.isdigit() else Location(f.location or "facts.yaml")
+                found = f" (expected {f.expected}, found {f.actual})" if f.expected is not None else ""
+                diags.error(loc, f"rules check: {f.component}: {f.message}{found}")
+                failed = True
+        prepared.checked = True
+    result = GameResult(root.name, not failed, diags)
+    if failed:
+        return result
+    try:
+        done = write_games([prepared], out, paper, lambda name: None, workers)
+    except ContentError as exc:
+        result.ok = False
+        diags.extend(exc.diagnostics)
+        return result
+    result.files, result.rendered = done[prepared.game.id]
+    result.reused = [e.entry["component"] for e in prepared.components + [prepared.rulebook]
+                     if isinstance(e, Reused)]
+    result.out_dir = out / prepared.game.id
+    return result

@@ -7,6 +7,7 @@ known conflict inside the documents, resolved on purpose: shown in every report,
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,7 +239,8 @@ def _check_fact(fact: LMap, env: _Env, compiler: Compiler, only_players, errata:
     where = f"{display}:{fact.loc.line}"
     fid = str(fact.get("id", "?"))
     says = str(fact.get("says", fid))
-    comp = str(fact.get("component", fid))
+    named = re.findall(r"count\(\s*['\"]([a-z0-9_-]+)['\"]", str(fact.get("have", "")))
+    comp = str(fact.get("component") or (named[0] if named else fid))  # the component a finding is about
     erratum = fact.get("erratum")
     if erratum is not None and erratum not in errata:
         diags.error(fact.loc_of("erratum"), f"fact '{fid}' names an erratum '{erratum}' that errata do not list",

@@ -81,6 +81,9 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
     for root in roots:  # answered from the manifests alone: nothing heavy is imported for a fresh game
         folders = [root / "layouts", project / "layouts"]
         if freshness.game_up_to_date(root, out, paper, project, folders, strict, checked=not no_check):
+            from pnpgen.writers import remove_stale_temps
+
+            remove_stale_temps(out / root.name)  # what a killed build may have left beside good files
             click.echo(f"up to date {root.name}")
         else:
             stale.append(root.name)
@@ -98,7 +101,7 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
     def step_factory(total):
         if not tty or total == 0:
             return lambda name: None
-        bar["bar"] = click.progressbar(length=total, label="  writing", file=sys.stderr, show_pos=True)
+        bar["bar"] = click.progressbar(length=total, label="  building", file=sys.stderr, show_pos=True)
         bar["bar"].__enter__()
         return lambda name: bar["bar"].update(1)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
@@ -37,7 +38,7 @@ class IconDef:
     tint: str
     shapes: tuple
 
-    @property
+    @cached_property
     def bounds(self) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) of the ink in the 100 x 100 box (control points included, strokes widened)."""
         xs, ys = [], []
