@@ -52,7 +52,11 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a killed writer nobody has reaped is a zombie: it will never finish its file
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def write_bytes(target: Path, data: bytes) -> None:
