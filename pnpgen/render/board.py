@@ -12,11 +12,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
-from pnpgen import __version__
-from pnpgen.render.fonts import ensure_registered, pdf_name, unit_width
-from pnpgen.render.pdf import FaceDrawer, colour
+from pnpgen.render.fonts import pdf_name, unit_width
+from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
 from pnpgen.units import MM, PAPERS
 
 MARGIN = 8 * MM  # page edge to window (printers' margin plus room for the label)
@@ -78,12 +75,9 @@ def crosses(total_w: float, total_h: float, rows: int, cols: int, ww: float, wh:
 
 
 def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, title: str) -> int:
-    ensure_registered()
     b = board.bleed_pt
     pw, ph = page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper)
-    c = Canvas(str(path), pagesize=(pw, ph), invariant=1, initialFontName=pdf_name("sans"), pageCompression=1)
-    c.setTitle(title)
-    c.setCreator(f"pnpgen {__version__}")
+    c = new_canvas(path, (pw, ph), title)
     drawer = FaceDrawer(c, icons)
     pages = 0
     total_w, total_h = board.width_pt + 2 * b, board.height_pt + 2 * b
@@ -189,12 +183,9 @@ def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph) -> 
 
 def write_board_full(path: Path, board, faces: list, icons: dict, title: str) -> int:
     """Each side on one page of the board's full size plus bleed; TrimBox at the board's edge."""
-    ensure_registered()
     b = board.bleed_pt
     size = (board.width_pt + 2 * b, board.height_pt + 2 * b)
-    c = Canvas(str(path), pagesize=size, invariant=1, initialFontName=pdf_name("sans"), pageCompression=1)
-    c.setTitle(title)
-    c.setCreator(f"pnpgen {__version__}")
+    c = new_canvas(path, size, title)
     drawer = FaceDrawer(c, icons)
     for face in faces:
         drawer.draw_face(face, b, b)

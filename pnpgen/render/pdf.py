@@ -53,6 +53,19 @@ def _end_form(canvas: Canvas, name: str) -> None:
     form.__class__ = _Form
 
 
+def new_canvas(path: Path, size: tuple, title: str, subject: str = "") -> Canvas:
+    """Every PDF pnpgen writes starts here: invariant (same input, same bytes), compressed, embedded fonts only."""
+    ensure_registered()
+    c = Canvas(str(path), pagesize=size, invariant=1, initialFontName=pdf_name("sans"), pageCompression=1)
+    c.setTitle(title)  # the document ID derives from the metadata, so every file gets its own title
+    if subject:
+        c.setSubject(subject)
+    c.setAuthor("pnpgen")
+    c.setCreator(f"pnpgen {__version__}")
+    c.setProducer(f"pnpgen {__version__}")
+    return c
+
+
 class FaceDrawer:
     """Draws faces and icons on one canvas, each distinct face and icon tint once, as a Form XObject."""
 
@@ -242,14 +255,7 @@ class PdfWriter:
     """One sheet PDF: faces imposed on pages with cut marks and labels."""
 
     def __init__(self, path: Path, page_size: tuple, title: str, subject: str, icons: dict):
-        ensure_registered()
-        self.c = Canvas(str(path), pagesize=page_size, invariant=1, initialFontName=pdf_name("sans"),
-                        pageCompression=1)
-        self.c.setTitle(title)
-        self.c.setSubject(subject)
-        self.c.setAuthor("pnpgen")
-        self.c.setCreator(f"pnpgen {__version__}")
-        self.c.setProducer(f"pnpgen {__version__}")
+        self.c = new_canvas(path, page_size, title, subject)
         self.drawer = FaceDrawer(self.c, icons)
         self.pages = 0
 
@@ -336,12 +342,9 @@ class PdfWriter:
 
 def write_face_pages(path: Path, faces: list, bleed_pt: float, icons: dict, title: str) -> None:
     """One face per page, the page its trim plus `bleed_pt` all round: the source of per-card images."""
-    ensure_registered()
     first = faces[0]
     size = (first.width_pt + 2 * bleed_pt, first.height_pt + 2 * bleed_pt)
-    c = Canvas(str(path), pagesize=size, invariant=1, initialFontName=pdf_name("sans"), pageCompression=1)
-    c.setTitle(title)
-    c.setCreator(f"pnpgen {__version__}")
+    c = new_canvas(path, size, title)
     drawer = FaceDrawer(c, icons)
     for face in faces:
         drawer.draw_face(face, bleed_pt, bleed_pt)
