@@ -201,7 +201,7 @@ def _deck_inputs(game: Game, deck, library: LayoutLibrary) -> list[Path]:
     else:
         refs = [deck.front] + ([deck.back] if deck.back else []) + [c.back for c in deck.cards if c.back]
     for ref in refs:
-        files.extend(library.get(ref.layout, ref.loc).files)
+        files.extend(library.files(ref.layout, ref.loc))
     return files
 
 
@@ -213,26 +213,27 @@ def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Pa
     sources = find_sources(game.root)
     if not sources:
         return None
-    pictures = {}
     deck_files = []
     for deck in game.components:
-        if isinstance(deck, Board):
-            deck_files += _deck_inputs(game, deck, library)
-            continue
-        pd = next((c for c in prepared.components if isinstance(c, PreparedDeck) and c.deck.id == deck.id), None)
         try:
             deck_files += _deck_inputs(game, deck, library)
-            pictures[deck.id] = pd.faces[0] if pd is not None else _first_faces(game, deck, library,
-                                                                                  prepared.icons, diags)
         except ContentError as exc:
             diags.extend(exc.diagnostics)
-    pictures = {k: v for k, v in pictures.items() if v is not None and v[0] is not None}
-    # what the rulebook shows of the content: names, counts and the first card of each deck
+    # What the rulebook shows of the content: names, counts, and the first piece of each set -- known from its
+    # fields and the files that draw it, so nothing is drawn just to decide.
     h = hashlib.sha256()
-    for src in sources + [game.root / "game.yaml"]:
-        h.update(freshness.file_sha(src).encode())
+    files = sorted(set(sources + [game.root / "game.yaml"] + ([game.icons_file] if game.icons_file else [])))
+    for path in files:
+        h.update(freshness.file_sha(path).encode())
     for deck in game.components:
-        h.update(f"{deck.id}|{deck.name}|{deck.faces}|{pictures.get(deck.id)!r}".encode())
+        first = deck.cards[0] if not isinstance(deck, Board) and deck.cards else None
+        shown = (first.name, first.count, dict(first.fields)) if first else None  # not its location
+        h.update(f"{deck.id}|{deck.kind}|{deck.name}|{deck.faces}|{shown!r}".encode())
+        if not isinstance(deck, Board):
+            for ref in [deck.front, deck.back_for(first) if first else deck.back]:
+                if ref is not None:
+                    for path in library.files(ref.layout, ref.loc):
+                        h.update(freshness.file_sha(path).encode())
     key = h.hexdigest()
     entry = (old.get("rulebook") or [None])[0]
     own = [game.root / "game.yaml"] + ([game.icons_file] if game.icons_file else [])
@@ -241,6 +242,18 @@ def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Pa
     if (entry and target and entry.get("key") == key and target.is_file()
             and freshness.file_sha(target) == entry.get("sha256")):
         return Reused([{**entry, "inputs": inputs}])  # what it shows is unchanged; its inputs are recorded anew
+    pictures = {}
+    for deck in game.components:
+        if isinstance(deck, Board):
+            continue
+        pd = next((c for c in prepared.components if isinstance(c, PreparedDeck) and c.deck.id == deck.id), None)
+        try:
+            faces = pd.faces[0] if pd is not None else _first_faces(game, deck, library, prepared.icons, diags)
+        except ContentError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        if faces is not None and faces[0] is not None:
+            pictures[deck.id] = faces
     components = component_info(game, None)
     try:
         book = load_rulebook(game.root, game, components, diags)
@@ -547,7 +560,7 @@ def build_game(root: Path, content: Path, out: Path, paper: str, strict: bool, c
     prepared, diags = prepare_game(root, content, paper, out, strict)
     failed = bool(diags.errors) or (strict and bool(diags.warnings)) or prepared is None
     if not failed and check is not None:
-        report = check(root)
+        report = check(root, prepared.game)
         for f in report.findings:
             if f.severity == "error" or (strict and f.severity == "warning"):
                 path, _, line = f.location.rpartition(":")

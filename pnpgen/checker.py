@@ -106,10 +106,10 @@ class _Env:
                 "components": sorted(self.by_id)}
 
 
-def check_game(root: Path, players: int | None = None, require_facts: bool = True) -> Report:
+def check_game(root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None) -> Report:
     report = Report(root.name)
     try:
-        game = load_game(root)
+        game = game or load_game(root)
     except ContentError as exc:
         for d in exc.diagnostics.sorted():
             report.findings.append(Finding("error", "content", d.message, location=str(d.location)))

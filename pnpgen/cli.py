@@ -320,11 +320,11 @@ def watch(games, content, out, paper, poll):
     run(content, out, list(games) or None, paper.lower(), echo, lambda d: _report(d, False), poll=poll)
 
 
-def _build_check(root):
+def _build_check(root, game=None):
     """The rules check a build runs once the content has loaded and drawn without error."""
     from pnpgen.checker import check_game
 
-    return check_game(root, None, require_facts=False)
+    return check_game(root, None, require_facts=False, game=game)
 
 
 def _check_games(roots, players, strict, require_facts=True):

@@ -15,8 +15,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.templating import render_document
 from pnpgen.units import MM
@@ -139,6 +137,8 @@ def render_source(path: Path, game, components: dict) -> str:
 
 
 def parse(text: str, path: Path, diags: Diagnostics) -> Rulebook:
+    from markdown_it import MarkdownIt  # only when a rulebook is actually parsed
+
     md = MarkdownIt("commonmark").enable("table")
     tokens = md.parse(text)
     book = Rulebook(path, title="")

@@ -72,6 +72,7 @@ class LayoutLibrary:
         self.folders = [f for f in folders if f.is_dir()]
         self.compiler = compiler
         self._cache: dict[str, Layout] = {}
+        self._files: dict[str, tuple] = {}
 
     def names(self) -> list[str]:
         return sorted({p.stem for f in self.folders for p in f.glob("*.yaml")})
@@ -84,6 +85,27 @@ class LayoutLibrary:
             if p.is_file():
                 return p
         return None
+
+    def files(self, name: str, loc: Location, _chain: tuple = ()) -> tuple:
+        """The files of a layout and its `extends` chain, without compiling anything (for freshness checks)."""
+        if name in self._cache:
+            return self._cache[name].files
+        if name in self._files:
+            return self._files[name]
+        self._files[name] = self._chain_files(name, loc, _chain)
+        return self._files[name]
+
+    def _chain_files(self, name: str, loc: Location, _chain: tuple) -> tuple:
+        if not _NAME.match(name) or name in _chain:
+            raise ContentError.at(loc, f"layout '{name}' cannot be resolved")
+        path = self.find(name)
+        if path is None:
+            raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
+        data = load_file(path, display_path(path))
+        parent = data.get("extends") if isinstance(data, LMap) else None
+        if parent is None:
+            return (path,)
+        return (path,) + self.files(str(parent), data.loc_of("extends"), _chain + (name,))
 
     def get(self, name: str, loc: Location, _chain: tuple = ()) -> Layout:
         if name in self._cache:
