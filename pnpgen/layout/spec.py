@@ -96,8 +96,11 @@ class LayoutLibrary:
         return self._files[name]
 
     def _chain_files(self, name: str, loc: Location, _chain: tuple) -> tuple:
-        if not _NAME.match(name) or name in _chain:
-            raise ContentError.at(loc, f"layout '{name}' cannot be resolved")
+        if not _NAME.match(name):
+            raise ContentError.at(loc, f"layout name {name!r} must be lower-case letters, digits, '-' or '_' "
+                                  "(a name, not a path)")
+        if name in _chain:
+            raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
         path = self.find(name)
         if path is None:
             raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
