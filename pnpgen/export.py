@@ -27,6 +27,7 @@ SHOP_BLEED = 25.4 / 8 * MM  # 1/8 in, what print-on-demand shops ask for
 TTS_MAX = 4096
 TTS_COLS, TTS_ROWS = 10, 7
 TTS_PER_SHEET = 69  # the 70th slot of a sheet is the hidden-card image
+THUMB = 360  # px: the box a page fits in on a contact sheet
 
 
 @dataclass
@@ -223,7 +224,9 @@ def export_sheet(out: Path, game_id: str, pdfs: list[Path]) -> Path:
         doc = pdfium.PdfDocument(str(path))
         try:
             page = doc[0]
-            img = page.render(scale=120 / 72 / 4).to_pil().convert("RGB")  # 30 dpi
+            w_pt, h_pt = page.get_size()
+            scale = min(THUMB / w_pt, THUMB / h_pt)  # every page fits the same box, whatever its size
+            img = page.render(scale=scale).to_pil().convert("RGB")
             page.close()
         finally:
             doc.close()
