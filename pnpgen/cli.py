@@ -49,9 +49,10 @@ def _fail_internal(exc: BaseException, debug: bool) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnpgen")
 def main() -> None:
-    """pnpgen: print-and-play component generator for board games.
+    """pnpgen: print-and-play component generator and rulebook builder for board games.
 
-    Content (YAML) in content/<game>/ becomes printable PDFs in output/<game>/.
+    Content (YAML) in content/<game>/ becomes printable PDFs in output/<game>/: cards, tiles, tokens, boards
+    and the rulebook, checked against the counts the game's documents state.
     """
 
 
@@ -63,14 +64,16 @@ def main() -> None:
 @click.option("--paper", type=PAPER, default="a4", show_default=True, help="Paper size of the sheets.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes that write PDFs in parallel (default: one per core).")
+              help="Processes that build in parallel: games, or one game's files (default: one per core).")
 @click.option("--no-check", is_flag=True, help="Build even when the rules check finds errors (says so).")
 @_debug_option
 def build(games, content, out, paper, strict, debug, jobs, no_check):
     """Build GAMES (all games in the content folder when none are named).
 
-    Writes OUT/<game>/<component>.pdf, OUT/<game>/rulebook.pdf and OUT/<game>/manifest.json. Only outputs whose
-    inputs changed are drawn again. A game with an error keeps its last good output; the other games still build.
+    Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf and
+    OUT/<game>/manifest.json. The rules check (content/<game>/facts.yaml) runs first and a game it fails is not
+    written. Only outputs whose inputs changed are drawn again. A game with an error keeps its last good output;
+    the other games still build.
     """
     from pnpgen import freshness
 
