@@ -196,8 +196,6 @@ def _int(value) -> int:
 
 def _valid(fact: LMap, diags: Diagnostics) -> bool:
     """Types of a fact's keys; every problem reported at its line."""
-    from pnpgen.schema import Invalid
-
     before = len(diags.errors)
     r = MapReader(fact, diags, "fact")
     r.get("id", as_id, required=True)
@@ -228,7 +226,6 @@ def _valid(fact: LMap, diags: Diagnostics) -> bool:
     if ("counts" in fact or "each" in fact or "values" in fact) and "by" not in fact:
         diags.error(fact.loc, "'counts', 'each' and 'values' need 'by' (the field to break the pieces down by)")
     r.finish()
-    _ = Invalid
     return len(diags.errors) == before
 
 

@@ -349,7 +349,6 @@ def check(games, content, players, fmt, strict, debug):
     One line per finding: severity component: message (expected X, found Y) [file:line], then a summary per
     game. Errata (known conflicts in the documents, resolved on purpose) are listed but never fail the check.
     """
-    from pnpgen import freshness
 
     roots = _named_roots(content, games)
     try:

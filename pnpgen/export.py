@@ -155,7 +155,6 @@ def tts_cell(card_w_pt: float, card_h_pt: float, cols: int, rows: int) -> tuple[
 def export_tts(content: Path, out: Path, game_id: str, components: list[str], diags: Diagnostics) -> list[Exported]:
     import json
 
-    from PIL import Image
 
     prepared, decks = _decks(content, game_id, components, 0.0, diags)
     results = []

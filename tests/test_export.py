@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 
-import pytest
 from PIL import Image
 
 from conftest import ROOT, run_cli

@@ -4,7 +4,6 @@ byte for byte."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pdfplumber
 import pypdfium2 as pdfium

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen.errors import ContentError, Diagnostics, Location
-from pnpgen.faces import Icon, Image, Rect, Text
+from pnpgen.faces import Icon, Image, Rect
 from pnpgen.icons import BUILTIN, load_icons
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.spec import LayoutLibrary

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
     CondPageBreak,
