@@ -23,7 +23,7 @@ from pnpgen.imposition import ImpositionError, PiecePlan, SheetPlan, paginate, p
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.spec import LayoutLibrary
 from pnpgen.model import Board, Deck, Game
-from pnpgen.schema import discover_games, load_game
+from pnpgen.schema import load_game
 from pnpgen.templating import Compiler
 from pnpgen.writers import atomic_path, read_manifest, remove_stale_temps, sha256_of, write_manifest
 
@@ -35,10 +35,6 @@ class PreparedDeck:
     faces: list  # (front Face, back Face | None), one per printed card (copies repeated)
     inputs: dict = field(default_factory=dict)  # file -> sha256 it was made from
     warnings: int = 0
-
-    @property
-    def sheets(self) -> int:
-        return len(paginate(len(self.faces), self.plan.per_sheet))
 
     @property
     def has_backs(self) -> bool:
@@ -115,17 +111,7 @@ def layout_folders(root: Path, content: Path) -> list[Path]:
     return [root / "layouts", shared_layouts(content)]
 
 
-def game_roots(content: Path, names: list[str] | None) -> list[Path]:
-    roots = discover_games(content)
-    if not names:
-        return roots
-    by_name = {r.name: r for r in roots}
-    missing = [n for n in names if n not in by_name]
-    if missing:
-        from pnpgen.errors import did_you_mean
-
-        raise LookupError(f"no game '{missing[0]}' in {display_path(content)}; " + did_you_mean(missing[0], by_name))
-    return [by_name[n] for n in names]
+game_roots = freshness.select
 
 
 def load_game_icons(game: Game, diags: Diagnostics) -> dict:

@@ -223,9 +223,10 @@ def _export_common(f):
     return f
 
 
-def _run_export(debug, fn):
+def _run_export(debug, fn, game=None, diags=None):
+    """Run an export; usage errors exit 2, content errors 1; warnings shown; an empty result said so."""
     try:
-        return fn()
+        results = fn()
     except LookupError as exc:
         raise click.UsageError(str(exc)) from None
     except ContentError as exc:
@@ -233,6 +234,11 @@ def _run_export(debug, fn):
         sys.exit(1)
     except Exception as exc:  # noqa: BLE001
         _fail_internal(exc, debug)
+    if diags is not None:
+        _report(diags, False)
+    if game is not None and not results:
+        click.echo(f"{game} has no card decks to export")
+    return results
 
 
 @export.command(name="png")
@@ -247,10 +253,7 @@ def export_png(game, components, dpi, bleed, content, out, debug):
     from pnpgen.export import export_png as run
 
     diags = Diagnostics()
-    results = _run_export(debug, lambda: run(content, out, game, list(components), dpi, bleed, diags))
-    _report(diags, False)
-    if not results:
-        click.echo(f"{game} has no card decks to export")
+    results = _run_export(debug, lambda: run(content, out, game, list(components), dpi, bleed, diags), game, diags)
     for r in results:
         click.echo(f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}")
 
@@ -264,10 +267,7 @@ def export_tts(game, components, content, out, debug):
     from pnpgen.export import export_tts as run
 
     diags = Diagnostics()
-    results = _run_export(debug, lambda: run(content, out, game, list(components), diags))
-    _report(diags, False)
-    if not results:
-        click.echo(f"{game} has no card decks to export")
+    results = _run_export(debug, lambda: run(content, out, game, list(components), diags), game, diags)
     for r in results:
         click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
 
@@ -304,17 +304,9 @@ def watch(games, content, out, paper, poll):
 
     Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
     """
-    from pnpgen import freshness
     from pnpgen.watch import run
 
-    if not content.is_dir():
-        raise click.UsageError(f"content folder '{content}' does not exist")
-    known = {r.name for r in freshness.discover(content)}
-    for g in games:
-        if g not in known:
-            from pnpgen.errors import did_you_mean
-
-            raise click.UsageError(f"no game '{g}' in {content}; " + did_you_mean(g, known))
+    _named_roots(content, games)  # usage errors before anything starts
 
     def echo(text, err):
         click.echo(text, err=err)
@@ -375,13 +367,7 @@ def _named_roots(content, games):
 
     if not content.is_dir():
         raise click.UsageError(f"content folder '{content}' does not exist")
-    roots = freshness.discover(content)
-    if games:
-        by_name = {r.name: r for r in roots}
-        for g in games:
-            if g not in by_name:
-                from pnpgen.errors import did_you_mean
-
-                raise click.UsageError(f"no game '{g}' in {content}; " + did_you_mean(g, by_name))
-        roots = [by_name[g] for g in games]
-    return roots
+    try:
+        return freshness.select(content, list(games) or None)
+    except LookupError as exc:
+        raise click.UsageError(str(exc)) from None

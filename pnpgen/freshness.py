@@ -106,7 +106,21 @@ def game_up_to_date(game_root: Path, out: Path, paper: str, project: Path, layou
 
 
 def discover(content: Path) -> list[Path]:
-    """Every folder of `content` holding a game.yaml, sorted (the same rule as the schema's)."""
+    """Every folder of `content` holding a game.yaml, sorted by name."""
     if not content.is_dir():
         return []
     return sorted(p for p in content.iterdir() if (p / "game.yaml").is_file())
+
+
+def select(content: Path, names: list[str] | None) -> list[Path]:
+    """The named games' folders (every game when none is named); an unknown name is a LookupError."""
+    roots = discover(content)
+    if not names:
+        return roots
+    by_name = {r.name: r for r in roots}
+    for name in names:
+        if name not in by_name:
+            from pnpgen.errors import did_you_mean
+
+            raise LookupError(f"no game '{name}' in {content}; " + did_you_mean(name, by_name))
+    return [by_name[n] for n in names]

@@ -415,10 +415,3 @@ def _card(item, index: int, loc: Location, defaults: LMap, diags: Diagnostics) -
         back=back,
         loc=loc,
     )
-
-
-def discover_games(content: Path) -> list[Path]:
-    """Every folder of `content` that holds a game.yaml, sorted by name."""
-    if not content.is_dir():
-        return []
-    return sorted(p for p in content.iterdir() if (p / "game.yaml").is_file())
