@@ -1,9 +1,10 @@
 # The two commands of the README: `make build` and `make test`. Each sets up what it needs in .venv.
+# `make lint` (ruff and mypy) runs in CI with the tests; `make test-fast` is the inner loop.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: build test bench clean
+.PHONY: build test test-fast lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,11 +17,28 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@ $(VENV)/.installed
 
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
 build: $(VENV)/.installed
 	$(BIN)/pnpgen build
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
+
+# everything but the tests marked slow (each of those builds or rasterises a lot): under a minute
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 clean:
 	rm -rf output/*/ $(VENV)

@@ -67,7 +67,7 @@ elements:
     align: center
 """
 
-BARE = '''
+BARE = """
 import sys
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import simpleSplit
@@ -113,7 +113,7 @@ for start in range(0, n, 9):
         c.saveState(); c.translate(x, y); c.doForm("back"); c.restoreState()
     marks(c); c.showPage()
 c.save()
-'''
+"""
 
 
 def synthetic(folder: Path, n: int) -> Path:
@@ -125,8 +125,10 @@ def synthetic(folder: Path, n: int) -> Path:
     lines = ["id: deck", "kind: cards", "size: poker", "front: front", "back: back", "cards:"]
     for i in range(n):
         lines.append(f"  - name: Card {i + 1}")
-        lines.append(f'    text: "Card {i + 1}: spend two tokens to move any piece one space, then draw a card'
-                     ' and keep it hidden until your next turn."')
+        lines.append(
+            f'    text: "Card {i + 1}: spend two tokens to move any piece one space, then draw a card'
+            ' and keep it hidden until your next turn."'
+        )
     (content / "deck.yaml").write_text("\n".join(lines) + "\n")
     return folder / "content"
 
@@ -162,10 +164,25 @@ def main() -> None:
             folder = work / f"syn{n}"
             content = synthetic(folder, n)
             runs = RUNS if n <= 1000 else max(1, RUNS - 1)
-            t, m = median_run(lambda i: pnpgen + ["build", "--content", str(content), "--out", str(folder / f"o{i}")],
-                              folder, runs=runs)
-            tb, mb = median_run(lambda i: [PY, "-c", BARE, str(n), str(folder / f"bare{i}.pdf"), str(fonts)],
-                                folder, runs=runs)
+            t, m = median_run(
+                lambda i, content=content, folder=folder: (
+                    pnpgen + ["build", "--content", str(content), "--out", str(folder / f"o{i}")]
+                ),
+                folder,
+                runs=runs,
+            )
+            tb, mb = median_run(
+                lambda i, n=n, folder=folder: [
+                    PY,
+                    "-c",
+                    BARE,
+                    str(n),
+                    str(folder / f"bare{i}.pdf"),
+                    str(fonts),
+                ],
+                folder,
+                runs=runs,
+            )
             rows.append((f"{n:,}-card poker deck (+ backs, A4 3x3)", t, m, tb, mb))
         # the five games
         proj = work / "games"
@@ -180,13 +197,29 @@ def main() -> None:
 
         def edit(i):
             deck.write_text(original.replace("Blood Oaths", f"Blood Oaths {i}"))
+
         t, m = median_run(lambda i: pnpgen + ["build", "--out", "out0"], proj, prepare=edit)
         rows.append(("rebuild after one card's text changed", t, m, None, None))
         deck.write_text(original)
         # export png: 100 cards at 300 dpi
         folder = work / "syn100"
-        t, m = median_run(lambda i: pnpgen + ["export", "png", "bench", "--content", str(folder / "content"),
-                                              "--out", str(folder / f"png{i}"), "--dpi", "300"], folder)
+        t, m = median_run(
+            lambda i: (
+                pnpgen
+                + [
+                    "export",
+                    "png",
+                    "bench",
+                    "--content",
+                    str(folder / "content"),
+                    "--out",
+                    str(folder / f"png{i}"),
+                    "--dpi",
+                    "300",
+                ]
+            ),
+            folder,
+        )
         rows.append(("export png, 100 cards at 300 dpi", t, m, None, None))
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -194,7 +227,7 @@ def main() -> None:
     print()
     print("| job | pnpgen | peak memory | bare ReportLab | ratio |")
     print("|---|---:|---:|---:|---:|")
-    for name, t, m, tb, mb in rows:
+    for name, t, m, tb, _mb in rows:
         bare = f"{tb:.2f} s" if tb is not None else ""
         ratio = f"{t / tb:.2f}x" if tb else ""
         print(f"| {name} | {t:.2f} s | {m:.0f} MB | {bare} | {ratio} |")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from pnpgen import __version__, freshness
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
@@ -133,8 +133,13 @@ def _old_entries(old: dict | None, paper: str, listing: str) -> dict:
     return out
 
 
-def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None, strict: bool = False,
-                 ) -> tuple[PreparedGame | None, Diagnostics]:
+def prepare_game(
+    root: Path,
+    content: Path,
+    paper: str,
+    out: Path | None = None,
+    strict: bool = False,
+) -> tuple[PreparedGame | None, Diagnostics]:
     """Read and validate a game; draw the faces of every output that must be written again. Writes nothing."""
     diags = Diagnostics()
     try:
@@ -152,10 +157,16 @@ def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None,
         try:
             base = _deck_inputs(game, deck, library)
             entries = old.get(deck.id) or []
-            if (entries and out_dir and all(
+            if (
+                entries
+                and out_dir
+                and all(
                     set(freshness.record(base, project)) <= set(e.get("inputs", {}))
-                    and not (strict and e.get("warnings")) and freshness.entry_fresh(e, out_dir, project)
-                    for e in entries)):
+                    and not (strict and e.get("warnings"))
+                    and freshness.entry_fresh(e, out_dir, project)
+                    for e in entries
+                )
+            ):
                 prepared.components.append(Reused(entries))
                 continue
             before = len(diags.warnings)
@@ -170,8 +181,14 @@ def prepare_game(root: Path, content: Path, paper: str, out: Path | None = None,
             continue
         if pd is not None:
             pairs = pd.faces if isinstance(pd, PreparedDeck) else [(f, None) for f in pd.faces]
-            art = {Path(op.path) for front, back in set(pairs) for face in (front, back) if face
-                   for op in face.ops if isinstance(op, Image)}
+            art = {
+                Path(op.path)
+                for front, back in set(pairs)
+                for face in (front, back)
+                if face
+                for op in face.ops
+                if isinstance(op, Image)
+            }
             pd.inputs = freshness.record(list(base) + sorted(art), project)
             prepared.components.append(pd)
     prepared.rulebook = prepare_rulebook(prepared, library, project, old, out_dir, diags)
@@ -191,8 +208,14 @@ def _deck_inputs(game: Game, deck, library: LayoutLibrary) -> list[Path]:
     return files
 
 
-def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Path, old: dict,
-                     out_dir: Path | None, diags: Diagnostics):
+def prepare_rulebook(
+    prepared: PreparedGame,
+    library: LayoutLibrary,
+    project: Path,
+    old: dict,
+    out_dir: Path | None,
+    diags: Diagnostics,
+):
     from pnpgen.rulebook import component_info, find_sources, load_rulebook
 
     game = prepared.game
@@ -225,16 +248,27 @@ def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Pa
     own = [game.root / "game.yaml"] + ([game.icons_file] if game.icons_file else [])
     inputs = freshness.record(sources + own + deck_files, project)
     target = out_dir / "rulebook.pdf" if out_dir else None
-    if (entry and target and entry.get("key") == key and target.is_file()
-            and freshness.file_sha(target) == entry.get("sha256")):
-        return Reused([{**entry, "inputs": inputs}])  # what it shows is unchanged; its inputs are recorded anew
+    if (
+        entry
+        and target
+        and entry.get("key") == key
+        and target.is_file()
+        and freshness.file_sha(target) == entry.get("sha256")
+    ):
+        return Reused(
+            [{**entry, "inputs": inputs}]
+        )  # what it shows is unchanged; its inputs are recorded anew
     pictures = {}
     for deck in game.components:
         if isinstance(deck, Board):
             continue
-        pd = next((c for c in prepared.components if isinstance(c, PreparedDeck) and c.deck.id == deck.id), None)
+        pd = next(
+            (c for c in prepared.components if isinstance(c, PreparedDeck) and c.deck.id == deck.id), None
+        )
         try:
-            faces = pd.faces[0] if pd is not None else _first_faces(game, deck, library, prepared.icons, diags)
+            faces = (
+                pd.faces[0] if pd is not None else _first_faces(game, deck, library, prepared.icons, diags)
+            )
         except ContentError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -248,8 +282,10 @@ def prepare_rulebook(prepared: PreparedGame, library: LayoutLibrary, project: Pa
         return None
     for block in _walk(book.blocks):
         if getattr(block, "component", None) and block.component not in pictures:
-            diags.error(Location(display_path(book.path), block.line, 1),
-                        f"picture(): component '{block.component}' has no card to draw")
+            diags.error(
+                Location(display_path(book.path), block.line, 1),
+                f"picture(): component '{block.component}' has no card to draw",
+            )
     return PreparedRulebook(book, pictures, components, key, inputs)
 
 
@@ -263,14 +299,30 @@ def _walk(blocks):
 
 
 def _face_context(game: Game, deck: Deck, icons: dict) -> FaceContext:
-    return FaceContext(deck.width_pt, deck.height_pt, deck.bleed_pt, deck.safe_pt, dict(game.palette), icons,
-                       game.root / "art", shape=deck.shape)
+    return FaceContext(
+        deck.width_pt,
+        deck.height_pt,
+        deck.bleed_pt,
+        deck.safe_pt,
+        dict(game.palette),
+        icons,
+        game.root / "art",
+        shape=deck.shape,
+    )
 
 
 def prepare_board(game: Game, board, library: LayoutLibrary, icons: dict, diags: Diagnostics):
     """Draw each side of a board at its true size."""
-    fc = FaceContext(board.width_pt, board.height_pt, board.bleed_pt, 0.0, dict(game.palette), icons,
-                     game.root / "art", board=board.data)
+    fc = FaceContext(
+        board.width_pt,
+        board.height_pt,
+        board.bleed_pt,
+        0.0,
+        dict(game.palette),
+        icons,
+        game.root / "art",
+        board=board.data,
+    )
     info = {"id": board.id, "name": board.name, "count": len(board.sides)}
     game_info = {"id": game.id, "title": game.title, "players": game.players}
     faces, failed = [], False
@@ -290,14 +342,23 @@ def _card_faces(game, deck, card, library, fc, diags, memo=None):
     label = f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
     extra = {"index": card.index, "count": card.count, "designed": card.designed}
     fields = {**deck.front.fields, **card.fields, **extra}
-    front = _face(library.get(deck.front.layout, deck.front.loc), fc, fields, deck_info, game_info, label, diags,
-                  memo)
+    front = _face(
+        library.get(deck.front.layout, deck.front.loc), fc, fields, deck_info, game_info, label, diags, memo
+    )
     back, ok = None, front is not None
     ref = deck.back_for(card)
     if ref is not None:
         bfields = {**card.fields, **ref.fields, **extra}
-        back = _face(library.get(ref.layout, ref.loc), fc, bfields, deck_info, game_info,
-                     label.replace("card ", "back of card ", 1), diags, memo)
+        back = _face(
+            library.get(ref.layout, ref.loc),
+            fc,
+            bfields,
+            deck_info,
+            game_info,
+            label.replace("card ", "back of card ", 1),
+            diags,
+            memo,
+        )
         ok = ok and back is not None
     return front, back, ok
 
@@ -390,8 +451,13 @@ def _run_job(index: int) -> tuple[int, dict]:
     return index, {"pages": pages, "sha256": sha256_of(target)}
 
 
-def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step: Callable[[str], None],
-                workers: int | None = None) -> dict:
+def write_games(
+    prepared_games: list[PreparedGame],
+    out: Path,
+    paper: str,
+    step: Callable[[str], None],
+    workers: int | None = None,
+) -> dict:
     """Write every stale output of the games (in parallel when there is more than one), then each manifest.
 
     Returns game id -> (file entries, ids rendered)."""
@@ -405,7 +471,10 @@ def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step:
                 jobs.append(("deck", out_dir / f"{item.deck.id}.pdf", (pg.game, item, paper, pg.icons)))
                 owners.append((pg.game.id, item.deck.id))
             elif isinstance(item, PreparedBoard):
-                for kind, name in (("board", f"{item.board.id}.pdf"), ("board-full", f"{item.board.id}-full.pdf")):
+                for kind, name in (
+                    ("board", f"{item.board.id}.pdf"),
+                    ("board-full", f"{item.board.id}-full.pdf"),
+                ):
                     jobs.append((kind, out_dir / name, (pg.game, item, paper, pg.icons)))
                     owners.append((pg.game.id, item.board.id))
             else:
@@ -417,7 +486,9 @@ def write_games(prepared_games: list[PreparedGame], out: Path, paper: str, step:
     try:
         if workers > 1 and len(jobs) > 1:
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent) as pool:
+            with ProcessPoolExecutor(
+                max_workers=workers, mp_context=ctx, initializer=_die_with_parent
+            ) as pool:
                 futures = [pool.submit(_run_job, i) for i in range(len(jobs))]
                 for fut in as_completed(futures):
                     i, res = fut.result()
@@ -454,9 +525,14 @@ def _finish_game(pg: PreparedGame, out: Path, paper: str, jobs, owners, results)
             cid, kind, faces = "rulebook", "rulebook", None
         rendered.append(cid)
         for (_, target, _), res in written[cid]:
-            entry = {"path": target.name, "component": cid, "kind": kind,
-                     "faces": faces if faces is not None else res["pages"],
-                     "pages": res["pages"], "sha256": res["sha256"]}
+            entry = {
+                "path": target.name,
+                "component": cid,
+                "kind": kind,
+                "faces": faces if faces is not None else res["pages"],
+                "pages": res["pages"],
+                "sha256": res["sha256"],
+            }
             if isinstance(item, PreparedRulebook):
                 entry["key"] = item.key
             if isinstance(item, (PreparedDeck, PreparedBoard)):
@@ -466,9 +542,17 @@ def _finish_game(pg: PreparedGame, out: Path, paper: str, jobs, owners, results)
     out_dir = out / game.id
     manifest_path = out_dir / "manifest.json"
     old = read_manifest(manifest_path) or {}
-    manifest = {"game": game.id, "title": game.title, "paper": paper, "generator": f"pnpgen {__version__}",
-                "engine": freshness.engine_digest(), "layouts": pg.layouts, "checked": pg.checked,
-                "facts": freshness.file_sha(game.root / "facts.yaml"), "files": files}
+    manifest = {
+        "game": game.id,
+        "title": game.title,
+        "paper": paper,
+        "generator": f"pnpgen {__version__}",
+        "engine": freshness.engine_digest(),
+        "layouts": pg.layouts,
+        "checked": pg.checked,
+        "facts": freshness.file_sha(game.root / "facts.yaml"),
+        "files": files,
+    }
     out_dir.mkdir(parents=True, exist_ok=True)
     write_manifest(manifest_path, manifest)
     kept = {f["path"] for f in files}
@@ -483,8 +567,13 @@ def write_deck_pdf(path: Path, game: Game, pd: PreparedDeck, paper: str, icons: 
     from pnpgen.render.pdf import PdfWriter
 
     plan = pd.plan
-    w = PdfWriter(path, (plan.paper_w, plan.paper_h), f"{game.title} — {pd.deck.name}",
-                  f"{pd.deck.name}: {len(pd.faces)} cards, {paper.upper()}", icons)
+    w = PdfWriter(
+        path,
+        (plan.paper_w, plan.paper_h),
+        f"{game.title} — {pd.deck.name}",
+        f"{pd.deck.name}: {len(pd.faces)} cards, {paper.upper()}",
+        icons,
+    )
     sheets = paginate(len(pd.faces), plan.per_sheet)
     page = w.piece_page if isinstance(plan, PiecePlan) else w.sheet_page
     for n, rng in enumerate(sheets, 1):
@@ -501,8 +590,16 @@ def _label(game: Game, pd: PreparedDeck, n: int, total: int, side: str) -> str:
     return f"{game.title} · {pd.deck.name} · sheet {n} of {total} · {side}"
 
 
-def build(content: Path, out: Path, names: list[str] | None, paper: str, strict: bool,
-          step_factory=None, workers: int | None = None, check=None) -> list[GameResult]:
+def build(
+    content: Path,
+    out: Path,
+    names: list[str] | None,
+    paper: str,
+    strict: bool,
+    step_factory=None,
+    workers: int | None = None,
+    check=None,
+) -> list[GameResult]:
     """Build the named games (all when none); a game that fails does not stop the others.
 
     `check(root)` -> a checker Report, run once a game's content has loaded and drawn cleanly; its errors (and
@@ -516,8 +613,9 @@ def build(content: Path, out: Path, names: list[str] | None, paper: str, strict:
         _GAMES = (content, out, paper, strict, check)
         try:
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=min(cores, len(roots)), mp_context=ctx,
-                                     initializer=_die_with_parent) as pool:
+            with ProcessPoolExecutor(
+                max_workers=min(cores, len(roots)), mp_context=ctx, initializer=_die_with_parent
+            ) as pool:
                 results = []
                 for result in pool.map(_build_game_job, roots):
                     results.append(result)
@@ -541,8 +639,9 @@ def _build_game_job(root: Path) -> GameResult:
     return build_game(root, content, out, paper, strict, check, workers=1)
 
 
-def build_game(root: Path, content: Path, out: Path, paper: str, strict: bool, check=None,
-               workers: int | None = None) -> GameResult:
+def build_game(
+    root: Path, content: Path, out: Path, paper: str, strict: bool, check=None, workers: int | None = None
+) -> GameResult:
     prepared, diags = prepare_game(root, content, paper, out, strict)
     failed = bool(diags.errors) or (strict and bool(diags.warnings)) or prepared is None
     if not failed and check is not None:
@@ -565,7 +664,8 @@ def build_game(root: Path, content: Path, out: Path, paper: str, strict: bool, c
         diags.extend(exc.diagnostics)
         return result
     result.files, result.rendered = done[prepared.game.id]
-    result.reused = [e.entry["component"] for e in prepared.components + [prepared.rulebook]
-                     if isinstance(e, Reused)]
+    result.reused = [
+        e.entry["component"] for e in prepared.components + [prepared.rulebook] if isinstance(e, Reused)
+    ]
     result.out_dir = out / prepared.game.id
     return result

@@ -18,8 +18,25 @@ from pnpgen.schema import MapReader, as_id, as_str, load_game
 from pnpgen.source import LList, LMap, load_file
 from pnpgen.templating import Compiler, TemplateProblem
 
-FACT_KEYS = ("id", "section", "says", "component", "filter", "total", "by", "counts", "each", "values", "players",
-             "need", "have", "value", "equals", "erratum", "note")
+FACT_KEYS = (
+    "id",
+    "section",
+    "says",
+    "component",
+    "filter",
+    "total",
+    "by",
+    "counts",
+    "each",
+    "values",
+    "players",
+    "need",
+    "have",
+    "value",
+    "equals",
+    "erratum",
+    "note",
+)
 
 
 @dataclass
@@ -48,8 +65,14 @@ class Finding:
         return out
 
     def as_json(self) -> dict:
-        return {"severity": self.severity, "component": self.component, "message": self.message,
-                "expected": self.expected, "actual": self.actual, "location": self.location}
+        return {
+            "severity": self.severity,
+            "component": self.component,
+            "message": self.message,
+            "expected": self.expected,
+            "actual": self.actual,
+            "location": self.location,
+        }
 
 
 def _show(v) -> str:
@@ -102,11 +125,17 @@ class _Env:
         return _pieces(self.component(cid))
 
     def names(self, players) -> dict:
-        return {"players": players, "count": self.count, "pieces": self.pieces,
-                "components": sorted(self.by_id)}
+        return {
+            "players": players,
+            "count": self.count,
+            "pieces": self.pieces,
+            "components": sorted(self.by_id),
+        }
 
 
-def check_game(root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None) -> Report:
+def check_game(
+    root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None
+) -> Report:
     report = Report(root.name)
     try:
         game = game or load_game(root)
@@ -117,8 +146,14 @@ def check_game(root: Path, players: int | None = None, require_facts: bool = Tru
     facts_path = root / "facts.yaml"
     if not facts_path.is_file():
         if require_facts:
-            report.findings.append(Finding("warning", "facts", "no facts.yaml: nothing to hold the content against",
-                                           location=display_path(facts_path)))
+            report.findings.append(
+                Finding(
+                    "warning",
+                    "facts",
+                    "no facts.yaml: nothing to hold the content against",
+                    location=display_path(facts_path),
+                )
+            )
         _check_rulebook(game, report)
         return report
     display = display_path(facts_path)
@@ -130,8 +165,9 @@ def check_game(root: Path, players: int | None = None, require_facts: bool = Tru
         return report
     diags = Diagnostics()
     if not isinstance(data, LMap):
-        report.findings.append(Finding("error", "facts", "facts.yaml must be a mapping with 'facts'",
-                                       location=f"{display}:1"))
+        report.findings.append(
+            Finding("error", "facts", "facts.yaml must be a mapping with 'facts'", location=f"{display}:1")
+        )
         return report
     top = MapReader(data, diags, "facts.yaml")
     top.get("document", as_str)
@@ -158,8 +194,14 @@ def check_game(root: Path, players: int | None = None, require_facts: bool = Tru
     _check_numbers(numbers, fact_ids, report, diags)
     _check_rulebook(game, report)
     for d in diags.sorted():
-        report.findings.append(Finding(d.severity, "facts", d.message + (f" ({d.hint})" if d.hint else ""),
-                                       location=_short(d.location)))
+        report.findings.append(
+            Finding(
+                d.severity,
+                "facts",
+                d.message + (f" ({d.hint})" if d.hint else ""),
+                location=_short(d.location),
+            )
+        )
     return report
 
 
@@ -181,8 +223,14 @@ def _errata(errata, report, diags, display) -> dict:
         r.finish()
         if eid:
             out[eid] = e
-            report.findings.append(Finding("erratum", section or "document", f"{says}; resolved: {resolution}",
-                                           location=f"{display}:{e.loc.line}"))
+            report.findings.append(
+                Finding(
+                    "erratum",
+                    section or "document",
+                    f"{says}; resolved: {resolution}",
+                    location=f"{display}:{e.loc.line}",
+                )
+            )
     return out
 
 
@@ -224,13 +272,23 @@ def _valid(fact: LMap, diags: Diagnostics) -> bool:
     if ("value" in fact) != ("equals" in fact):
         diags.error(fact.loc, "a value fact needs both 'value' and 'equals'")
     if ("counts" in fact or "each" in fact or "values" in fact) and "by" not in fact:
-        diags.error(fact.loc, "'counts', 'each' and 'values' need 'by' (the field to break the pieces down by)")
+        diags.error(
+            fact.loc, "'counts', 'each' and 'values' need 'by' (the field to break the pieces down by)"
+        )
     r.finish()
     return len(diags.errors) == before
 
 
-def _check_fact(fact: LMap, env: _Env, compiler: Compiler, only_players, errata: dict, report: Report,
-                diags: Diagnostics, display: str) -> None:
+def _check_fact(
+    fact: LMap,
+    env: _Env,
+    compiler: Compiler,
+    only_players,
+    errata: dict,
+    report: Report,
+    diags: Diagnostics,
+    display: str,
+) -> None:
     if not _valid(fact, diags):
         return
     where = f"{display}:{fact.loc.line}"
@@ -240,8 +298,11 @@ def _check_fact(fact: LMap, env: _Env, compiler: Compiler, only_players, errata:
     comp = str(fact.get("component") or (named[0] if named else fid))  # the component a finding is about
     erratum = fact.get("erratum")
     if erratum is not None and erratum not in errata:
-        diags.error(fact.loc_of("erratum"), f"fact '{fid}' names an erratum '{erratum}' that errata do not list",
-                    did_you_mean(str(erratum), errata))
+        diags.error(
+            fact.loc_of("erratum"),
+            f"fact '{fid}' names an erratum '{erratum}' that errata do not list",
+            did_you_mean(str(erratum), errata),
+        )
     report.facts += 1
 
     def fail(message, expected=None, actual=None):
@@ -299,12 +360,15 @@ def _check_fact(fact: LMap, env: _Env, compiler: Compiler, only_players, errata:
                     if have < need:
                         fail(f"supply{label}", f"at least {need}", have)
             except TemplateProblem as exc:
-                report.findings.append(Finding("error", comp, f"fact '{fid}': {exc.message}",
-                                               location=_short(exc.location)))
+                report.findings.append(
+                    Finding("error", comp, f"fact '{fid}': {exc.message}", location=_short(exc.location))
+                )
                 return
             except ContentError as exc:  # the expression does not even parse
                 d = exc.diagnostics.items[0]
-                report.findings.append(Finding("error", comp, f"fact '{fid}': {d.message}", location=_short(d.location)))
+                report.findings.append(
+                    Finding("error", comp, f"fact '{fid}': {d.message}", location=_short(d.location))
+                )
                 return
             except TypeError as exc:
                 report.findings.append(Finding("error", comp, f"fact '{fid}': {exc}", location=where))
@@ -338,17 +402,26 @@ def _check_uses(uses, game: Game, env: _Env, report: Report, diags: Diagnostics,
         r.finish()
         where = f"{display}:{u.loc.line}"
         if cid and cid not in env.by_id:
-            report.findings.append(Finding("error", cid, f"the rules use {piece}, but no component '{cid}' exists",
-                                           location=where))
+            report.findings.append(
+                Finding(
+                    "error", cid, f"the rules use {piece}, but no component '{cid}' exists", location=where
+                )
+            )
             continue
         used.add(cid)
         if rulebook_text and not any(n in rulebook_text for n in _forms(piece)):
-            report.findings.append(Finding("warning", cid, f"the rules use {piece}, but our rulebook never names it",
-                                           location=where))
+            report.findings.append(
+                Finding(
+                    "warning", cid, f"the rules use {piece}, but our rulebook never names it", location=where
+                )
+            )
     for comp in game.components:
         if comp.id not in used:
-            report.findings.append(Finding("warning", comp.id, "no rule uses this component (add it to 'uses')",
-                                           location=display))
+            report.findings.append(
+                Finding(
+                    "warning", comp.id, "no rule uses this component (add it to 'uses')", location=display
+                )
+            )
 
 
 def _forms(piece: str) -> list[str]:
@@ -371,10 +444,15 @@ def _check_numbers(numbers, fact_ids: set, report: Report, diags: Diagnostics) -
         why = r.get("why", as_str)
         r.finish()
         if fact is None and not why:
-            diags.error(n.loc, f"number {n.get('number')} needs the fact that checks it, or 'why' it is not one")
+            diags.error(
+                n.loc, f"number {n.get('number')} needs the fact that checks it, or 'why' it is not one"
+            )
         elif fact is not None and fact not in fact_ids:
-            diags.error(n.loc_of("fact"), f"number {n.get('number')} names no fact '{fact}'",
-                        did_you_mean(str(fact), fact_ids))
+            diags.error(
+                n.loc_of("fact"),
+                f"number {n.get('number')} names no fact '{fact}'",
+                did_you_mean(str(fact), fact_ids),
+            )
 
 
 def _check_rulebook(game: Game, report: Report) -> None:

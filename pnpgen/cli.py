@@ -19,8 +19,14 @@ PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
 
 
 def _content_option(f):
-    return click.option("--content", "content", type=click.Path(file_okay=False, path_type=Path), default="content",
-                        show_default=True, help="Folder holding one folder per game.")(f)
+    return click.option(
+        "--content",
+        "content",
+        type=click.Path(file_okay=False, path_type=Path),
+        default="content",
+        show_default=True,
+        help="Folder holding one folder per game.",
+    )(f)
 
 
 def _debug_option(f):
@@ -41,8 +47,11 @@ def _fail_internal(exc: BaseException, debug: bool) -> None:
     if debug:
         traceback.print_exception(exc)
     else:
-        click.echo(f"pnpgen: internal error: {type(exc).__name__}: {exc}\n"
-                   f"  run again with --debug for the traceback", err=True)
+        click.echo(
+            f"pnpgen: internal error: {type(exc).__name__}: {exc}\n"
+            f"  run again with --debug for the traceback",
+            err=True,
+        )
     sys.exit(1)
 
 
@@ -59,12 +68,22 @@ def main() -> None:
 @main.command()
 @click.argument("games", nargs=-1)
 @_content_option
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default="output", show_default=True,
-              help="Where the PDFs and manifest.json go (one folder per game).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default="output",
+    show_default=True,
+    help="Where the PDFs and manifest.json go (one folder per game).",
+)
 @click.option("--paper", type=PAPER, default="a4", show_default=True, help="Paper size of the sheets.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes that build in parallel: games, or one game's files (default: one per core).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes that build in parallel: games, or one game's files (default: one per core).",
+)
 @click.option("--no-check", is_flag=True, help="Build even when the rules check finds errors (says so).")
 @_debug_option
 def build(games, content, out, paper, strict, debug, jobs, no_check):
@@ -95,7 +114,9 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
     if not stale:
         sys.exit(0)
     if no_check:
-        click.echo("rules check skipped (--no-check): these PDFs have not been held against the documents", err=True)
+        click.echo(
+            "rules check skipped (--no-check): these PDFs have not been held against the documents", err=True
+        )
     from pnpgen import build as build_mod
 
     tty = sys.stderr.isatty()
@@ -109,8 +130,16 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
         return lambda name: bar["bar"].update(1)
 
     try:
-        results = build_mod.build(content, out, stale, paper, strict, step_factory=step_factory, workers=jobs,
-                                  check=None if no_check else _build_check)
+        results = build_mod.build(
+            content,
+            out,
+            stale,
+            paper,
+            strict,
+            step_factory=step_factory,
+            workers=jobs,
+            check=None if no_check else _build_check,
+        )
     except LookupError as exc:
         raise click.UsageError(str(exc)) from None
     except ContentError as exc:
@@ -129,11 +158,15 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
             faces = sum(f["faces"] for f in r.files)
             kept = len(r.reused)
             detail = f"{len(r.rendered)} rendered" + (f", {kept} up to date" if kept else "")
-            click.echo(f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}")
+            click.echo(
+                f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}"
+            )
         else:
             failed.append(r.game)
             n = len(r.diagnostics.errors) + (len(r.diagnostics.warnings) if strict else 0)
-            click.echo(f"failed {r.game}: {n} error{'s' if n != 1 else ''}; its output was left as it was", err=True)
+            click.echo(
+                f"failed {r.game}: {n} error{'s' if n != 1 else ''}; its output was left as it was", err=True
+            )
     sys.exit(1 if failed else 0)
 
 
@@ -160,17 +193,24 @@ def list_(games, content, fmt, debug):
             continue
         except Exception as exc:  # noqa: BLE001
             _fail_internal(exc, debug)
-        out.append({
-            "game": game.id,
-            "title": game.title,
-            "players": game.players,
-            "components": [
-                {"id": c.id, "name": c.name, "kind": c.kind, "cards": len(getattr(c, "cards", c.sides if
-                 hasattr(c, "sides") else ())), "faces": c.faces,
-                 "designed": sum(x.count for x in getattr(c, "cards", ()) if x.designed)}
-                for c in game.components
-            ],
-        })
+        out.append(
+            {
+                "game": game.id,
+                "title": game.title,
+                "players": game.players,
+                "components": [
+                    {
+                        "id": c.id,
+                        "name": c.name,
+                        "kind": c.kind,
+                        "cards": len(getattr(c, "cards", c.sides if hasattr(c, "sides") else ())),
+                        "faces": c.faces,
+                        "designed": sum(x.count for x in getattr(c, "cards", ()) if x.designed),
+                    }
+                    for c in game.components
+                ],
+            }
+        )
     _report(diags, False)
     if fmt == "json":
         click.echo(json.dumps({"games": out}, indent=2, ensure_ascii=False))
@@ -179,7 +219,9 @@ def list_(games, content, fmt, debug):
             click.echo(f"{g['game']}  {g['title']}  ({g['players']} players)")
             for c in g["components"]:
                 designed = f", {c['designed']} designed" if c["designed"] else ""
-                click.echo(f"  {c['id']:<24} {c['kind']:<8} {c['faces']:>5} faces ({c['cards']} different{designed})")
+                click.echo(
+                    f"  {c['id']:<24} {c['kind']:<8} {c['faces']:>5} faces ({c['cards']} different{designed})"
+                )
     sys.exit(1 if diags.errors else 0)
 
 
@@ -216,8 +258,13 @@ def export():
 
 
 def _export_common(f):
-    f = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default="output",
-                     show_default=True, help="Images go to OUT/<game>/...")(f)
+    f = click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        default="output",
+        show_default=True,
+        help="Images go to OUT/<game>/...",
+    )(f)
     f = _content_option(f)
     f = _debug_option(f)
     return f
@@ -245,17 +292,25 @@ def _run_export(debug, fn, game=None, diags=None):
 @click.argument("game")
 @click.argument("components", nargs=-1)
 @click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
-@click.option("--bleed/--no-bleed", default=True, show_default=True,
-              help="Include the 1/8 in bleed print-on-demand shops ask for.")
+@click.option(
+    "--bleed/--no-bleed",
+    default=True,
+    show_default=True,
+    help="Include the 1/8 in bleed print-on-demand shops ask for.",
+)
 @_export_common
 def export_png(game, components, dpi, bleed, content, out, debug):
     """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
     from pnpgen.export import export_png as run
 
     diags = Diagnostics()
-    results = _run_export(debug, lambda: run(content, out, game, list(components), dpi, bleed, diags), game, diags)
+    results = _run_export(
+        debug, lambda: run(content, out, game, list(components), dpi, bleed, diags), game, diags
+    )
     for r in results:
-        click.echo(f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}")
+        click.echo(
+            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
+        )
 
 
 @export.command(name="tts")
@@ -331,7 +386,9 @@ def _check_games(roots, players, strict, require_facts=True):
 @main.command()
 @click.argument("games", nargs=-1)
 @_content_option
-@click.option("--players", type=click.IntRange(1, 100), default=None, help="Check the supply rules for N players only.")
+@click.option(
+    "--players", type=click.IntRange(1, 100), default=None, help="Check the supply rules for N players only."
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @_debug_option
@@ -348,17 +405,28 @@ def check(games, content, players, fmt, strict, debug):
     except Exception as exc:  # noqa: BLE001
         _fail_internal(exc, debug)
     if fmt == "json":
-        out = {"games": [{"game": r.game, "ok": r.ok(strict), "facts": r.facts,
-                          "findings": [f.as_json() for f in r.findings]} for r in reports]}
+        out = {
+            "games": [
+                {
+                    "game": r.game,
+                    "ok": r.ok(strict),
+                    "facts": r.facts,
+                    "findings": [f.as_json() for f in r.findings],
+                }
+                for r in reports
+            ]
+        }
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         for r in reports:
             for f in r.findings:
                 colour = {"error": "red", "warning": "yellow", "erratum": "cyan"}[f.severity]
-                click.echo(click.style(f.severity, fg=colour, bold=True) + f.text()[len(f.severity):])
+                click.echo(click.style(f.severity, fg=colour, bold=True) + f.text()[len(f.severity) :])
             state = "ok" if r.ok(strict) else "FAILED"
-            click.echo(f"{r.game}: {r.facts} facts checked, {r.count('error')} errors, {r.count('warning')} warnings, "
-                       f"{r.count('erratum')} errata: {state}")
+            click.echo(
+                f"{r.game}: {r.facts} facts checked, {r.count('error')} errors, {r.count('warning')} warnings, "
+                f"{r.count('erratum')} errata: {state}"
+            )
     sys.exit(0 if all(r.ok(strict) for r in reports) else 1)
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.build import PreparedDeck, game_roots, load_game_icons, prepare_deck
-from pnpgen.schema import load_game
 from pnpgen.errors import ContentError, Diagnostics
 from pnpgen.layout.spec import LayoutLibrary
+from pnpgen.schema import load_game
 from pnpgen.templating import Compiler
 from pnpgen.units import MM
 
@@ -54,11 +54,15 @@ def _decks(content: Path, game_id: str, components: list[str], bleed_pt: float |
     wanted = components or [c.id for c in game.components if isinstance(c, Deck)]
     unknown = [c for c in wanted if game.component(c) is None]
     if unknown:
-        raise LookupError(f"no component '{unknown[0]}' in {game_id} (components: "
-                          f"{', '.join(c.id for c in game.components)})")
+        raise LookupError(
+            f"no component '{unknown[0]}' in {game_id} (components: "
+            f"{', '.join(c.id for c in game.components)})"
+        )
     boards = [c for c in wanted if not isinstance(game.component(c), Deck)]
     if boards:
-        raise LookupError(f"'{boards[0]}' is a board: its full-size PDF (<id>-full.pdf) is the file for a print shop")
+        raise LookupError(
+            f"'{boards[0]}' is a board: its full-size PDF (<id>-full.pdf) is the file for a print shop"
+        )
     library = LayoutLibrary([root / "layouts", content.resolve().parent / "layouts"], Compiler())
     out = []
     for cid in wanted:
@@ -107,8 +111,9 @@ def _render_pages(faces, bleed_pt, icons, dpi: float, title: str):
             doc.close()
 
 
-def export_png(content: Path, out: Path, game_id: str, components: list[str], dpi: int, bleed: bool,
-               diags: Diagnostics) -> list[Exported]:
+def export_png(
+    content: Path, out: Path, game_id: str, components: list[str], dpi: int, bleed: bool, diags: Diagnostics
+) -> list[Exported]:
     prepared, decks = _decks(content, game_id, components, SHOP_BLEED if bleed else 0.0, diags)
     results = []
     for pd in decks:
@@ -128,15 +133,26 @@ def export_png(content: Path, out: Path, game_id: str, components: list[str], dp
         if backs:
             back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
             for n, image in enumerate(_render_pages(back_faces, b, prepared.icons, dpi, pd.deck.name), 1):
-                name = f"{pd.deck.id}-back.png" if shared_back else f"{pd.deck.id}-{n:0{max(3, width)}d}-back.png"
+                name = (
+                    f"{pd.deck.id}-back.png"
+                    if shared_back
+                    else f"{pd.deck.id}-{n:0{max(3, width)}d}-back.png"
+                )
                 image.save(folder / name, compress_level=1)
                 files.append(name)
         with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
             w.writerow(["front", "back", "count", "name"])
-            for n, (front, back, count, name) in enumerate(cards, 1):
-                back_name = (f"{pd.deck.id}-back.png" if shared_back else
-                             f"{pd.deck.id}-{n:0{max(3, width)}d}-back.png") if back is not None else ""
+            for n, (_front, back, count, name) in enumerate(cards, 1):
+                back_name = (
+                    (
+                        f"{pd.deck.id}-back.png"
+                        if shared_back
+                        else f"{pd.deck.id}-{n:0{max(3, width)}d}-back.png"
+                    )
+                    if back is not None
+                    else ""
+                )
                 w.writerow([f"{pd.deck.id}-{n:0{max(3, width)}d}-front.png", back_name, count, name])
         results.append(Exported(pd.deck.id, files + ["cards.csv"]))
     return results
@@ -152,9 +168,10 @@ def tts_cell(card_w_pt: float, card_h_pt: float, cols: int, rows: int) -> tuple[
     return w, h
 
 
-def export_tts(content: Path, out: Path, game_id: str, components: list[str], diags: Diagnostics) -> list[Exported]:
+def export_tts(
+    content: Path, out: Path, game_id: str, components: list[str], diags: Diagnostics
+) -> list[Exported]:
     import json
-
 
     prepared, decks = _decks(content, game_id, components, 0.0, diags)
     results = []
@@ -193,7 +210,13 @@ def export_tts(content: Path, out: Path, game_id: str, components: list[str], di
                     files.append(name)
                     sheets[s - 1]["back"] = name
                     sheets[s - 1]["unique_backs"] = True
-        desc = {"deck": pd.deck.id, "name": pd.deck.name, "cards": len(slots), "card_px": [cw, ch], "sheets": sheets}
+        desc = {
+            "deck": pd.deck.id,
+            "name": pd.deck.name,
+            "cards": len(slots),
+            "card_px": [cw, ch],
+            "sheets": sheets,
+        }
         (folder / f"{pd.deck.id}.json").write_text(json.dumps(desc, indent=2) + "\n", encoding="utf-8")
         files.append(f"{pd.deck.id}.json")
         results.append(Exported(pd.deck.id, files))
@@ -205,7 +228,7 @@ def _tiles(images, slots, cols, rows, cw, ch):
     from PIL import Image
 
     for s, start in enumerate(range(0, len(slots), TTS_PER_SHEET), 1):
-        chunk = slots[start:start + TTS_PER_SHEET]
+        chunk = slots[start : start + TTS_PER_SHEET]
         sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
         for k, idx in enumerate(chunk):
             r, c = divmod(k, cols)

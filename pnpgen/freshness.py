@@ -83,8 +83,15 @@ def read_manifest(path: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def game_up_to_date(game_root: Path, out: Path, paper: str, project: Path, layout_folders: list[Path],
-                    strict: bool = False, checked: bool = False) -> bool:
+def game_up_to_date(
+    game_root: Path,
+    out: Path,
+    paper: str,
+    project: Path,
+    layout_folders: list[Path],
+    strict: bool = False,
+    checked: bool = False,
+) -> bool:
     """True when every output of the game is fresh: nothing needs to be loaded or drawn."""
     manifest = read_manifest(out / game_root.name / "manifest.json")
     if not manifest or manifest.get("engine") != engine_digest() or manifest.get("paper") != paper:

@@ -133,8 +133,17 @@ def parse_path(d: str) -> tuple:
                 x, y = nums(2)
                 qx, qy = (2 * cx - last_ctrl[0], 2 * cy - last_ctrl[1]) if last_ctrl else (cx, cy)
             x, y = x + ox, y + oy
-            out.append(("C", cx + 2 / 3 * (qx - cx), cy + 2 / 3 * (qy - cy),
-                        x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y))
+            out.append(
+                (
+                    "C",
+                    cx + 2 / 3 * (qx - cx),
+                    cy + 2 / 3 * (qy - cy),
+                    x + 2 / 3 * (qx - x),
+                    y + 2 / 3 * (qy - y),
+                    x,
+                    y,
+                )
+            )
             last_ctrl = (qx, qy)
             cx, cy = x, y
         else:
@@ -193,7 +202,9 @@ def _shape(data: LMap, palette: dict) -> Shape:
         raise PathError(f"a shape needs exactly one of: {', '.join(SHAPE_KINDS)}")
     for key in data:
         if key not in SHAPE_KINDS and key not in STYLE_KEYS:
-            raise PathError(f"unknown key '{key}' in icon shape; " + did_you_mean(str(key), SHAPE_KINDS + STYLE_KEYS))
+            raise PathError(
+                f"unknown key '{key}' in icon shape; " + did_you_mean(str(key), SHAPE_KINDS + STYLE_KEYS)
+            )
     kind = kinds[0]
     v = data[kind]
     if kind == "path":
@@ -239,7 +250,9 @@ def _colour(value, palette: dict):
     raise PathError(f"unknown colour '{text}' (use '#rrggbb', 'tint', 'none' or a palette name)")
 
 
-def load_icons(path: Path, palette: dict, diags: Diagnostics, icons: dict | None = None) -> dict[str, IconDef]:
+def load_icons(
+    path: Path, palette: dict, diags: Diagnostics, icons: dict | None = None
+) -> dict[str, IconDef]:
     """Read an icons file into `icons` (later files override earlier ones)."""
     icons = {} if icons is None else icons
     display = display_path(path)
@@ -261,8 +274,11 @@ def load_icons(path: Path, palette: dict, diags: Diagnostics, icons: dict | None
             continue
         for key in spec:
             if key not in ("tint", "shapes", "description"):
-                diags.error(spec.key_loc(key), f"unknown key '{key}' in icon '{name}'",
-                            did_you_mean(str(key), ["tint", "shapes", "description"]))
+                diags.error(
+                    spec.key_loc(key),
+                    f"unknown key '{key}' in icon '{name}'",
+                    did_you_mean(str(key), ["tint", "shapes", "description"]),
+                )
         try:
             tint = _colour(spec.get("tint", "#000000"), palette) or "#000000"
         except PathError as exc:

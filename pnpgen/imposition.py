@@ -117,7 +117,10 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
     g = 2 * bleed
     outer = bleed + MARK_GAP + MARK_MIN_GUTTER
     gut = (_fit(usable_w - 2 * outer, card_w, g), _fit(usable_h - 2 * outer, card_h, g))
-    shared = (_fit(usable_w - 2 * MARK_MIN_SHARED, card_w, 0), _fit(usable_h - 2 * MARK_MIN_SHARED, card_h, 0))
+    shared = (
+        _fit(usable_w - 2 * MARK_MIN_SHARED, card_w, 0),
+        _fit(usable_h - 2 * MARK_MIN_SHARED, card_h, 0),
+    )
     if gut[0] * gut[1] >= shared[0] * shared[1] and gut[0] * gut[1] > 0:
         mode, (cols, rows), gap = "gutters", gut, g
     else:
@@ -146,11 +149,27 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
             if mode == "gutters":
                 b = (bleed, bleed, bleed, bleed)
             else:
-                b = (ob_x if c == 0 else 0.0, ob_y if r == rows - 1 else 0.0,
-                     ob_x if c == cols - 1 else 0.0, ob_y if r == 0 else 0.0)
+                b = (
+                    ob_x if c == 0 else 0.0,
+                    ob_y if r == rows - 1 else 0.0,
+                    ob_x if c == cols - 1 else 0.0,
+                    ob_y if r == 0 else 0.0,
+                )
             slots.append(Slot(x, y, card_w, card_h, b))
-    xs = sorted({round(v, 4) for c in range(cols) for v in (x0 + c * (card_w + gap), x0 + c * (card_w + gap) + card_w)})
-    ys = sorted({round(v, 4) for r in range(rows) for v in (y0 + r * (card_h + gap), y0 + r * (card_h + gap) + card_h)})
+    xs = sorted(
+        {
+            round(v, 4)
+            for c in range(cols)
+            for v in (x0 + c * (card_w + gap), x0 + c * (card_w + gap) + card_w)
+        }
+    )
+    ys = sorted(
+        {
+            round(v, 4)
+            for r in range(rows)
+            for v in (y0 + r * (card_h + gap), y0 + r * (card_h + gap) + card_h)
+        }
+    )
     marks = []
     top, bottom, left, right = y0 + grid_h, y0, x0, x0 + grid_w
     for x in xs:
@@ -162,7 +181,9 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
         marks.append(Mark(left - start, y, left - end, y))
         marks.append(Mark(right + start, y, right + end, y))
     label = _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y)
-    return SheetPlan(paper, pw, ph, card_w, card_h, bleed, mode, cols, rows, tuple(slots), tuple(marks), label)
+    return SheetPlan(
+        paper, pw, ph, card_w, card_h, bleed, mode, cols, rows, tuple(slots), tuple(marks), label
+    )
 
 
 def _outer_bleed(room: float, bleed: float) -> float:
@@ -220,7 +241,9 @@ class PieceSlot:
     w: float
     h: float
     up: bool
-    clip: tuple  # ("poly", ((x, y), ...)) or ("circle", cx, cy, r): where the face may paint, page coordinates
+    clip: (
+        tuple  # ("poly", ((x, y), ...)) or ("circle", cx, cy, r): where the face may paint, page coordinates
+    )
     guide: tuple  # the cut line, same form
 
 
@@ -240,8 +263,10 @@ class PiecePlan:
     def back_slots(self) -> tuple:
         """Mirrored for long-edge duplex: x -> paper width - x (a mirrored lattice is the same lattice)."""
         pw = self.paper_w
-        return tuple(PieceSlot(pw - s.x - s.w, s.y, s.w, s.h, s.up, _mirror(s.clip, pw), _mirror(s.guide, pw))
-                     for s in self.slots)
+        return tuple(
+            PieceSlot(pw - s.x - s.w, s.y, s.w, s.h, s.up, _mirror(s.clip, pw), _mirror(s.guide, pw))
+            for s in self.slots
+        )
 
     def boxes(self, back: bool = False) -> tuple:
         slots = self.back_slots() if back else self.slots
@@ -269,14 +294,17 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
     if not places:
         raise ImpositionError(
             f"a {w / MM:.1f} x {h / MM:.1f} mm {shape} does not fit on {paper.upper()} paper inside the "
-            f"{MARGIN / MM:.0f} mm printer margin")
+            f"{MARGIN / MM:.0f} mm printer margin"
+        )
     slots = []
     for p in places:
+        clip: tuple
+        guide: tuple
         if shape == "circle":
             cx, cy, r = p.x + w / 2, p.y + h / 2, w / 2
             clip, guide = ("circle", cx, cy, r + bleed), ("circle", cx, cy, r)
         else:  # interlocking shapes share their cut lines: each face is cut exactly to its outline
-            pts = tuple((p.x + x, p.y + y) for x, y in outline(shape, w, h, p.up))
+            pts = tuple((p.x + x, p.y + y) for x, y in outline(shape, w, h, p.up) or ())
             clip = guide = ("poly", pts)
         slots.append(PieceSlot(p.x, p.y, w, h, p.up, clip, guide))
     label = Label(pw / 2, MARGIN + LABEL_BAND / 2, pw - 2 * MARGIN, LABEL_BAND, False)

@@ -104,8 +104,11 @@ def component_info(game, prepared_decks) -> dict:
             "faces": comp.faces,
             "shape": getattr(comp, "shape", "rect"),
             "size_mm": (round(comp.width_pt / MM, 1), round(comp.height_pt / MM, 1)),
-            "cards": ([{"name": c.name, "count": c.count, **dict(c.fields)} for c in pieces] if pieces is not None
-                      else [{"count": 1, **dict(s.fields)} for s in comp.sides]),
+            "cards": (
+                [{"name": c.name, "count": c.count, **dict(c.fields)} for c in pieces]
+                if pieces is not None
+                else [{"count": 1, **dict(s.fields)} for s in comp.sides]
+            ),
         }
     return out
 
@@ -119,9 +122,12 @@ def render_source(path: Path, game, components: dict) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ContentError.at(Location(display, 1, 1), "rulebook source is not UTF-8 text") from None
+
     def picture(component_id: str) -> str:
         if component_id not in components:
-            raise ValueError(f"picture(): no component '{component_id}' (components: {', '.join(components)})")
+            raise ValueError(
+                f"picture(): no component '{component_id}' (components: {', '.join(components)})"
+            )
         return f"\n\n%%pnpgen picture {component_id}%%\n\n"
 
     def component_table() -> str:
@@ -196,8 +202,13 @@ def parse(text: str, path: Path, diags: Diagnostics) -> Rulebook:
                 pos += 1
                 inner = blocks_until("blockquote_close")
                 first = inner[0].text if inner and isinstance(inner[0], Para) else ""
-                kind = "note" if "designer" in first.lower()[:40] else "example" if "example" in first.lower()[:30] \
+                kind = (
+                    "note"
+                    if "designer" in first.lower()[:40]
+                    else "example"
+                    if "example" in first.lower()[:30]
                     else "quote"
+                )
                 out.append(Quote(inner, kind))
             elif tok.type == "table_open":
                 header, rows, row = [], [], None
@@ -281,13 +292,17 @@ def check_component_counts(sources: list[Path], game, diags: Diagnostics) -> Non
                 for name in _names(deck.name):
                     for m in re.finditer(_COUNT + re.escape(name) + r"\b", line, re.IGNORECASE):
                         sentence = re.split(r"[.!?;|]", line[: m.start()])[-1].lower()
-                        if re.search(r"\b(each|per|every|deck of|of them|up to|at most|at least)\b", sentence):
+                        if re.search(
+                            r"\b(each|per|every|deck of|of them|up to|at most|at least)\b", sentence
+                        ):
                             continue  # a share or a limit, not the component's total
                         found = int(m.group(1))
                         if found != deck.faces:
-                            diags.error(Location(display_path(src), n, m.start(1) + 1),
-                                        f"the rulebook says {found} {name} but the content has {deck.faces}",
-                                        "write the count as {{ components['" + deck.id + "'].faces }}")
+                            diags.error(
+                                Location(display_path(src), n, m.start(1) + 1),
+                                f"the rulebook says {found} {name} but the content has {deck.faces}",
+                                "write the count as {{ components['" + deck.id + "'].faces }}",
+                            )
 
 
 def _names(name: str) -> list[str]:

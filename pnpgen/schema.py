@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any
 
 from pnpgen import units
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
@@ -51,7 +52,9 @@ class MapReader:
         for key in self.data:
             if key not in accepted:
                 self.diags.error(
-                    self.data.key_loc(key), f"unknown key '{key}' in {self.what}", did_you_mean(str(key), accepted)
+                    self.data.key_loc(key),
+                    f"unknown key '{key}' in {self.what}",
+                    did_you_mean(str(key), accepted),
                 )
 
 
@@ -151,7 +154,9 @@ def load_game(root: Path) -> Game:
     display = display_path(game_file)
     data = load_file(game_file, display)
     if not isinstance(data, LMap):
-        raise ContentError.at(Location(display, 1, 1), "game.yaml must be a mapping (id, title, players, components)")
+        raise ContentError.at(
+            Location(display, 1, 1), "game.yaml must be a mapping (id, title, players, components)"
+        )
     r = MapReader(data, diags, "game.yaml")
     game_id = r.get("id", as_id, required=True)
     if game_id and game_id != root.name:
@@ -180,7 +185,9 @@ def load_game(root: Path) -> Game:
             loc = comp_list.loc_at(i)
             try:
                 if not isinstance(item, str):
-                    raise ContentError.at(loc, "a component entry must be a file path such as decks/monument.yaml")
+                    raise ContentError.at(
+                        loc, "a component entry must be a file path such as decks/monument.yaml"
+                    )
                 path = safe_path(root, item, loc, "component file")
                 if not path.is_file():
                     raise ContentError.at(loc, f"component file '{item}' not found")
@@ -213,7 +220,9 @@ def load_game(root: Path) -> Game:
 
 def _palette(data, diags: Diagnostics) -> dict[str, str]:
     if not isinstance(data, LMap):
-        diags.error(getattr(data, "loc", Location("game.yaml")), "'palette' must map names to '#rrggbb' colours")
+        diags.error(
+            getattr(data, "loc", Location("game.yaml")), "'palette' must map names to '#rrggbb' colours"
+        )
         return {}
     out = {}
     for name, value in data.items():
@@ -228,7 +237,9 @@ def load_component(path: Path, palette: dict, diags: Diagnostics):
     display = display_path(path)
     data = load_file(path, display)
     if not isinstance(data, LMap):
-        raise ContentError.at(Location(display, 1, 1), "a component file must be a mapping with 'id' and 'kind'")
+        raise ContentError.at(
+            Location(display, 1, 1), "a component file must be a mapping with 'id' and 'kind'"
+        )
     kind = data.get("kind")
     if kind in ("cards", "tiles", "tokens"):
         return load_deck(path, data, diags)
@@ -237,8 +248,11 @@ def load_component(path: Path, palette: dict, diags: Diagnostics):
     loc = data.loc_of("kind") if "kind" in data else data.loc
     if kind is None:
         raise ContentError.at(loc, "component needs 'kind'", "expected: cards, tiles, tokens, board")
-    raise ContentError.at(loc, f"unknown component kind '{kind}'",
-                          did_you_mean(str(kind), ["cards", "tiles", "tokens", "board"]))
+    raise ContentError.at(
+        loc,
+        f"unknown component kind '{kind}'",
+        did_you_mean(str(kind), ["cards", "tiles", "tokens", "board"]),
+    )
 
 
 def _face_ref(value, loc: Location) -> FaceRef:
@@ -375,8 +389,15 @@ def load_board(path: Path, data: LMap, diags: Diagnostics) -> Board | None:
                 diags.error(loc, f"side id '{sid}' is used twice")
             seen.add(sid)
             if layout:
-                sides.append(BoardSide(sid, sname, FaceRef(layout, MappingProxyType({}), item.loc_of("layout")),
-                                       freeze({**fields, "name": sname, "id": sid}), loc))
+                sides.append(
+                    BoardSide(
+                        sid,
+                        sname,
+                        FaceRef(layout, MappingProxyType({}), item.loc_of("layout")),
+                        freeze({**fields, "name": sname, "id": sid}),
+                        loc,
+                    )
+                )
     if board_id is None or size is None:
         return None
     return Board(board_id, name, size[0], size[1], bleed, tuple(sides), freeze(board_data), path, data.loc)

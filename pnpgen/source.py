@@ -155,7 +155,9 @@ def load_file(path: Path, display: str):
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ContentError.at(Location(display), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+            raise ContentError.at(
+                Location(display), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
         raise ContentError.at(Location(display), "file not found") from None

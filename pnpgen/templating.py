@@ -162,14 +162,18 @@ def render_document(text: str, names: dict, display: str) -> str:
     try:
         template = env.from_string(text)
     except jinja2.TemplateSyntaxError as exc:
-        raise ContentError.at(Location(display, exc.lineno or 1, 1), f"template error: {exc.message}") from None
+        raise ContentError.at(
+            Location(display, exc.lineno or 1, 1), f"template error: {exc.message}"
+        ) from None
     try:
         return template.render(names)
     except Exception as exc:  # user template failures become located messages
         message = exc.message if isinstance(exc, jinja2.UndefinedError) else _explain(exc)
         if isinstance(exc, (ValueError, TypeError)) and not isinstance(exc, SecurityError):
             message = str(exc)
-        raise ContentError.at(Location(display, _template_line(exc), 1), f"template error: {message}") from None
+        raise ContentError.at(
+            Location(display, _template_line(exc), 1), f"template error: {message}"
+        ) from None
 
 
 def _template_line(exc: BaseException) -> int:

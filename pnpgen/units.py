@@ -61,8 +61,10 @@ def parse_size(value) -> tuple[float, float]:
 def check_size(w: float, h: float) -> tuple[float, float]:
     for side in (w, h):
         if not MIN_SIZE_MM * MM - 1e-9 <= side <= MAX_SIZE_MM * MM + 1e-9:
-            raise UnitError(f"sides must be from {MIN_SIZE_MM:g} mm to {MAX_SIZE_MM:g} mm "
-                            f"(got {w / MM:.1f} x {h / MM:.1f} mm)")
+            raise UnitError(
+                f"sides must be from {MIN_SIZE_MM:g} mm to {MAX_SIZE_MM:g} mm "
+                f"(got {w / MM:.1f} x {h / MM:.1f} mm)"
+            )
     return w, h
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def affected_games(changes, content: Path, layouts: Path, names: list[str] | None) -> list[str]:
@@ -26,8 +26,16 @@ def affected_games(changes, content: Path, layouts: Path, names: list[str] | Non
     return sorted(games)
 
 
-def run(content: Path, out: Path, names: list[str] | None, paper: str, echo: Callable[[str, bool], None],
-        report: Callable, stop_event=None, poll: bool = False) -> None:
+def run(
+    content: Path,
+    out: Path,
+    names: list[str] | None,
+    paper: str,
+    echo: Callable[[str, bool], None],
+    report: Callable,
+    stop_event=None,
+    poll: bool = False,
+) -> None:
     from watchfiles import watch as watch_changes
 
     from pnpgen import build as build_mod
@@ -55,8 +63,16 @@ def run(content: Path, out: Path, names: list[str] | None, paper: str, echo: Cal
                 echo(f"failed {r.game}: its output was left as it was; waiting for the next save", True)
 
     watched = [str(p) for p in (content, layouts) if p.is_dir()]
-    changes_seen = watch_changes(*watched, stop_event=stop_event, debounce=150, step=50, force_polling=poll,
-                                 raise_interrupt=False, yield_on_timeout=True, rust_timeout=300)
+    changes_seen = watch_changes(
+        *watched,
+        stop_event=stop_event,
+        debounce=150,
+        step=50,
+        force_polling=poll,
+        raise_interrupt=False,
+        yield_on_timeout=True,
+        rust_timeout=300,
+    )
     next(changes_seen, None)  # the watcher is now listening: saves made during the first build are not lost
     rebuild(names or [])
     echo(f"watching {', '.join(watched)} (Ctrl-C to stop)", False)

@@ -10,7 +10,6 @@ import hashlib
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 CASES = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
@@ -18,7 +17,9 @@ CASES = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
 
 def header(path: Path, key: str) -> list[str]:
     prefix = f"# {key}: "
-    return [line[len(prefix):].rstrip("\n") for line in path.read_text().splitlines() if line.startswith(prefix)]
+    return [
+        line[len(prefix) :].rstrip("\n") for line in path.read_text().splitlines() if line.startswith(prefix)
+    ]
 
 
 def snapshot(folder: Path) -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import run_cli
 
 HEROES = "content/sample/decks/heroes.yaml"
@@ -29,28 +28,48 @@ def check(root, *args):
 def test_the_sample_game_passes_and_lists_its_errata(project):
     result = check(project("basic"))
     assert result.exit_code == 0, result.output
-    assert ("erratum Components: the box lists 7 sea heroes but the card list has 6; resolved: we print the 6 "
-            "the card list names [content/sample/facts.yaml:31]") in result.output
+    assert (
+        "erratum Components: the box lists 7 sea heroes but the card list has 6; resolved: we print the 6 "
+        "the card list names [content/sample/facts.yaml:31]"
+    ) in result.output
     assert "sample: 4 facts checked, 0 errors, 0 warnings, 1 errata: ok" in result.output
 
 
-@pytest.mark.parametrize("path, old, new, expected", [
-    # take away a card
-    (HEROES, "count: 5", "count: 4",
-     "error heroes: 11 Hero cards, 5 ember and 6 sea: total pieces (expected 11, found 10)"),
-    # add a copy
-    (HEROES, "count: 6", "count: 7",
-     "error heroes: 11 Hero cards, 5 ember and 6 sea: pieces with colour sea (expected 6, found 7)"),
-    # recolour a piece
-    (HEROES, "colour: sea", "colour: ember",
-     "error heroes: 11 Hero cards, 5 ember and 6 sea: pieces with colour ember (expected 5, found 11)"),
-    # lower a supply below what setup needs
-    (MINIS, "count: 20", "count: 12",
-     "error minis: 5 Sparks per player: supply with 3 players (expected at least 15, found 12)"),
-    # drop a component
-    (GAME, "  - decks/minis.yaml\n", "",
-     "error minis: no component 'minis'"),
-])
+@pytest.mark.parametrize(
+    "path, old, new, expected",
+    [
+        # take away a card
+        (
+            HEROES,
+            "count: 5",
+            "count: 4",
+            "error heroes: 11 Hero cards, 5 ember and 6 sea: total pieces (expected 11, found 10)",
+        ),
+        # add a copy
+        (
+            HEROES,
+            "count: 6",
+            "count: 7",
+            "error heroes: 11 Hero cards, 5 ember and 6 sea: pieces with colour sea (expected 6, found 7)",
+        ),
+        # recolour a piece
+        (
+            HEROES,
+            "colour: sea",
+            "colour: ember",
+            "error heroes: 11 Hero cards, 5 ember and 6 sea: pieces with colour ember (expected 5, found 11)",
+        ),
+        # lower a supply below what setup needs
+        (
+            MINIS,
+            "count: 20",
+            "count: 12",
+            "error minis: 5 Sparks per player: supply with 3 players (expected at least 15, found 12)",
+        ),
+        # drop a component
+        (GAME, "  - decks/minis.yaml\n", "", "error minis: no component 'minis'"),
+    ],
+)
 def test_any_single_change_to_a_count_fails_naming_what_and_where(project, path, old, new, expected):
     root = project("basic")
     edit(root, path, old, new)
@@ -75,18 +94,26 @@ def test_json_output(project):
     (game,) = data["games"]
     assert game["game"] == "sample" and game["ok"] is False
     errors = [f for f in game["findings"] if f["severity"] == "error"]
-    assert {"component": "heroes", "expected": 11, "actual": 10} == {k: errors[0][k] for k in ("component", "expected", "actual")}
+    assert {"component": "heroes", "expected": 11, "actual": 10} == {
+        k: errors[0][k] for k in ("component", "expected", "actual")
+    }
     assert errors[0]["location"].startswith("content/sample/facts.yaml:")
     assert any(f["severity"] == "erratum" for f in game["findings"])
 
 
-@pytest.mark.parametrize("expr, expected", [
-    ("4 * players +", "fact 'hands': template error: unexpected 'end of template' [content/sample/facts.yaml:21]"),
-    ("count('nosuch')", "no component 'nosuch'"),
-    ("().__class__.__bases__[0].__subclasses__() | length", "not allowed in a template"),
-    ("lipsum()", "undefined value"),
-    ("'many'", "'need' must give a number (got 'many')"),
-])
+@pytest.mark.parametrize(
+    "expr, expected",
+    [
+        (
+            "4 * players +",
+            "fact 'hands': template error: unexpected 'end of template' [content/sample/facts.yaml:21]",
+        ),
+        ("count('nosuch')", "no component 'nosuch'"),
+        ("().__class__.__bases__[0].__subclasses__() | length", "not allowed in a template"),
+        ("lipsum()", "undefined value"),
+        ("'many'", "'need' must give a number (got 'many')"),
+    ],
+)
 def test_malformed_and_hostile_expressions_are_clear_errors(project, expr, expected):
     root = project("basic")
     edit(root, FACTS, 'need: "4 * players + 2"', f'need: "{expr}"')
@@ -124,8 +151,10 @@ def test_build_refuses_when_the_check_fails_and_no_check_builds_anyway(project):
     edit(root, HEROES, "count: 5", "count: 4")
     refused = run_cli("build", "--out", "out", cwd=root)
     assert refused.exit_code == 1
-    assert ("content/sample/facts.yaml:4:1: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
-            "pieces (expected 11, found 10)") in refused.output
+    assert (
+        "content/sample/facts.yaml:4:1: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
+        "pieces (expected 11, found 10)"
+    ) in refused.output
     assert "failed sample: 2 errors; its output was left as it was" in refused.output
     assert (root / "out" / "sample" / "heroes.pdf").read_bytes() == before
     forced = run_cli("build", "--out", "out", "--no-check", cwd=root)

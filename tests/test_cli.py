@@ -38,7 +38,11 @@ def test_build_only_named_games_and_report_them(project, tmp_path):
     result = run_cli("build", "sample", "--out", tmp_path, cwd=root)
     assert result.exit_code == 0
     assert "built sample: 2 files (2 rendered), 31 faces, 6 pages" in result.output
-    assert sorted(p.name for p in (tmp_path / "sample").iterdir()) == ["heroes.pdf", "manifest.json", "minis.pdf"]
+    assert sorted(p.name for p in (tmp_path / "sample").iterdir()) == [
+        "heroes.pdf",
+        "manifest.json",
+        "minis.pdf",
+    ]
 
 
 def test_a_failing_game_does_not_stop_the_others(project, tmp_path):
@@ -57,7 +61,9 @@ def test_a_failing_game_does_not_stop_the_others(project, tmp_path):
 def test_strict_turns_warnings_into_errors(project, tmp_path):
     root = project("basic")
     layout = root / "content" / "sample" / "layouts" / "hero.yaml"
-    layout.write_text(layout.read_text() + "  - type: text\n    x: 0\n    y: 0\n    w: 30\n    h: 5\n    text: edge\n")
+    layout.write_text(
+        layout.read_text() + "  - type: text\n    x: 0\n    y: 0\n    w: 30\n    h: 5\n    text: edge\n"
+    )
     relaxed = run_cli("build", "--out", tmp_path / "a", cwd=root)
     assert relaxed.exit_code == 0 and "warning: text reaches outside the safe zone" in relaxed.output
     strict = run_cli("build", "--strict", "--out", tmp_path / "b", cwd=root)
@@ -67,8 +73,20 @@ def test_strict_turns_warnings_into_errors(project, tmp_path):
 def test_python_dash_m_and_quiet_non_tty_output(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "pnpgen", "build", "--content", FIXTURES / "basic" / "content", "--out", tmp_path],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "pnpgen",
+            "build",
+            "--content",
+            FIXTURES / "basic" / "content",
+            "--out",
+            tmp_path,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # no progress bar when not a terminal

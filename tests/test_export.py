@@ -5,15 +5,16 @@ from __future__ import annotations
 import csv
 import json
 
-from PIL import Image
-
 from conftest import ROOT, run_cli
+from PIL import Image
 
 CONTENT = ROOT / "content"
 
 
 def test_png_export_gives_shop_sized_images_in_order(tmp_path):
-    result = run_cli("export", "png", "elements-of-the-gods", "monument", "--content", CONTENT, "--out", tmp_path)
+    result = run_cli(
+        "export", "png", "elements-of-the-gods", "monument", "--content", CONTENT, "--out", tmp_path
+    )
     assert result.exit_code == 0, result.output
     folder = tmp_path / "elements-of-the-gods" / "png" / "monument"
     fronts = sorted(folder.glob("monument-*-front.png"))
@@ -27,8 +28,19 @@ def test_png_export_gives_shop_sized_images_in_order(tmp_path):
 
 
 def test_png_without_bleed_and_at_another_dpi(tmp_path):
-    result = run_cli("export", "png", "deity", "deity", "--content", CONTENT, "--out", tmp_path, "--dpi", "150",
-                     "--no-bleed")
+    result = run_cli(
+        "export",
+        "png",
+        "deity",
+        "deity",
+        "--content",
+        CONTENT,
+        "--out",
+        tmp_path,
+        "--dpi",
+        "150",
+        "--no-bleed",
+    )
     assert result.exit_code == 0, result.output
     with Image.open(tmp_path / "deity" / "png" / "deity" / "deity-001-front.png") as im:
         assert im.size == (375, 525)  # 2.5 x 3.5 in at 150 dpi
@@ -51,7 +63,10 @@ def test_tts_sheets_respect_the_limits_and_count_every_copy(tmp_path):
         assert sheet["num_width"] <= 10 and sheet["num_height"] <= 7 and sheet["cards"] <= 69
         with Image.open(folder / sheet["face"]) as im:
             assert im.mode == "RGB" and max(im.size) <= 4096
-            assert im.size == (sheet["num_width"] * desc["card_px"][0], sheet["num_height"] * desc["card_px"][1])
+            assert im.size == (
+                sheet["num_width"] * desc["card_px"][0],
+                sheet["num_height"] * desc["card_px"][1],
+            )
         assert (folder / sheet["back"]).is_file()
 
 

@@ -7,7 +7,6 @@ import re
 
 import pytest
 import yaml
-
 from conftest import ROOT
 
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -26,7 +25,7 @@ def section_numbers(game: str) -> set[int]:
     lines = (SEEDS / name).read_text(encoding="utf-8", errors="replace").splitlines()
     found = set()
     for first, last in ranges:
-        for line in lines[first - 1:last]:
+        for line in lines[first - 1 : last]:
             found.update(int(n) for n in re.findall(r"(?<![\w.])(\d+)(?![\w.])", line))
     return found
 

@@ -9,8 +9,8 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 import yaml
-
 from conftest import MM, ROOT, face_uses, run_cli
+
 from pnpgen.imposition import plan_sheet
 from pnpgen.units import CARD_SIZES
 
@@ -18,17 +18,46 @@ CONTENT = ROOT / "content"
 
 # Numbers the source documents state (../shared/seeds), per game and deck.
 DOCUMENTED = {
-    "elements-of-the-gods": {"monument": 20, "garden": 20, "divinity": 48, "garden-tiles": 15, "monuments": 25,
-                             "worshipers": 32, "elements": 5, "score-markers": 5},
+    "elements-of-the-gods": {
+        "monument": 20,
+        "garden": 20,
+        "divinity": 48,
+        "garden-tiles": 15,
+        "monuments": 25,
+        "worshipers": 32,
+        "elements": 5,
+        "score-markers": 5,
+    },
     "deity": {"deity": 14, "power": 76, "terrain": 91, "creatures": 28, "rings": 14},
-    "river": {"belief": 75, "character": 4, "land-large": 45, "land-medium": 16, "land-small": 8, "soldiers": 20,
-              "camps": 20, "temples": 10, "resources": 120},
-    "seven-gods": {"envoy": 210, "objective": 12, "old-stories": 1, "god-boards": 7, "islands": 14, "envoys": 7,
-                   "story-tokens": 119, "triumph-tokens": 56},
+    "river": {
+        "belief": 75,
+        "character": 4,
+        "land-large": 45,
+        "land-medium": 16,
+        "land-small": 8,
+        "soldiers": 20,
+        "camps": 20,
+        "temples": 10,
+        "resources": 120,
+    },
+    "seven-gods": {
+        "envoy": 210,
+        "objective": 12,
+        "old-stories": 1,
+        "god-boards": 7,
+        "islands": 14,
+        "envoys": 7,
+        "story-tokens": 119,
+        "triumph-tokens": 56,
+    },
     "orbis": {"region": 65, "god": 10, "worshiper": 100, "cancelation": 18, "reduction": 5, "temple": 5},
 }
-BOARDS = {"elements-of-the-gods": {"board": 2}, "deity": {"board": 1}, "river": {"river": 1},
-          "seven-gods": {"board": 1}}
+BOARDS = {
+    "elements-of-the-gods": {"board": 2},
+    "deity": {"board": 1},
+    "river": {"river": 1},
+    "seven-gods": {"board": 1},
+}
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +77,22 @@ def test_every_game_in_content_is_built(out):
             assert (out / game / f["path"]).is_file()
 
 
-@pytest.mark.parametrize("game, deck, count", [(g, d, n) for g, decks in DOCUMENTED.items() for d, n in decks.items()])
+@pytest.mark.parametrize(
+    "game, deck, count", [(g, d, n) for g, decks in DOCUMENTED.items() for d, n in decks.items()]
+)
 def test_deck_pdf_holds_exactly_the_documented_count(out, game, deck, count):
     manifest = json.loads((out / game / "manifest.json").read_text())
     entry = next(f for f in manifest["files"] if f["component"] == deck)
     assert entry["faces"] == count
     with pdfplumber.open(out / game / entry["path"]) as pdf:
         # the margin label says which side a page is (a label up the side reads reversed in extracted text)
-        sides = [("backs" if any(w in (p.extract_text() or "") for w in ("· backs", "skcab")) else "fronts",
-                  face_uses(p)) for p in pdf.pages]
+        sides = [
+            (
+                "backs" if any(w in (p.extract_text() or "") for w in ("· backs", "skcab")) else "fronts",
+                face_uses(p),
+            )
+            for p in pdf.pages
+        ]
         assert len(sides) == entry["pages"]
     fronts = sum(n for side, n in sides if side == "fronts")
     backs = sum(n for side, n in sides if side == "backs")
@@ -145,8 +181,14 @@ def test_every_deck_measures_its_size_between_cut_marks(out, game, deck, size):
         x0, y0, x1, y1 = page.page_obj.attrs["BleedBox"]
         top, bottom = page.height - y1, page.height - y0  # pdfplumber measures from the top
         # cut marks: the lines outside the bleed box (card art may hold lines of its own)
-        marks = [ln for ln in page.lines if ln["x1"] <= x0 + 0.01 or ln["x0"] >= x1 - 0.01
-                 or ln["bottom"] <= top + 0.01 or ln["top"] >= bottom - 0.01]
+        marks = [
+            ln
+            for ln in page.lines
+            if ln["x1"] <= x0 + 0.01
+            or ln["x0"] >= x1 - 0.01
+            or ln["bottom"] <= top + 0.01
+            or ln["top"] >= bottom - 0.01
+        ]
         xs = sorted({round(ln["x0"], 2) for ln in marks if abs(ln["x0"] - ln["x1"]) < 0.01})
         ys = sorted({round(ln["top"], 2) for ln in marks if abs(ln["top"] - ln["bottom"]) < 0.01})
     gaps_x = [(b - a) / MM for a, b in zip(xs, xs[1:])]

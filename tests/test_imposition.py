@@ -23,7 +23,9 @@ def test_everything_printed_keeps_the_margin(paper, size):
     p = plan(paper, size)
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     x0, y0, x1, y1 = p.bleed_box
-    assert x0 >= MARGIN - 1e-6 and y0 >= MARGIN - 1e-6 and x1 <= pw - MARGIN + 1e-6 and y1 <= ph - MARGIN + 1e-6
+    assert (
+        x0 >= MARGIN - 1e-6 and y0 >= MARGIN - 1e-6 and x1 <= pw - MARGIN + 1e-6 and y1 <= ph - MARGIN + 1e-6
+    )
     for m in p.marks:
         for x, y in ((m.x1, m.y1), (m.x2, m.y2)):
             assert MARGIN - 1e-6 <= x <= pw - MARGIN + 1e-6

@@ -28,7 +28,9 @@ def library(tmp_path):
 
 
 def face(library, name, card, palette=None):
-    fc = FaceContext(63.5 * MM, 88.9 * MM, 3 * MM, 3 * MM, palette or {}, load_icons(BUILTIN, {}, Diagnostics()), ART)
+    fc = FaceContext(
+        63.5 * MM, 88.9 * MM, 3 * MM, 3 * MM, palette or {}, load_icons(BUILTIN, {}, Diagnostics()), ART
+    )
     diags = Diagnostics()
     layout = library.get(name, Location("test"))
     f = draw_face(layout, fc, template_names(fc, card, {"id": "d"}, {"id": "g", "title": "G"}), "card", diags)
@@ -101,13 +103,16 @@ def test_snapshot_is_stable_text(library):
     lib = library(base=BASE)
     f, _ = face(lib, "base", {"name": "Ash", "colour": "red"}, {"red": "#aa0000"})
     snap = f.snapshot().splitlines()
-    assert snap[0] == ("Rect x=-8.50 y=-8.50 w=197.01 h=269.01 radius=0.00 fill=#aa0000 stroke=None "
-                       "stroke_width=0.50 dash=() opacity=1.00")
+    assert snap[0] == (
+        "Rect x=-8.50 y=-8.50 w=197.01 h=269.01 radius=0.00 fill=#aa0000 stroke=None "
+        "stroke_width=0.50 dash=() opacity=1.00"
+    )
     assert snap[1].startswith("Text x=14.17 y=") and snap[1].endswith("text=Ash")
 
 
 def test_grid_draws_cells_and_icons_and_skips_holes(library):
-    lib = library(g="""
+    lib = library(
+        g="""
 elements:
   - type: grid
     x: 0
@@ -116,7 +121,8 @@ elements:
     h: 30
     gap: 0
     cells: "{{ card.pattern }}"
-""")
+"""
+    )
     f, _ = face(lib, "g", {"pattern": [[["star"], None], [None, ["fire", "water"]]]})
     rects = [op for op in f.ops if isinstance(op, Rect)]
     icons = [op for op in f.ops if isinstance(op, Icon)]
@@ -127,7 +133,8 @@ elements:
 
 
 def test_image_fits_its_box(library):
-    lib = library(i="""
+    lib = library(
+        i="""
 elements:
   - type: image
     src: split.png
@@ -136,7 +143,8 @@ elements:
     w: 30
     h: 30
     fit: contain
-""")
+"""
+    )
     f, _ = face(lib, "i", {})
     (img,) = [op for op in f.ops if isinstance(op, Image)]
     assert img.w == pytest.approx(30 * MM) and img.h == pytest.approx(20 * MM)
@@ -150,7 +158,8 @@ def test_extends_cycle_is_an_error(library):
 
 
 def test_template_reaching_python_internals_is_refused(library):
-    lib = library(h="""
+    lib = library(
+        h="""
 elements:
   - type: text
     x: 5
@@ -158,7 +167,8 @@ elements:
     w: 50
     h: 8
     text: "{{ card.__class__.__mro__ }}"
-""")
+"""
+    )
     f, diags = face(lib, "h", {"name": "x"})
     assert f is None
     (err,) = diags.errors
@@ -173,7 +183,8 @@ def test_shared_layouts_in_the_repository_build_and_can_be_extended(tmp_path):
     (game / "game.yaml").write_text("id: shared-test\ntitle: Shared\nplayers: 2\ncomponents: [d.yaml]\n")
     (game / "d.yaml").write_text(
         "id: d\nkind: cards\nsize: poker\nfront: mine\nback: basic-back\n"
-        "cards:\n  - {name: Alpha, type: spell, text: 'Draw :star: twice.'}\n  - {name: Beta}\n")
+        "cards:\n  - {name: Alpha, type: spell, text: 'Draw :star: twice.'}\n  - {name: Beta}\n"
+    )
     (game / "layouts" / "mine.yaml").write_text('extends: basic-card\nvars:\n  accent: "#7b3fa0"\n')
     import shutil
 

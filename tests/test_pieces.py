@@ -7,7 +7,6 @@ import math
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
-
 from conftest import FIXTURES, MM, face_uses, run_cli
 
 GUIDE = (0.435294, 0.435294, 0.435294)
@@ -22,16 +21,22 @@ def out(tmp_path_factory):
 
 
 def guides(page):
-    return [c["pts"] for c in page.curves if tuple(round(v, 6) for v in c.get("stroking_color") or ()) == GUIDE]
+    return [
+        c["pts"] for c in page.curves if tuple(round(v, 6) for v in c.get("stroking_color") or ()) == GUIDE
+    ]
 
 
 def words(page, prefix):
-    return [((w["x0"] + w["x1"]) / 2, (w["top"] + w["bottom"]) / 2, w["text"]) for w in page.extract_words()
-            if w["text"].startswith(prefix)]
+    return [
+        ((w["x0"] + w["x1"]) / 2, (w["top"] + w["bottom"]) / 2, w["text"])
+        for w in page.extract_words()
+        if w["text"].startswith(prefix)
+    ]
 
 
-@pytest.mark.parametrize("pdf, count, backs", [("hex", 35, True), ("tri", 17, True), ("coins", 30, False),
-                                               ("squares", 12, True)])
+@pytest.mark.parametrize(
+    "pdf, count, backs", [("hex", 35, True), ("tri", 17, True), ("coins", 30, False), ("squares", 12, True)]
+)
 def test_every_piece_is_printed_once_front_and_back(out, pdf, count, backs):
     with pdfplumber.open(out / f"{pdf}.pdf") as doc:
         pages = doc.pages
@@ -55,14 +60,25 @@ def test_hexes_are_regular_and_measure_their_size(out):
 
 def test_hexes_interlock(out):
     with pdfplumber.open(out / "hex.pdf") as doc:
-        centres = sorted({(round((min(p[0] for p in pts) + max(p[0] for p in pts)) / 2 / MM, 2),
-                           round((min(p[1] for p in pts) + max(p[1] for p in pts)) / 2 / MM, 2))
-                          for pts in guides(doc.pages[0])}, key=lambda c: (c[1], c[0]))
+        centres = sorted(
+            {
+                (
+                    round((min(p[0] for p in pts) + max(p[0] for p in pts)) / 2 / MM, 2),
+                    round((min(p[1] for p in pts) + max(p[1] for p in pts)) / 2 / MM, 2),
+                )
+                for pts in guides(doc.pages[0])
+            },
+            key=lambda c: (c[1], c[0]),
+        )
     rows = sorted({y for _, y in centres})
-    assert [round(b - a, 2) for a, b in zip(rows, rows[1:])] == [pytest.approx(0.75 * 80 / math.sqrt(3), abs=0.05)] * (len(rows) - 1)
+    assert [round(b - a, 2) for a, b in zip(rows, rows[1:])] == [
+        pytest.approx(0.75 * 80 / math.sqrt(3), abs=0.05)
+    ] * (len(rows) - 1)
     first = sorted(x for x, y in centres if y == rows[0])
     second = sorted(x for x, y in centres if y == rows[1])
-    assert [round(b - a, 2) for a, b in zip(first, first[1:])] == [pytest.approx(40, abs=0.05)] * (len(first) - 1)
+    assert [round(b - a, 2) for a, b in zip(first, first[1:])] == [pytest.approx(40, abs=0.05)] * (
+        len(first) - 1
+    )
     assert abs(abs(second[0] - first[0]) - 20) < 0.05  # offset rows: half a hex
 
 
@@ -105,9 +121,13 @@ def test_full_size_board_has_true_size_and_boxes(out):
     with pdfplumber.open(out / "board-full.pdf") as doc:
         assert len(doc.pages) == 2  # two sides
         for page in doc.pages:
-            assert page.width / MM == pytest.approx(406, abs=0.05) and page.height / MM == pytest.approx(306, abs=0.05)
+            assert page.width / MM == pytest.approx(406, abs=0.05) and page.height / MM == pytest.approx(
+                306, abs=0.05
+            )
             x0, y0, x1, y1 = page.page_obj.attrs["TrimBox"]
-            assert (x1 - x0) / MM == pytest.approx(400, abs=0.05) and (y1 - y0) / MM == pytest.approx(300, abs=0.05)
+            assert (x1 - x0) / MM == pytest.approx(400, abs=0.05) and (y1 - y0) / MM == pytest.approx(
+                300, abs=0.05
+            )
 
 
 def _render(path, index, dpi):
@@ -138,8 +158,12 @@ def test_tiled_pages_put_together_give_the_board_at_true_size(out):
         left, top = MARGIN * k, MARGIN * k
         box_tile = (round(left) + 2, round(top) + 2, round(left + win.w * k) - 2, round(top + win.h * k) - 2)
         fx, fy = win.ox * k, (total_h - win.oy - win.h) * k
-        box_full = (round(fx) + 2, round(fy) + 2, round(fx) + box_tile[2] - box_tile[0] + 2,
-                    round(fy) + box_tile[3] - box_tile[1] + 2)
+        box_full = (
+            round(fx) + 2,
+            round(fy) + 2,
+            round(fx) + box_tile[2] - box_tile[0] + 2,
+            round(fy) + box_tile[3] - box_tile[1] + 2,
+        )
         a, b = tile.crop(box_tile), full.crop(box_full)
         diff = sum(abs(p - q) for p, q in zip(a.tobytes(), b.tobytes())) / (a.width * a.height)
         worst = max(worst, diff)
@@ -153,6 +177,7 @@ def test_overlap_strips_repeat_and_crosses_coincide(out):
     windows, rows, cols, ww, wh = tile_windows(total_w, total_h, page_size(total_w, total_h, "a4"))
     assert windows[1].ox - windows[0].ox == pytest.approx(ww - OVERLAP)
     with pdfplumber.open(out / "board.pdf") as doc:
+
         def crosses(page_index, win):
             page = doc.pages[page_index]
             found = set()
@@ -162,6 +187,7 @@ def test_overlap_strips_repeat_and_crosses_coincide(out):
                     by_top = ln["top"] - MARGIN  # distance below the window's top edge
                     found.add((round(bx / MM, 1), round(by_top / MM, 1)))
             return found
+
         left, right = crosses(1, windows[0]), crosses(2, windows[1])
         shared = left & right
         assert len(shared) >= 3  # the same board points, marked on both pages of the strip
@@ -175,25 +201,41 @@ def test_map_page_names_every_page(out):
     assert "Test board: Front side" in text and "1-1" in text and "True size 400 x 300 mm" in text
 
 
-@pytest.mark.parametrize("yaml_text, expected", [
-    ("id: hex\nkind: tiles\nshape: hex\nsize: 300mm\nfront: piece-front\ntiles: [{name: H}]\n",
-     "does not fit on A4 paper"),
-    ("id: hex\nkind: tiles\nshape: hexagon\nsize: 30mm\nfront: piece-front\ntiles: [{name: H}]\n",
-     "'shape' must be one of square, rect, hex, hex-flat, triangle, circle (got 'hexagon'); did you mean 'hex'?"),
-    ("id: hex\nkind: tokens\nshape: circle\nsize: 30mm\nfront: piece-front\ntiles: [{name: H}]\n",
-     "unknown key 'tiles' in token sheet"),
-])
+@pytest.mark.parametrize(
+    "yaml_text, expected",
+    [
+        (
+            "id: hex\nkind: tiles\nshape: hex\nsize: 300mm\nfront: piece-front\ntiles: [{name: H}]\n",
+            "does not fit on A4 paper",
+        ),
+        (
+            "id: hex\nkind: tiles\nshape: hexagon\nsize: 30mm\nfront: piece-front\ntiles: [{name: H}]\n",
+            "'shape' must be one of square, rect, hex, hex-flat, triangle, circle (got 'hexagon'); did you mean 'hex'?",
+        ),
+        (
+            "id: hex\nkind: tokens\nshape: circle\nsize: 30mm\nfront: piece-front\ntiles: [{name: H}]\n",
+            "unknown key 'tiles' in token sheet",
+        ),
+    ],
+)
 def test_bad_pieces_are_located_errors(project, yaml_text, expected):
     root = project("pieces")
     (root / "content" / "pieces" / "tiles" / "hex.yaml").write_text(yaml_text)
     result = run_cli("build", "--out", "out", cwd=root)
-    assert result.exit_code == 1 and expected in result.output and "content/pieces/tiles/hex.yaml:" in result.output
+    assert (
+        result.exit_code == 1
+        and expected in result.output
+        and "content/pieces/tiles/hex.yaml:" in result.output
+    )
 
 
-@pytest.mark.parametrize("change, expected", [
-    (("cols: \"{{ card.cols }}\"", "cols: 0"), "'cols' must be between 1 and 200 (got 0)"),
-    (("count: 60", "count: 400"), "'count' 400 spaces do not fit around"),
-])
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        (('cols: "{{ card.cols }}"', "cols: 0"), "'cols' must be between 1 and 200 (got 0)"),
+        (("count: 60", "count: 400"), "'count' 400 spaces do not fit around"),
+    ],
+)
 def test_impossible_board_grids_are_located_errors(project, change, expected):
     root = project("pieces")
     layout = root / "content" / "pieces" / "layouts" / "board-side.yaml"

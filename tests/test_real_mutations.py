@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import ROOT
+
 from pnpgen.checker import check_game
 
 CONTENT = ROOT / "content"
@@ -65,7 +65,9 @@ def by_facts():
                 yield game, f
 
 
-@pytest.mark.parametrize("game, fact", list(total_facts()), ids=lambda v: v["id"] if isinstance(v, dict) else v)
+@pytest.mark.parametrize(
+    "game, fact", list(total_facts()), ids=lambda v: v["id"] if isinstance(v, dict) else v
+)
 def test_taking_away_a_piece_or_adding_a_copy_fails(tmp_path, game, fact):
     cid, total = fact["component"], fact["total"]
     for delta in (-1, +1):
@@ -73,7 +75,7 @@ def test_taking_away_a_piece_or_adding_a_copy_fails(tmp_path, game, fact):
             continue  # a component of one piece cannot lose it and stay a component (see the drop test)
         root = copy_game(tmp_path / f"d{delta}", game)
 
-        def change(data, items):
+        def change(data, items, delta=delta):
             if data["kind"] == "board":  # a board's pieces are its sides
                 if delta < 0:
                     items.pop()
@@ -115,7 +117,9 @@ def test_recolouring_a_piece_fails(tmp_path, game, fact):
             items.append(moved)
 
     mutate(root, cid, change)
-    found = [e for e in errors(root) if e.component == cid and e.expected is not None and e.actual is not None]
+    found = [
+        e for e in errors(root) if e.component == cid and e.expected is not None and e.actual is not None
+    ]
     assert found, f"{game}/{fact['id']}: no error after recolouring one {cid}"
 
 
@@ -142,8 +146,9 @@ def supply_facts():
                 yield game, f, names[0]  # (a one-piece supply is covered by the drop test)
 
 
-@pytest.mark.parametrize("game, fact, cid", list(supply_facts()),
-                         ids=lambda v: v["id"] if isinstance(v, dict) else v)
+@pytest.mark.parametrize(
+    "game, fact, cid", list(supply_facts()), ids=lambda v: v["id"] if isinstance(v, dict) else v
+)
 def test_lowering_a_supply_below_what_the_rules_take_fails(tmp_path, game, fact, cid):
     root = copy_game(tmp_path, game)
 

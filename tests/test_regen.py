@@ -64,7 +64,8 @@ def test_a_new_layout_shadowing_a_shared_one_is_noticed(project):
     build(root)
     shared = root / "layouts" / "sample-back.yaml"
     (root / "content" / "sample" / "layouts" / "sample-back.yaml").write_text(
-        shared.read_text().replace("#2b2140", "#123456"))
+        shared.read_text().replace("#2b2140", "#123456")
+    )
     result = build(root)
     assert "heroes" not in result.output or "rendered" in result.output
     assert "up to date sample" not in result.output
@@ -83,7 +84,9 @@ def test_paper_change_and_deleted_outputs_are_rebuilt(project):
 def test_strict_reports_warnings_of_an_otherwise_fresh_build(project):
     root = project("basic")
     layout = root / "content" / "sample" / "layouts" / "hero.yaml"
-    layout.write_text(layout.read_text() + "  - type: text\n    x: 0\n    y: 0\n    w: 30\n    h: 5\n    text: edge\n")
+    layout.write_text(
+        layout.read_text() + "  - type: text\n    x: 0\n    y: 0\n    w: 30\n    h: 5\n    text: edge\n"
+    )
     assert build(root).exit_code == 0
     strict = build(root, "--strict")
     assert strict.exit_code == 1 and "[--strict]" in strict.output

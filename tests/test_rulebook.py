@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-
 from conftest import ROOT, form_uses, run_cli
 
 CONTENT = ROOT / "content"
@@ -87,30 +86,48 @@ def _sample_with_rulebook(root: Path, text: str) -> Path:
 
 
 def test_a_wrong_count_in_the_components_chapter_is_an_error(project):
-    root = _sample_with_rulebook(project("basic"), "# Sample\n\n## Components\n\n- 12 Hero cards\n- 20 Mini cards\n")
+    root = _sample_with_rulebook(
+        project("basic"), "# Sample\n\n## Components\n\n- 12 Hero cards\n- 20 Mini cards\n"
+    )
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1
-    assert ("content/sample/rulebook.md:5:3: error: the rulebook says 12 Hero cards but the content has 11"
-            in result.output)
+    assert (
+        "content/sample/rulebook.md:5:3: error: the rulebook says 12 Hero cards but the content has 11"
+        in result.output
+    )
     assert "Mini cards but" not in result.output
 
 
 def test_counts_written_as_expressions_always_agree(project):
-    root = _sample_with_rulebook(project("basic"), "# Sample\n\n## Components\n\n"
-                                 "- {{ components['heroes'].faces }} Hero cards\n\n{{ component_table() }}\n")
+    root = _sample_with_rulebook(
+        project("basic"),
+        "# Sample\n\n## Components\n\n"
+        "- {{ components['heroes'].faces }} Hero cards\n\n{{ component_table() }}\n",
+    )
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 0, result.output
     with pdfplumber.open(root / "out" / "sample" / "rulebook.pdf") as pdf:
         assert "11 Hero cards" in "".join(p.extract_text() or "" for p in pdf.pages)
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("# T\n\n## A\n\nText {{ components['nosuch'].faces }}\n",
-     "content/sample/rulebook.md:5:1: error: template error: "),
-    ("# T\n\n## A\n\n{% if %}\n", "content/sample/rulebook.md:5:1: error: template error: "),
-    ("# T\n\n{{ picture('nosuch') }}\n", "content/sample/rulebook.md:3:1: error: template error: picture(): no component"),
-    ("## No title\n\ntext\n", "content/sample/rulebook.md:1:1: error: a rulebook needs a '# Title' heading"),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (
+            "# T\n\n## A\n\nText {{ components['nosuch'].faces }}\n",
+            "content/sample/rulebook.md:5:1: error: template error: ",
+        ),
+        ("# T\n\n## A\n\n{% if %}\n", "content/sample/rulebook.md:5:1: error: template error: "),
+        (
+            "# T\n\n{{ picture('nosuch') }}\n",
+            "content/sample/rulebook.md:3:1: error: template error: picture(): no component",
+        ),
+        (
+            "## No title\n\ntext\n",
+            "content/sample/rulebook.md:1:1: error: a rulebook needs a '# Title' heading",
+        ),
+    ],
+)
 def test_rulebook_source_errors_are_located(project, source, expected):
     root = _sample_with_rulebook(project("basic"), source)
     result = run_cli("build", "--out", "out", cwd=root)

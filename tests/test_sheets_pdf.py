@@ -6,7 +6,6 @@ import json
 
 import pdfplumber
 import pytest
-
 from conftest import MM, face_uses, run_cli
 
 PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4)}
@@ -20,7 +19,9 @@ def built(request, tmp_path_factory):
 
     root = tmp_path_factory.mktemp(f"duplex-{request.param}")
     shutil.copytree(FIXTURES / "duplex", root / "p")
-    result = run_cli("build", "--content", root / "p" / "content", "--out", root / "out", "--paper", request.param)
+    result = run_cli(
+        "build", "--content", root / "p" / "content", "--out", root / "out", "--paper", request.param
+    )
     assert result.exit_code == 0, result.output
     return request.param, root / "out" / "duplex"
 
@@ -67,7 +68,9 @@ def _mark_positions(page):
     return xs, ys
 
 
-@pytest.mark.parametrize("deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.5, 63.5)), ("tarot", (70, 120))])
+@pytest.mark.parametrize(
+    "deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.5, 63.5)), ("tarot", (70, 120))]
+)
 def test_a_card_measures_its_size_between_its_cut_marks(built, deck, size_mm):
     paper, out = built
     with pdfplumber.open(out / f"{deck}.pdf") as pdf:
@@ -78,7 +81,7 @@ def test_a_card_measures_its_size_between_its_cut_marks(built, deck, size_mm):
     assert any(abs(h - size_mm[1]) <= 0.2 for h in heights), heights
     # each card's centre text sits midway between two neighbouring cut lines
     with pdfplumber.open(out / f"{deck}.pdf") as pdf:
-        for _, cx, cy in [w for w in words(pdf.pages[0]) if w[0].startswith("F")]:
+        for _, cx, _cy in [w for w in words(pdf.pages[0]) if w[0].startswith("F")]:
             left = max(x for x in xs if x < cx)
             right = min(x for x in xs if x > cx)
             assert (right - left) / MM == pytest.approx(size_mm[0], abs=0.2)
@@ -148,7 +151,9 @@ def test_two_builds_give_identical_bytes(built, tmp_path):
     paper, out = built
     from conftest import FIXTURES
 
-    result = run_cli("build", "--content", FIXTURES / "duplex" / "content", "--out", tmp_path, "--paper", paper)
+    result = run_cli(
+        "build", "--content", FIXTURES / "duplex" / "content", "--out", tmp_path, "--paper", paper
+    )
     assert result.exit_code == 0
     for pdf in sorted(out.glob("*.pdf")) + [out / "manifest.json"]:
         assert (tmp_path / "duplex" / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name

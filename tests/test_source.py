@@ -25,8 +25,9 @@ def test_duplicate_keys_are_errors():
         load_text("a: 1\nb: 2\na: 3\n", "f.yaml")
 
 
-@pytest.mark.parametrize("doc", ["a: !!python/object/apply:os.system ['echo hi']\n", "a: !custom 3\n",
-                                 "a: !!binary aGVsbG8=\n"])
+@pytest.mark.parametrize(
+    "doc", ["a: !!python/object/apply:os.system ['echo hi']\n", "a: !custom 3\n", "a: !!binary aGVsbG8=\n"]
+)
 def test_arbitrary_tags_are_refused(doc):
     with pytest.raises(ContentError, match="is not allowed in content files"):
         load_text(doc, "f.yaml")

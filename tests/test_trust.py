@@ -20,10 +20,9 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
+from conftest import FIXTURES, ROOT, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import FIXTURES, ROOT, run_cli
 from test_broken_inputs import check_case, header, snapshot
 
 HOSTILE = sorted((Path(__file__).parent / "hostile").glob("*.yaml"))
@@ -91,24 +90,38 @@ def test_a_symlink_out_of_the_game_folder_is_refused(project):
     game.write_text(game.read_text().replace("  - decks/minis.yaml", "  - decks/evil.yaml"))
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1
-    assert "content/sample/game.yaml:10:5: error: component file 'decks/evil.yaml' leaves the game folder" in result.output
+    assert (
+        "content/sample/game.yaml:10:5: error: component file 'decks/evil.yaml' leaves the game folder"
+        in result.output
+    )
 
 
 def _png_header_only(width: int, height: int) -> bytes:
     """A PNG that claims a huge size (a decompression bomb's header) with almost no data."""
 
     def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_an_image_bomb_is_refused_before_decoding(project):
     root = project("basic")
     (root / "content" / "sample" / "art" / "bomb.png").write_bytes(_png_header_only(60000, 60000))
     (root / "content" / "sample" / "layouts" / "hero.yaml").write_text(
-        "elements:\n  - type: image\n    src: bomb.png\n    area: trim\n")
+        "elements:\n  - type: image\n    src: bomb.png\n    area: trim\n"
+    )
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1
     assert "content/sample/layouts/hero.yaml:3:10: error: 'src' names an image" in result.output
@@ -118,7 +131,8 @@ def test_an_image_bomb_is_refused_before_decoding(project):
 def test_a_low_resolution_image_is_a_warning_naming_the_card(project):
     root = project("basic")
     (root / "content" / "sample" / "layouts" / "hero.yaml").write_text(
-        "elements:\n  - type: image\n    src: split.png\n    area: bleed\n    fit: cover\n")
+        "elements:\n  - type: image\n    src: split.png\n    area: bleed\n    fit: cover\n"
+    )
     relaxed = run_cli("build", "--out", "out", cwd=root)
     assert relaxed.exit_code == 0
     assert "warning: image art/split.png prints at" in relaxed.output and "'Ash Walker'" in relaxed.output
@@ -127,11 +141,39 @@ def test_a_low_resolution_image_is_a_warning_naming_the_card(project):
 
 # -- fuzzing ---------------------------------------------------------------------------------------------------
 
-FUZZ_SOURCES = [
-    p for p in sorted((FIXTURES / "basic").rglob("*.yaml"))
-] + sorted((Path(__file__).parent / "broken").glob("*.yaml"))
-NOISE = [":", "-", " ", "\n", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", '"', "\t", "{{", "}}", "%",
-         "0", "-1", "1e99", "null", "x", "é", "\x00", "?"]
+FUZZ_SOURCES = [p for p in sorted((FIXTURES / "basic").rglob("*.yaml"))] + sorted(
+    (Path(__file__).parent / "broken").glob("*.yaml")
+)
+NOISE = [
+    ":",
+    "-",
+    " ",
+    "\n",
+    "[",
+    "]",
+    "{",
+    "}",
+    "#",
+    "&",
+    "*",
+    "!",
+    "|",
+    ">",
+    "'",
+    '"',
+    "\t",
+    "{{",
+    "}}",
+    "%",
+    "0",
+    "-1",
+    "1e99",
+    "null",
+    "x",
+    "é",
+    "\x00",
+    "?",
+]
 
 
 @st.composite
@@ -139,13 +181,15 @@ def mutation(draw):
     source = draw(st.sampled_from(FUZZ_SOURCES))
     text = source.read_text()
     lines = text.splitlines(keepends=True)
-    kind = draw(st.sampled_from(["insert", "delete-line", "duplicate-line", "truncate", "swap-lines", "replace"]))
+    kind = draw(
+        st.sampled_from(["insert", "delete-line", "duplicate-line", "truncate", "swap-lines", "replace"])
+    )
     if kind == "insert":
         pos = draw(st.integers(0, len(text)))
         text = text[:pos] + draw(st.sampled_from(NOISE)) + text[pos:]
     elif kind == "replace" and text:
         pos = draw(st.integers(0, len(text) - 1))
-        text = text[:pos] + draw(st.sampled_from(NOISE)) + text[pos + 1:]
+        text = text[:pos] + draw(st.sampled_from(NOISE)) + text[pos + 1 :]
     elif kind == "delete-line" and lines:
         del lines[draw(st.integers(0, len(lines) - 1))]
         text = "".join(lines)
@@ -196,8 +240,13 @@ def test_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
 
 def _pnpgen(*args, cwd):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "pnpgen", *map(str, args)], cwd=cwd, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pnpgen", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _hashes(folder: Path) -> dict:

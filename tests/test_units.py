@@ -6,7 +6,16 @@ from pnpgen.units import MM, UnitError
 
 @pytest.mark.parametrize(
     "value, expected_mm",
-    [(3, 3), (2.5, 2.5), ("3mm", 3), ("1cm", 10), ("1in", 25.4), ("72pt", 25.4), (" 0.5 in ", 12.7), ("-2mm", -2)],
+    [
+        (3, 3),
+        (2.5, 2.5),
+        ("3mm", 3),
+        ("1cm", 10),
+        ("1in", 25.4),
+        ("72pt", 25.4),
+        (" 0.5 in ", 12.7),
+        ("-2mm", -2),
+    ],
 )
 def test_lengths_convert_to_points(value, expected_mm):
     assert units.to_pt(value) == pytest.approx(expected_mm * MM)
@@ -30,7 +39,13 @@ def test_unknown_unit_names_the_unit():
 
 @pytest.mark.parametrize(
     "name, w, h",
-    [("poker", 63.5, 88.9), ("bridge", 57.2, 88.9), ("tarot", 70, 120), ("mini", 44.5, 63.5), ("square", 70, 70)],
+    [
+        ("poker", 63.5, 88.9),
+        ("bridge", 57.2, 88.9),
+        ("tarot", 70, 120),
+        ("mini", 44.5, 63.5),
+        ("square", 70, 70),
+    ],
 )
 def test_named_card_sizes(name, w, h):
     assert units.parse_size(name) == pytest.approx((w * MM, h * MM))

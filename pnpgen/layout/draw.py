@@ -81,7 +81,9 @@ def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -
     }
 
 
-def draw_face(layout: Layout, fc: FaceContext, names: dict, card_label: str, diags: Diagnostics) -> Face | None:
+def draw_face(
+    layout: Layout, fc: FaceContext, names: dict, card_label: str, diags: Diagnostics
+) -> Face | None:
     """Evaluate every element of `layout`; problems go to `diags` naming the card."""
     ctx = dict(names)
     ops: list = []
@@ -105,9 +107,17 @@ def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, dia
             raise DrawProblem(el.for_each.loc, f"'for_each' must give a list (got {items!r})")
         items = list(items)
         if len(items) > MAX_REPEAT:
-            raise DrawProblem(el.for_each.loc, f"'for_each' repeats {len(items)} times; the limit is {MAX_REPEAT}")
+            raise DrawProblem(
+                el.for_each.loc, f"'for_each' repeats {len(items)} times; the limit is {MAX_REPEAT}"
+            )
         for i, item in enumerate(items):
-            loop = {"index0": i, "index": i + 1, "first": i == 0, "last": i == len(items) - 1, "length": len(items)}
+            loop = {
+                "index0": i,
+                "index": i + 1,
+                "first": i == 0,
+                "last": i == len(items) - 1,
+                "length": len(items),
+            }
             _one(el, {**ctx, el.as_name: item, "loop": loop}, fc, ops, label, diags)
     else:
         _one(el, ctx, fc, ops, label, diags)
@@ -171,7 +181,9 @@ class _Props:
         if v not in options:
             from pnpgen.errors import did_you_mean
 
-            self.fail(key, f"must be one of {', '.join(options)} (got {v!r}); " + did_you_mean(str(v), options))
+            self.fail(
+                key, f"must be one of {', '.join(options)} (got {v!r}); " + did_you_mean(str(v), options)
+            )
         return v
 
     def box(self):
@@ -214,19 +226,51 @@ def _dash(p: _Props):
 
 def _rect(p, fc, ops, label, diags):
     x, y, w, h = p.box()
-    ops.append(Rect(x, y, w, h, p.length("radius", 0), p.colour("fill"), p.colour("stroke"),
-                    p.length("stroke_width", 0.5, "pt"), _dash(p), p.number("opacity", 1, 0, 1)))
+    ops.append(
+        Rect(
+            x,
+            y,
+            w,
+            h,
+            p.length("radius", 0),
+            p.colour("fill"),
+            p.colour("stroke"),
+            p.length("stroke_width", 0.5, "pt"),
+            _dash(p),
+            p.number("opacity", 1, 0, 1),
+        )
+    )
 
 
 def _ellipse(p, fc, ops, label, diags):
     x, y, w, h = p.box()
-    ops.append(Ellipse(x, y, w, h, p.colour("fill"), p.colour("stroke"), p.length("stroke_width", 0.5, "pt"),
-                       _dash(p), p.number("opacity", 1, 0, 1)))
+    ops.append(
+        Ellipse(
+            x,
+            y,
+            w,
+            h,
+            p.colour("fill"),
+            p.colour("stroke"),
+            p.length("stroke_width", 0.5, "pt"),
+            _dash(p),
+            p.number("opacity", 1, 0, 1),
+        )
+    )
 
 
 def _line(p, fc, ops, label, diags):
-    ops.append(Line(p.length("x1"), p.length("y1"), p.length("x2"), p.length("y2"),
-                    p.colour("stroke", "black") or "#000000", p.length("stroke_width", 0.5, "pt"), _dash(p)))
+    ops.append(
+        Line(
+            p.length("x1"),
+            p.length("y1"),
+            p.length("x2"),
+            p.length("y2"),
+            p.colour("stroke", "black") or "#000000",
+            p.length("stroke_width", 0.5, "pt"),
+            _dash(p),
+        )
+    )
 
 
 def _polygon(p, fc, ops, label, diags):
@@ -241,8 +285,16 @@ def _polygon(p, fc, ops, label, diags):
             out.append((units.to_pt(pt[0]), units.to_pt(pt[1])))
         except units.UnitError as exc:
             p.fail("points", str(exc))
-    ops.append(Polygon(tuple(out), p.colour("fill"), p.colour("stroke"), p.length("stroke_width", 0.5, "pt"),
-                       p.number("opacity", 1, 0, 1), _dash(p)))
+    ops.append(
+        Polygon(
+            tuple(out),
+            p.colour("fill"),
+            p.colour("stroke"),
+            p.length("stroke_width", 0.5, "pt"),
+            p.number("opacity", 1, 0, 1),
+            _dash(p),
+        )
+    )
 
 
 def _text(p, fc, ops, label, diags):
@@ -259,7 +311,14 @@ def _text(p, fc, ops, label, diags):
     if min_size > size:
         min_size = size
     fitted = fit_text(
-        text, x=x, y=y, w=w, h=h, font=font, size=size, min_size=min_size,
+        text,
+        x=x,
+        y=y,
+        w=w,
+        h=h,
+        font=font,
+        size=size,
+        min_size=min_size,
         color=p.colour("color", "black") or "#000000",
         align=p.choice("align", "left", ("left", "center", "right", "justify")),
         valign=p.choice("valign", "top", ("top", "middle", "bottom")),
@@ -268,8 +327,11 @@ def _text(p, fc, ops, label, diags):
         tint=None,
     )
     if not fitted.fits:
-        raise DrawProblem(p.loc("text"), f"text does not fit its {units.mm(w):.1f} x {units.mm(h):.1f} mm box "
-                          f"even at the minimum size {min_size:g} pt: {_short(text)!r}")
+        raise DrawProblem(
+            p.loc("text"),
+            f"text does not fit its {units.mm(w):.1f} x {units.mm(h):.1f} mm box "
+            f"even at the minimum size {min_size:g} pt: {_short(text)!r}",
+        )
     for op in fitted.ops:
         if isinstance(op, Text):
             lost = missing_glyphs(op.text, op.font)
@@ -277,7 +339,11 @@ def _text(p, fc, ops, label, diags):
                 codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
                 fc.note(p.loc("text"), f"the font {op.font} has no {codes}; it would not print", label)
     if _outside_safe(fitted.ops, fc):
-        fc.note(p.el.loc, f"text reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)", label)
+        fc.note(
+            p.el.loc,
+            f"text reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)",
+            label,
+        )
     ops.extend(fitted.ops)
 
 
@@ -317,13 +383,17 @@ def _icon(p, fc, ops, label, diags):
         w = h = p.length("size", 8)
     icon = Icon(name, x, y, w, h, p.colour("color"))
     if _outside_safe([icon], fc):
-        fc.note(p.el.loc, f"icon reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)", label)
+        fc.note(
+            p.el.loc,
+            f"icon reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)",
+            label,
+        )
     ops.append(icon)
 
 
 def _image(p, fc, ops, label, diags):
-    from pnpgen.schema import safe_path
     from pnpgen.errors import ContentError
+    from pnpgen.schema import safe_path
 
     src = str(p.raw("src"))
     try:
@@ -354,19 +424,27 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
 
         size = path.stat().st_size
         if size > MAX_IMAGE_BYTES:
-            p.fail("src", f"names an image of {size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:.0f} MB")
+            p.fail(
+                "src", f"names an image of {size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:.0f} MB"
+            )
         try:
             with PILImage.open(path) as im:  # reads the header, decodes nothing
                 fmt, dims = im.format, im.size
         except PILImage.DecompressionBombError:
-            p.fail("src", f"names an image too large to decode safely (over {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels)")
+            p.fail(
+                "src",
+                f"names an image too large to decode safely (over {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels)",
+            )
         except Exception as exc:  # unreadable or not an image
             p.fail("src", f"cannot be read as an image: {exc}")
         if fmt not in ("PNG", "JPEG"):
             p.fail("src", f"must be a PNG or JPEG image (got {fmt})")
         if dims[0] * dims[1] > MAX_IMAGE_PIXELS:
-            p.fail("src", f"names an image of {dims[0]} x {dims[1]} pixels; the limit is "
-                   f"{MAX_IMAGE_PIXELS / 1e6:.0f} megapixels")
+            p.fail(
+                "src",
+                f"names an image of {dims[0]} x {dims[1]} pixels; the limit is "
+                f"{MAX_IMAGE_PIXELS / 1e6:.0f} megapixels",
+            )
         fc.image_sizes[path] = dims
     return fc.image_sizes[path]
 
@@ -407,8 +485,16 @@ def _cell(spec, p, fill, stroke):
     if isinstance(spec, dict) or hasattr(spec, "keys"):
         icons = spec.get("icons", [])
         icons = icons.split() if isinstance(icons, str) else [str(s) for s in icons]
-        f = resolve_colour(spec.get("fill"), p.fc.palette, lambda m: p.fail("cells", m)) if "fill" in spec else fill
-        s = resolve_colour(spec.get("stroke"), p.fc.palette, lambda m: p.fail("cells", m)) if "stroke" in spec else stroke
+        f = (
+            resolve_colour(spec.get("fill"), p.fc.palette, lambda m: p.fail("cells", m))
+            if "fill" in spec
+            else fill
+        )
+        s = (
+            resolve_colour(spec.get("stroke"), p.fc.palette, lambda m: p.fail("cells", m))
+            if "stroke" in spec
+            else stroke
+        )
         return icons, f, s
     p.fail("cells", f"a cell is a list of icon names, null, or {{icons: [...], fill: colour}} (got {spec!r})")
 
@@ -470,8 +556,14 @@ def cell_polygons(shape: str, cols: int, rows: int, x: float, y: float, w: float
         for r in range(rows):
             for c in range(cols):
                 x0, y0 = ox + c * cw + (cw / 2 if r % 2 else 0), oy + r * 0.75 * ch
-                out[(c, r)] = [(x0 + cw / 2, y0), (x0 + cw, y0 + ch / 4), (x0 + cw, y0 + 3 * ch / 4),
-                               (x0 + cw / 2, y0 + ch), (x0, y0 + 3 * ch / 4), (x0, y0 + ch / 4)]
+                out[(c, r)] = [
+                    (x0 + cw / 2, y0),
+                    (x0 + cw, y0 + ch / 4),
+                    (x0 + cw, y0 + 3 * ch / 4),
+                    (x0 + cw / 2, y0 + ch),
+                    (x0, y0 + 3 * ch / 4),
+                    (x0, y0 + ch / 4),
+                ]
     elif shape == "hex-flat":  # flat top, odd columns shifted down
         ch = min(h / (rows + (0.5 if cols > 1 else 0)), w / ((2 / r3) * (1 + 0.75 * (cols - 1))))
         cw = 2 * ch / r3
@@ -480,8 +572,14 @@ def cell_polygons(shape: str, cols: int, rows: int, x: float, y: float, w: float
         for c in range(cols):
             for r in range(rows):
                 x0, y0 = ox + c * 0.75 * cw, oy + r * ch + (ch / 2 if c % 2 else 0)
-                out[(c, r)] = [(x0 + cw / 4, y0), (x0 + 3 * cw / 4, y0), (x0 + cw, y0 + ch / 2),
-                               (x0 + 3 * cw / 4, y0 + ch), (x0 + cw / 4, y0 + ch), (x0, y0 + ch / 2)]
+                out[(c, r)] = [
+                    (x0 + cw / 4, y0),
+                    (x0 + 3 * cw / 4, y0),
+                    (x0 + cw, y0 + ch / 2),
+                    (x0 + 3 * cw / 4, y0 + ch),
+                    (x0 + cw / 4, y0 + ch),
+                    (x0, y0 + ch / 2),
+                ]
     elif shape == "triangle":  # alternating along each row: (col + row) even points up
         s = min(w / ((cols + 1) / 2), h / (rows * r3 / 2))
         t = s * r3 / 2
@@ -504,8 +602,10 @@ def _cells(p, fc, ops, label, diags):
     polys = cell_polygons(shape, cols, rows, x, y, w, h)
     fill, stroke = p.colour("cell_fill", "#f3ecdc"), p.colour("cell_stroke", "#4a4036")
     sw = p.length("stroke_width", 0.6, "pt")
-    fills = {(int(e[0]), int(e[1])): resolve_colour(e[2], fc.palette, lambda m: p.fail("fills", m))
-             for e in _pairs(p, "fills", 3)}
+    fills = {
+        (int(e[0]), int(e[1])): resolve_colour(e[2], fc.palette, lambda m: p.fail("fills", m))
+        for e in _pairs(p, "fills", 3)
+    }
     skip = {(int(e[0]), int(e[1])) for e in _pairs(p, "skip", 2)}
     for (c, r), pts in sorted(polys.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if (c, r) in skip:
@@ -527,7 +627,8 @@ def _cells(p, fc, ops, label, diags):
     font = p.choice("font", "sans-bold", FONT_NAMES)
     size = p.length("size", 7, "pt")
     colour = p.colour("color", "black") or "#000000"
-    from pnpgen.render.fonts import unit_width as uw, vertical_metrics as vm
+    from pnpgen.render.fonts import unit_width as uw
+    from pnpgen.render.fonts import vertical_metrics as vm
 
     for e in _pairs(p, "labels", 3):
         key = (int(e[0]), int(e[1]))
@@ -543,7 +644,7 @@ def _cell_centre(pts, shape, scale):
     xs, ys = [q[0] for q in pts], [q[1] for q in pts]
     if shape == "triangle":  # centroid, and the inscribed circle for the icon's size
         cx, cy = sum(xs) / 3, sum(ys) / 3
-        side = (max(xs) - min(xs)) / 3 ** 0.5 * scale
+        side = (max(xs) - min(xs)) / 3**0.5 * scale
     else:
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         side = min(max(xs) - min(xs), max(ys) - min(ys)) * scale
@@ -586,7 +687,8 @@ def _track(p, fc, ops, label, diags):
     sw = p.length("stroke_width", 0.6, "pt")
     font = p.choice("font", "sans-bold", FONT_NAMES)
     colour = p.colour("color", "black") or "#000000"
-    from pnpgen.render.fonts import unit_width as uw, vertical_metrics as vm
+    from pnpgen.render.fonts import unit_width as uw
+    from pnpgen.render.fonts import vertical_metrics as vm
 
     size = min(s / 2.2, 18.0)
     ascent, _ = vm(font)
@@ -594,8 +696,16 @@ def _track(p, fc, ops, label, diags):
         n = start + i
         ops.append(Rect(px, py, s, s, 0.0, hl if n % every == 0 else fill, stroke, sw))
         text = str(n)
-        ops.append(Text(px + s / 2 - uw(text, font) * size / 2, py + s / 2 + ascent * size * 0.35, font, size,
-                        colour, text))
+        ops.append(
+            Text(
+                px + s / 2 - uw(text, font) * size / 2,
+                py + s / 2 + ascent * size * 0.35,
+                font,
+                size,
+                colour,
+                text,
+            )
+        )
 
 
 DRAW = {
@@ -610,4 +720,3 @@ DRAW = {
     "cells": _cells,
     "track": _track,
 }
-

@@ -23,11 +23,54 @@ ELEMENT_KEYS = {
     "text": ("x", "y", "w", "h", "text", "font", "size", "min_size", "color", "align", "valign", "leading"),
     "image": ("x", "y", "w", "h", "area", "src", "fit"),
     "icon": ("x", "y", "size", "w", "h", "name", "color"),
-    "grid": ("x", "y", "w", "h", "cells", "cell_fill", "cell_stroke", "stroke_width", "gap", "radius", "icon_scale"),
-    "cells": ("x", "y", "w", "h", "shape", "cols", "rows", "cell_fill", "cell_stroke", "stroke_width", "fills",
-              "icons", "labels", "skip", "font", "size", "color", "icon_scale"),
-    "track": ("x", "y", "w", "h", "count", "start", "fill", "stroke", "stroke_width", "every", "highlight", "font",
-              "color"),
+    "grid": (
+        "x",
+        "y",
+        "w",
+        "h",
+        "cells",
+        "cell_fill",
+        "cell_stroke",
+        "stroke_width",
+        "gap",
+        "radius",
+        "icon_scale",
+    ),
+    "cells": (
+        "x",
+        "y",
+        "w",
+        "h",
+        "shape",
+        "cols",
+        "rows",
+        "cell_fill",
+        "cell_stroke",
+        "stroke_width",
+        "fills",
+        "icons",
+        "labels",
+        "skip",
+        "font",
+        "size",
+        "color",
+        "icon_scale",
+    ),
+    "track": (
+        "x",
+        "y",
+        "w",
+        "h",
+        "count",
+        "start",
+        "fill",
+        "stroke",
+        "stroke_width",
+        "every",
+        "highlight",
+        "font",
+        "color",
+    ),
 }
 REQUIRED = {
     "line": ("x1", "y1", "x2", "y2"),
@@ -97,8 +140,10 @@ class LayoutLibrary:
 
     def _chain_files(self, name: str, loc: Location, _chain: tuple) -> tuple:
         if not _NAME.match(name):
-            raise ContentError.at(loc, f"layout name {name!r} must be lower-case letters, digits, '-' or '_' "
-                                  "(a name, not a path)")
+            raise ContentError.at(
+                loc,
+                f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)",
+            )
         if name in _chain:
             raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
         path = self.find(name)
@@ -116,8 +161,10 @@ class LayoutLibrary:
         if name in _chain:
             raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
         if not _NAME.match(name):
-            raise ContentError.at(loc, f"layout name {name!r} must be lower-case letters, digits, '-' or '_' "
-                                  "(a name, not a path)")
+            raise ContentError.at(
+                loc,
+                f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)",
+            )
         path = self.find(name)
         if path is None:
             raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
@@ -133,8 +180,11 @@ class LayoutLibrary:
         diags = Diagnostics()
         for key in data:
             if key not in ("extends", "vars", "elements", "description"):
-                diags.error(data.key_loc(key), f"unknown key '{key}' in layout",
-                            did_you_mean(str(key), ["extends", "vars", "elements", "description"]))
+                diags.error(
+                    data.key_loc(key),
+                    f"unknown key '{key}' in layout",
+                    did_you_mean(str(key), ["extends", "vars", "elements", "description"]),
+                )
         parent = None
         if "extends" in data:
             parent = self.get(str(data["extends"]), data.loc_of("extends"), chain)
@@ -192,14 +242,21 @@ class LayoutLibrary:
         etype = raw.get("type")
         if etype not in ELEMENT_KEYS:
             where = raw.loc_of("type") if "type" in raw else raw.loc
-            diags.error(where, f"unknown element type '{etype}'" if etype else "element needs 'type'",
-                        did_you_mean(str(etype or ""), ELEMENT_KEYS))
+            diags.error(
+                where,
+                f"unknown element type '{etype}'" if etype else "element needs 'type'",
+                did_you_mean(str(etype or ""), ELEMENT_KEYS),
+            )
             return None
         allowed = set(COMMON_KEYS) | set(ELEMENT_KEYS[etype])
         ok = True
         for key in raw:
             if key not in allowed:
-                diags.error(raw.key_loc(key), f"unknown key '{key}' in {etype} element", did_you_mean(str(key), allowed))
+                diags.error(
+                    raw.key_loc(key),
+                    f"unknown key '{key}' in {etype} element",
+                    did_you_mean(str(key), allowed),
+                )
                 ok = False
         for key in REQUIRED.get(etype, ()):
             if key not in raw:
@@ -217,5 +274,7 @@ class LayoutLibrary:
             if key in raw:
                 props[key] = self.compiler.value(raw[key], raw.loc_of(key))
         when = self.compiler.expression(raw["when"], raw.loc_of("when")) if "when" in raw else None
-        for_each = self.compiler.expression(raw["for_each"], raw.loc_of("for_each")) if "for_each" in raw else None
+        for_each = (
+            self.compiler.expression(raw["for_each"], raw.loc_of("for_each")) if "for_each" in raw else None
+        )
         return Element(etype, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc)

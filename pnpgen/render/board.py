@@ -100,8 +100,12 @@ def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, t
             c.doForm(form)
             c.restoreState()
             _window_marks(c, win, marks, rows, cols, left, bottom)
-            _label(c, f"{board.name} · {side.name} · page {win.row + 1}-{win.col + 1} "
-                      f"(row {win.row + 1} of {rows}, column {win.col + 1} of {cols}) · true size", pw)
+            _label(
+                c,
+                f"{board.name} · {side.name} · page {win.row + 1}-{win.col + 1} "
+                f"(row {win.row + 1} of {rows}, column {win.col + 1} of {cols}) · true size",
+                pw,
+            )
             c.setTrimBox((left, bottom, left + win.w, bottom + win.h))
             c.setBleedBox((left, bottom, left + win.w, bottom + win.h))
             c.showPage()
@@ -174,8 +178,9 @@ def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph) -> 
         c.rect(x, max(y, oy), wdt, min(hgt, (y + hgt) - max(y, oy)), stroke=1, fill=0)
         c.setFillColor(colour("#222222"))
         c.setFont(pdf_name("sans-bold"), 11)
-        c.drawCentredString(x + wdt / 2, max(y, oy) + min(hgt, (y + hgt) - max(y, oy)) / 2 - 4,
-                            f"{win.row + 1}-{win.col + 1}")
+        c.drawCentredString(
+            x + wdt / 2, max(y, oy) + min(hgt, (y + hgt) - max(y, oy)) / 2 - 4, f"{win.row + 1}-{win.col + 1}"
+        )
     c.setTrimBox((0, 0, pw, ph))
     c.setBleedBox((0, 0, pw, ph))
     c.showPage()

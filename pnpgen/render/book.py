@@ -55,8 +55,19 @@ def drawer_for(canv, icons) -> FaceDrawer:
 class RichText(Flowable):
     """A paragraph of pnpgen markup (**bold**, *italic*, :icon:) that wraps and splits across pages."""
 
-    def __init__(self, markup, icons, font="sans", size=BODY, leading=LEAD, color=INK, align="left",
-                 space_before=0.0, space_after=4.0, lines=None):
+    def __init__(
+        self,
+        markup,
+        icons,
+        font="sans",
+        size=BODY,
+        leading=LEAD,
+        color=INK,
+        align="left",
+        space_before=0.0,
+        space_after=4.0,
+        lines=None,
+    ):
         super().__init__()
         self.markup, self.icons = markup, icons
         self.font, self.size, self.leading, self.color, self.align = font, size, leading, color, align
@@ -88,9 +99,22 @@ class RichText(Flowable):
         if fit < 2:  # ... nor alone at the foot of a page (orphan): move the paragraph on
             return []
         parts = []
-        for lines, before, after in ((self._lines[:fit], self.spaceBefore, 0), (self._lines[fit:], 0, self.spaceAfter)):
-            part = RichText(None, self.icons, self.font, self.size, self.leading, self.color, self.align,
-                            before, after, lines=lines)
+        for lines, before, after in (
+            (self._lines[:fit], self.spaceBefore, 0),
+            (self._lines[fit:], 0, self.spaceAfter),
+        ):
+            part = RichText(
+                None,
+                self.icons,
+                self.font,
+                self.size,
+                self.leading,
+                self.color,
+                self.align,
+                before,
+                after,
+                lines=lines,
+            )
             part._width, part._space = aw, self._space
             parts.append(part)
         return parts
@@ -98,8 +122,22 @@ class RichText(Flowable):
     def draw(self):
         ascent, descent = vertical_metrics(self.font)
         h = self._height(len(self._lines))
-        ops = _place(self._lines, self._space, self.size, 0, 0, self._width, h, h, ascent, self.align, "top",
-                     self.leading, self.color, None)
+        ops = _place(
+            self._lines,
+            self._space,
+            self.size,
+            0,
+            0,
+            self._width,
+            h,
+            h,
+            ascent,
+            self.align,
+            "top",
+            self.leading,
+            self.color,
+            None,
+        )
         c = self.canv
         drawer = drawer_for(c, self.icons)
         for op in ops:
@@ -153,9 +191,19 @@ class FacePair(Flowable):
 
 class BookDoc(BaseDocTemplate):
     def __init__(self, path, title, game_title, icons, pagesize, **kw):
-        super().__init__(str(path), pagesize=pagesize, title=title, author="pnpgen", creator=f"pnpgen {__version__}",
-                         producer=f"pnpgen {__version__}", subject=f"Rules of {game_title}", invariant=1,
-                         initialFontName=pdf_name("sans"), pageCompression=1, **kw)
+        super().__init__(
+            str(path),
+            pagesize=pagesize,
+            title=title,
+            author="pnpgen",
+            creator=f"pnpgen {__version__}",
+            producer=f"pnpgen {__version__}",
+            subject=f"Rules of {game_title}",
+            invariant=1,
+            initialFontName=pdf_name("sans"),
+            pageCompression=1,
+            **kw,
+        )
         self.game_title, self.icons = game_title, icons
         self.chapter = ""
 
@@ -175,16 +223,55 @@ class BookDoc(BaseDocTemplate):
 def _styles():
     base = dict(fontName=pdf_name("sans"), fontSize=BODY, leading=BODY * LEAD, textColor=HexColor(INK))
     return {
-        "h2": ParagraphStyle("h2", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 17, "leading": 21,
-                                      "textColor": HexColor(ACCENT), "spaceBefore": 10, "spaceAfter": 6}),
-        "h3": ParagraphStyle("h3", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 12.5,
-                                      "leading": 16, "spaceBefore": 8, "spaceAfter": 3}),
-        "h4": ParagraphStyle("h4", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10, "leading": 13,
-                                      "spaceBefore": 5, "spaceAfter": 2}),
-        "toc0": ParagraphStyle("toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 16}),
+        "h2": ParagraphStyle(
+            "h2",
+            **{
+                **base,
+                "fontName": pdf_name("display-bold"),
+                "fontSize": 17,
+                "leading": 21,
+                "textColor": HexColor(ACCENT),
+                "spaceBefore": 10,
+                "spaceAfter": 6,
+            },
+        ),
+        "h3": ParagraphStyle(
+            "h3",
+            **{
+                **base,
+                "fontName": pdf_name("display-bold"),
+                "fontSize": 12.5,
+                "leading": 16,
+                "spaceBefore": 8,
+                "spaceAfter": 3,
+            },
+        ),
+        "h4": ParagraphStyle(
+            "h4",
+            **{
+                **base,
+                "fontName": pdf_name("sans-bold"),
+                "fontSize": 10,
+                "leading": 13,
+                "spaceBefore": 5,
+                "spaceAfter": 2,
+            },
+        ),
+        "toc0": ParagraphStyle(
+            "toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 16}
+        ),
         "toc1": ParagraphStyle("toc1", **{**base, "fontSize": 9.5, "leading": 13, "leftIndent": 14}),
-        "tochead": ParagraphStyle("tochead", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 20,
-                                                "leading": 26, "textColor": HexColor(ACCENT), "spaceAfter": 10}),
+        "tochead": ParagraphStyle(
+            "tochead",
+            **{
+                **base,
+                "fontName": pdf_name("display-bold"),
+                "fontSize": 20,
+                "leading": 26,
+                "textColor": HexColor(ACCENT),
+                "spaceAfter": 10,
+            },
+        ),
     }
 
 
@@ -250,12 +337,24 @@ class _Builder:
         for i, item in enumerate(lb.items):
             bullet = f"{lb.start + i}." if lb.ordered else "\u2022"
             content = self.blocks(item, width - indent)
-            rows.append([RichText(bullet, self.icons, font="sans-bold" if lb.ordered else "sans", space_after=0),
-                         content])
+            rows.append(
+                [
+                    RichText(bullet, self.icons, font="sans-bold" if lb.ordered else "sans", space_after=0),
+                    content,
+                ]
+            )
         t = Table(rows, colWidths=[indent, width - indent])
-        t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                               ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+        t.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                ]
+            )
+        )
         return [t, Spacer(1, 3)]
 
     def table(self, header, rows, width) -> Table:
@@ -280,28 +379,42 @@ class _Builder:
             widths = [w * width / sum(widths) for w in widths]
         data = [[RichText(c, self.icons, font="sans-bold", size=8.4, space_after=0) for c in header]]
         for r in rows:
-            data.append([RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r)))
+            data.append(
+                [RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r))
+            )
         t = Table(data, colWidths=widths, repeatRows=1)
-        t.setStyle(TableStyle([
-            ("BACKGROUND", (0, 0), (-1, 0), HexColor("#efe6d4")),
-            ("LINEBELOW", (0, 0), (-1, 0), 0.8, HexColor(ACCENT)),
-            ("LINEBELOW", (0, 1), (-1, -1), 0.3, HexColor("#d6cdbd")),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-            ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-        ]))
+        t.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, 0), HexColor("#efe6d4")),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.8, HexColor(ACCENT)),
+                    ("LINEBELOW", (0, 1), (-1, -1), 0.3, HexColor("#d6cdbd")),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("TOPPADDING", (0, 0), (-1, -1), 3),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 4),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+                ]
+            )
+        )
         return t
 
     def quote(self, q: Quote, width) -> Table:
         bg, line = (NOTE_BG, NOTE_LINE) if q.kind == "note" else (EXAMPLE_BG, EXAMPLE_LINE)
         inner = self.blocks(q.blocks, width - 12 * MM)
         t = Table([[inner]], colWidths=[width])
-        t.setStyle(TableStyle([
-            ("BACKGROUND", (0, 0), (-1, -1), HexColor(bg)),
-            ("LINEBEFORE", (0, 0), (0, -1), 2.5, HexColor(line)),
-            ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
-            ("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ]))
+        t.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, -1), HexColor(bg)),
+                    ("LINEBEFORE", (0, 0), (0, -1), 2.5, HexColor(line)),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 8),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+                    ("TOPPADDING", (0, 0), (-1, -1), 6),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                ]
+            )
+        )
         return t
 
     def picture(self, component_id: str):
@@ -315,20 +428,30 @@ class _Builder:
             return []
         header = ["Component", "Count", "Printed as"]
         rows = []
-        for cid, info in self.components.items():
+        for _cid, info in self.components.items():
             rows.append([f"**{info['name']}**", str(info["faces"]), _printed_as(info)])
         out = [self.table(header, rows, width), Spacer(1, 8)]
-        pairs = [self.picture(cid) for cid in self.components if cid in self.pictures]  # boards: too big to show
+        pairs = [
+            self.picture(cid) for cid in self.components if cid in self.pictures
+        ]  # boards: too big to show
         for i in range(0, len(pairs), 2):
-            row = pairs[i:i + 2] + [""] * (2 - len(pairs[i:i + 2]))
+            row = pairs[i : i + 2] + [""] * (2 - len(pairs[i : i + 2]))
             t = Table([row], colWidths=[width / 2, width / 2])
-            t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+            t.setStyle(
+                TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+            )
             out += [t, Spacer(1, 6)]
         return out
 
 
-SHAPE_WORDS = {"rect": "", "square": "square ", "hex": "hexagonal ", "hex-flat": "hexagonal ", "triangle":
-               "triangular ", "circle": "round "}
+SHAPE_WORDS = {
+    "rect": "",
+    "square": "square ",
+    "hex": "hexagonal ",
+    "hex-flat": "hexagonal ",
+    "triangle": "triangular ",
+    "circle": "round ",
+}
 
 
 def _printed_as(info: dict) -> str:
@@ -364,7 +487,9 @@ class _RuleLine(Flowable):
         self.canv.line(0, 3, self.width, 3)
 
 
-def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str) -> int:
+def build_rulebook_pdf(
+    path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str
+) -> int:
     """Write the rulebook; returns its page count."""
     register_all()
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
@@ -372,8 +497,15 @@ def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, comp
     frame_w = pw - 2 * margin_x
     doc = BookDoc(path, f"{game.title} — Rules", game.title, icons, (pw, ph))
     cover_frame = Frame(margin_x, margin_bottom, frame_w, ph - margin_top - margin_bottom, id="cover")
-    body_frame = Frame(margin_x, margin_bottom, frame_w, ph - margin_top - margin_bottom, id="body",
-                       leftPadding=0, rightPadding=0)
+    body_frame = Frame(
+        margin_x,
+        margin_bottom,
+        frame_w,
+        ph - margin_top - margin_bottom,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+    )
 
     def boxes(canv):
         canv.setTrimBox((0, 0, pw, ph))  # a bound book page: trim is the page
@@ -398,14 +530,22 @@ def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, comp
         canv.drawCentredString(pw / 2, 11 * MM, str(d.page))
         canv.restoreState()
 
-    doc.addPageTemplates([
-        PageTemplate(id="cover", frames=[cover_frame], onPage=cover),
-        PageTemplate(id="body", frames=[body_frame], onPageEnd=running),
-    ])
+    doc.addPageTemplates(
+        [
+            PageTemplate(id="cover", frames=[cover_frame], onPage=cover),
+            PageTemplate(id="body", frames=[body_frame], onPageEnd=running),
+        ]
+    )
     styles = _styles()
     toc = TableOfContents(dotsMinLevel=0)
     toc.levelStyles = [styles["toc0"], styles["toc1"]]
-    story = [NextPageTemplate("body"), PageBreak(), Paragraph("Contents", styles["tochead"]), toc, PageBreak()]
+    story = [
+        NextPageTemplate("body"),
+        PageBreak(),
+        Paragraph("Contents", styles["tochead"]),
+        toc,
+        PageBreak(),
+    ]
     builder = _Builder(icons, pictures, components, frame_w)
     story += builder.blocks(book.blocks)
     try:
@@ -413,8 +553,11 @@ def build_rulebook_pdf(path: Path, book, game, icons: dict, pictures: dict, comp
     except LayoutError as exc:
         from pnpgen.errors import ContentError, Location, display_path
 
-        raise ContentError.at(Location(display_path(book.path)), "rulebook: a block is too large to fit on one page "
-                              f"(a very long table row or call-out?): {str(exc)[:120]}") from None
+        raise ContentError.at(
+            Location(display_path(book.path)),
+            "rulebook: a block is too large to fit on one page "
+            f"(a very long table row or call-out?): {str(exc)[:120]}",
+        ) from None
     return doc.page
 
 

@@ -5,7 +5,7 @@ Nothing depends on fonts installed on the machine. TrueType fonts embed as subse
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -40,7 +40,7 @@ def ensure_registered(font: str = "sans") -> None:
     _register(font)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _register(font: str) -> None:
     pdfmetrics.registerFont(TTFont(pdf_name(font), str(FONT_DIR / FONT_FILES[font])))
 

@@ -178,7 +178,9 @@ class FaceDrawer:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 y = H - op.y - op.h
                 if op.radius > 0:
-                    c.roundRect(op.x, y, op.w, op.h, op.radius, stroke=op.stroke is not None, fill=op.fill is not None)
+                    c.roundRect(
+                        op.x, y, op.w, op.h, op.radius, stroke=op.stroke is not None, fill=op.fill is not None
+                    )
                 else:
                     c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
                 self._unstyle(op.opacity, op.dash)
@@ -186,8 +188,14 @@ class FaceDrawer:
                 self.draw_icon(op.name, op.x, H - op.y - op.h, op.w, op.h, op.tint)
             elif t is Ellipse:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
-                c.ellipse(op.x, H - op.y - op.h, op.x + op.w, H - op.y, stroke=op.stroke is not None,
-                          fill=op.fill is not None)
+                c.ellipse(
+                    op.x,
+                    H - op.y - op.h,
+                    op.x + op.w,
+                    H - op.y,
+                    stroke=op.stroke is not None,
+                    fill=op.fill is not None,
+                )
                 self._unstyle(op.opacity, op.dash)
             elif t is Line:
                 self._style(None, op.stroke, op.stroke_width, op.dash, 1.0)
@@ -232,7 +240,6 @@ class FaceDrawer:
     def _unstyle(self, opacity, dash) -> None:
         if opacity < 1 or dash:
             self.c.restoreState()
-
 
 
 def _poly(path, pts) -> None:
@@ -313,8 +320,14 @@ class PdfWriter:
             for slot, name in zip(slots, names):
                 if name is not None:
                     c.drawPath(_shape_path(c, slot.guide), stroke=1, fill=0)
-        self._label(plan.label if not back else Label(plan.paper_w - plan.label.x, plan.label.y,
-                                                       plan.label.length, plan.label.thickness, False), label)
+        self._label(
+            plan.label
+            if not back
+            else Label(
+                plan.paper_w - plan.label.x, plan.label.y, plan.label.length, plan.label.thickness, False
+            ),
+            label,
+        )
         x0, y0, x1, y1 = plan.boxes(back)
         b = max((s.clip[3] - s.guide[3]) for s in plan.slots) if plan.shape == "circle" else 0.0
         c.setTrimBox((x0, y0, x1, y1))
