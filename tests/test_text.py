@@ -1,8 +1,8 @@
 import pytest
 
 from pnpgen.faces import Icon, Text
-from pnpgen.layout.text import fit_text
-from pnpgen.render.fonts import unit_width
+from pnpgen.text.fit import fit_text
+from pnpgen.text.fonts import unit_width
 
 BOX = dict(x=0, y=0, w=100, h=40, font="sans", color="#000000")
 

@@ -10,9 +10,9 @@ from pnpgen import units
 from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
 from pnpgen.layout.spec import Element, Layout
-from pnpgen.layout.text import fit_text
-from pnpgen.render.fonts import FONT_NAMES, missing_glyphs, unit_width, vertical_metrics
 from pnpgen.templating import TemplateProblem
+from pnpgen.text.fit import fit_text
+from pnpgen.text.fonts import FONT_NAMES, missing_glyphs, unit_width, vertical_metrics
 
 NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{6})$")
@@ -627,8 +627,8 @@ def _cells(p, fc, ops, label, diags):
     font = p.choice("font", "sans-bold", FONT_NAMES)
     size = p.length("size", 7, "pt")
     colour = p.colour("color", "black") or "#000000"
-    from pnpgen.render.fonts import unit_width as uw
-    from pnpgen.render.fonts import vertical_metrics as vm
+    from pnpgen.text.fonts import unit_width as uw
+    from pnpgen.text.fonts import vertical_metrics as vm
 
     for e in _pairs(p, "labels", 3):
         key = (int(e[0]), int(e[1]))
@@ -687,8 +687,8 @@ def _track(p, fc, ops, label, diags):
     sw = p.length("stroke_width", 0.6, "pt")
     font = p.choice("font", "sans-bold", FONT_NAMES)
     colour = p.colour("color", "black") or "#000000"
-    from pnpgen.render.fonts import unit_width as uw
-    from pnpgen.render.fonts import vertical_metrics as vm
+    from pnpgen.text.fonts import unit_width as uw
+    from pnpgen.text.fonts import vertical_metrics as vm
 
     size = min(s / 2.2, 18.0)
     ascent, _ = vm(font)

@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.render.fonts import pdf_name, unit_width
 from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
+from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM, PAPERS
 
 MARGIN = 8 * MM  # page edge to window (printers' margin plus room for the label)

@@ -28,10 +28,10 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen import __version__
 from pnpgen.faces import Icon, Text
-from pnpgen.layout.text import _place, parse, wrap
-from pnpgen.render.fonts import pdf_name, register_all, unit_width, vertical_metrics
 from pnpgen.render.pdf import FaceDrawer
 from pnpgen.rulebook import ComponentTable, Heading, ListBlock, Para, Picture, Quote, Rule, TableBlock
+from pnpgen.text.fit import parse, place, wrap
+from pnpgen.text.fonts import pdf_name, register_all, unit_width, vertical_metrics
 from pnpgen.units import MM, PAPERS
 
 INK = "#1f1d1a"
@@ -122,7 +122,7 @@ class RichText(Flowable):
     def draw(self):
         ascent, descent = vertical_metrics(self.font)
         h = self._height(len(self._lines))
-        ops = _place(
+        ops = place(
             self._lines,
             self._space,
             self.size,

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import __version__
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
 from pnpgen.imposition import Label, SheetPlan
-from pnpgen.render.fonts import ensure_registered, pdf_name, unit_width
+from pnpgen.text.fonts import ensure_registered, pdf_name, unit_width
 
 SEAM = 0.15  # pt
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF

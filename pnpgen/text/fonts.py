@@ -21,33 +21,32 @@ FONT_FILES = {
     "serif": "NotoSerif-Regular.ttf",
     "serif-bold": "NotoSerif-Bold.ttf",
     "serif-italic": "NotoSerif-Italic.ttf",
-    "serif-bolditalic": "NotoSerif-Bold.ttf",
+    "serif-bolditalic": "NotoSerif-BoldItalic.ttf",
     "display": "NotoSerifDisplay-Regular.ttf",
     "display-bold": "NotoSerifDisplay-Bold.ttf",
-    "display-italic": "NotoSerifDisplay-Regular.ttf",
-    "display-bolditalic": "NotoSerifDisplay-Bold.ttf",
-}
+    "display-italic": "NotoSerifDisplay-Italic.ttf",
+    "display-bolditalic": "NotoSerifDisplay-BoldItalic.ttf",
+}  # every name has a file of its own: no style is ever printed in another's face
 FONT_NAMES = tuple(sorted(FONT_FILES))
 _PREFIX = "pnp-"  # registered names, kept apart from reportlab's standard fonts
 
 
+@cache
 def pdf_name(font: str) -> str:
+    """The name ReportLab knows a shipped font by, registering it the first time it is asked for: no writer can
+    set a font that was never registered."""
+    pdfmetrics.registerFont(TTFont(_PREFIX + font, str(FONT_DIR / FONT_FILES[font])))
     return _PREFIX + font
 
 
 def ensure_registered(font: str = "sans") -> None:
-    """Register a shipped font with ReportLab the first time it is needed (parsing a TTF costs ~15 ms)."""
-    _register(font)
-
-
-@cache
-def _register(font: str) -> None:
-    pdfmetrics.registerFont(TTFont(pdf_name(font), str(FONT_DIR / FONT_FILES[font])))
+    """Register a shipped font with ReportLab (parsing a TTF costs ~15 ms, so only on first use)."""
+    pdf_name(font)
 
 
 def register_all() -> None:
     for font in FONT_NAMES:
-        _register(font)
+        pdf_name(font)
 
 
 def variant(font: str, bold: bool, italic: bool) -> str:
@@ -64,14 +63,14 @@ def variant(font: str, bold: bool, italic: bool) -> str:
 @lru_cache(maxsize=200_000)
 def unit_width(text: str, font: str) -> float:
     """Width of `text` at 1 pt."""
-    _register(font)
+    pdf_name(font)
     return pdfmetrics.stringWidth(text, pdf_name(font), 1.0)
 
 
 @lru_cache(maxsize=64)
 def vertical_metrics(font: str) -> tuple[float, float]:
     """(ascent, descent) at 1 pt, descent positive."""
-    _register(font)
+    pdf_name(font)
     face = pdfmetrics.getFont(pdf_name(font)).face
     return face.ascent / 1000.0, -face.descent / 1000.0
 
@@ -79,6 +78,6 @@ def vertical_metrics(font: str) -> tuple[float, float]:
 @lru_cache(maxsize=4096)
 def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` that the font cannot draw (they would silently vanish)."""
-    _register(font)
+    pdf_name(font)
     chars = pdfmetrics.getFont(pdf_name(font)).face.charToGlyph
     return "".join(sorted({ch for ch in text if ord(ch) not in chars and not ch.isspace()}))

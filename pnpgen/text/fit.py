@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pnpgen.faces import Icon, Text
-from pnpgen.render.fonts import unit_width, variant, vertical_metrics
+from pnpgen.text.fonts import unit_width, variant, vertical_metrics
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
 ICON_SCALE = 0.92  # an inline icon's height, relative to the font size
@@ -147,11 +147,11 @@ def fit_text(
     if not fits:
         chosen = (candidates[-1], layout_at(candidates[-1]))
     s, (lines, space, _, height) = chosen
-    ops = _place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint)
+    ops = place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint)
     return Fitted(ops, s, fits)
 
 
-def _place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint):
+def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint):
     ops = []
     if valign == "middle":
         top = y + (h - height) / 2

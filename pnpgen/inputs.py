@@ -1,0 +1,270 @@
+"""The one way in: every file a build reads is confined, bounded and recorded.
+
+A `Reader` opens files for the build: game and component files, layouts, icons, facts, rulebook sources, art,
+and every file kind added later. It resolves the real path (following links at every level, files and folders
+alike) and refuses anything outside its roots (the game folder and the shared layouts folder); it refuses what
+is not a regular file (a folder, a pipe, a device) without ever opening it for reading; it bounds the size; it
+decodes text as UTF-8 with a located error otherwise.
+
+Everything it reads is recorded, with its digest, into every recording open at the time (the way Sphinx's
+`env.note_dependency` works): `with reader.recording() as inputs: ...`. A lookup that found nothing is recorded
+as `missing` (so a file added later, a layout that shadows a shared one for instance, makes the output stale),
+and a folder listing as the digest of its names (a new rulebook chapter). Freshness is decided from these
+records alone (`pnpgen.pipeline.freshness`); nobody lists an output's inputs by hand.
+
+Light on purpose: hashlib, os and pathlib only, so the unchanged-game check can use `confined` and `digest_of`
+without importing YAML, Jinja or ReportLab.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Location, display_path
+
+MISSING = "missing"  # the digest recorded for a lookup that found no file
+LISTING = "names:"  # the digest of a folder listing starts so
+MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
+MAX_ART_BYTES = 60_000_000  # an image or a font
+
+
+def confined(path: Path, roots: list[Path]) -> Path | None:
+    """The real path of `path` when it lies inside one of `roots` (links followed at every level), else None."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a link loop
+        return None
+    return real if any(real == r or real.is_relative_to(r) for r in roots) else None
+
+
+def digest_of(path: Path, roots: list[Path]) -> str:
+    """What a recorded input is now: its sha256, `missing`, or for a listing key (`folder/*.ext`) its names.
+
+    Only confined regular files are read: a manifest names inputs, and a manifest is not trusted."""
+    if "*" in path.name:
+        return listing_digest(path.parent, path.name, roots)
+    real = confined(path, roots)
+    if real is None:
+        return MISSING if not os.path.lexists(path) else "refused"
+    try:
+        st = os.stat(real)
+    except OSError:
+        return MISSING
+    if not stat.S_ISREG(st.st_mode):
+        return MISSING
+    try:
+        return _sha_file(real)
+    except OSError:
+        return MISSING
+
+
+def listing_digest(folder: Path, pattern: str, roots: list[Path]) -> str:
+    names = _list(folder, pattern, roots)
+    return LISTING + hashlib.sha256("\n".join(p.name for p in names).encode()).hexdigest()[:16]
+
+
+def _list(folder: Path, pattern: str, roots: list[Path]) -> list[Path]:
+    real = confined(folder, roots)
+    if real is None or not real.is_dir():
+        return []
+    return sorted(p for p in folder.glob(pattern) if p.is_file())
+
+
+def _sha_file(path: Path) -> str:
+    h = hashlib.sha256()
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError("not a regular file")
+        while block := os.read(fd, 1 << 20):
+            h.update(block)
+    finally:
+        os.close(fd)
+    return h.hexdigest()
+
+
+class Reader:
+    """Opens files for one game's build, confined to `roots`; records each read into the open recordings.
+
+    Keys in the records are paths relative to `project` (the folder holding content/ and layouts/)."""
+
+    def __init__(self, roots: list[Path], project: Path):
+        self.roots = [r.resolve() for r in roots]
+        self.project = project.resolve()
+        self._recordings: list[dict[str, str]] = []
+        self._digests: dict[Path, str] = {}
+
+    # -- recording ------------------------------------------------------------------------------------------
+    @contextmanager
+    def recording(self) -> Iterator[dict[str, str]]:
+        """Collect what is read inside the block (nested recordings each get it too)."""
+        inputs: dict[str, str] = {}
+        self._recordings.append(inputs)
+        try:
+            yield inputs
+        finally:
+            self._recordings.remove(inputs)
+
+    def replay(self, inputs: dict[str, str]) -> None:
+        """Record again what an earlier recording collected (for things read once and used many times)."""
+        for rec in self._recordings:
+            rec.update(inputs)
+
+    def _note(self, key: str, digest: str) -> None:
+        for rec in self._recordings:
+            rec[key] = digest
+
+    def key(self, path: Path) -> str:
+        """How an input is named in a manifest: relative to the project, with '/' separators."""
+        absolute = Path(os.path.abspath(path))
+        try:
+            return absolute.relative_to(self.project).as_posix()
+        except ValueError:
+            return absolute.as_posix()
+
+    # -- finding --------------------------------------------------------------------------------------------
+    def inside(
+        self, base: Path, relative: str, loc: Location, what: str, where: str = "the game folder"
+    ) -> Path:
+        """`relative` joined to `base`; refused when it is empty, absolute or leaves the roots (by '..' or links)."""
+        if not isinstance(relative, str) or not relative or Path(relative).is_absolute():
+            raise ContentError.at(loc, f"{what} must be a path inside {where} (got {relative!r})")
+        path = base / relative
+        base_real = confined(base, self.roots)
+        real = confined(path, self.roots)
+        if real is None or base_real is None or not real.is_relative_to(base_real):
+            raise ContentError.at(loc, f"{what} {relative!r} leaves {where}; refused")
+        return path
+
+    def probe(self, path: Path) -> bool:
+        """Whether a regular file is there; either way the answer is recorded (a file added later counts)."""
+        real = confined(path, self.roots)
+        if real is not None:
+            try:
+                if stat.S_ISREG(os.stat(real).st_mode):
+                    self._note(self.key(path), self._digest(real))
+                    return True
+            except OSError:
+                pass
+        self._note(self.key(path), MISSING)
+        return False
+
+    def listing(self, folder: Path, pattern: str) -> list[Path]:
+        """The files of `folder` matching `pattern`, in name order; the listing itself is recorded."""
+        names = _list(folder, pattern, self.roots)
+        digest = LISTING + hashlib.sha256("\n".join(p.name for p in names).encode()).hexdigest()[:16]
+        self._note(self.key(folder / pattern), digest)
+        return names
+
+    # -- reading --------------------------------------------------------------------------------------------
+    def read_bytes(
+        self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_BYTES
+    ) -> bytes:
+        """The bytes of a confined regular file of at most `limit` bytes; recorded."""
+        display = display_path(path)
+        loc = loc or Location(display)
+        real = self._confine(path, what, loc)
+        try:
+            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must never block the build
+        except FileNotFoundError:
+            raise ContentError.at(loc, f"{what} '{display}' not found") from None
+        except OSError as exc:
+            raise ContentError.at(loc, f"cannot read {what} '{display}': {exc.strerror}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise ContentError.at(
+                    loc, f"{what} '{display}' is {_kind(st.st_mode)}, not a regular file; refused"
+                )
+            if st.st_size > limit:
+                raise ContentError.at(
+                    loc, f"{what} '{display}' is {st.st_size:,} bytes; the limit is {limit:,}"
+                )
+            chunks, size = [], 0
+            while block := os.read(fd, 1 << 20):
+                size += len(block)
+                if size > limit:  # it grew while being read
+                    raise ContentError.at(loc, f"{what} '{display}' is over {limit:,} bytes")
+                chunks.append(block)
+        except OSError as exc:
+            raise ContentError.at(loc, f"cannot read {what} '{display}': {exc.strerror}") from None
+        finally:
+            os.close(fd)
+        data = b"".join(chunks)
+        digest = hashlib.sha256(data).hexdigest()
+        self._digests[real] = digest
+        self._note(self.key(path), digest)
+        return data
+
+    def read_text(
+        self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_BYTES
+    ) -> str:
+        """UTF-8 text (a BOM is dropped); bytes that are not UTF-8 are an error at their line and column."""
+        raw = self.read_bytes(path, what, loc, limit)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise ContentError.at(
+                Location(display_path(path), line, col),
+                f"{what} is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+            ) from None
+        return text[1:] if text.startswith("\ufeff") else text
+
+    def load_yaml(self, path: Path, what: str = "file", loc: Location | None = None):
+        """A YAML file with locations (see `pnpgen.source`)."""
+        from pnpgen.source import load_text
+
+        return load_text(self.read_text(path, what, loc), display_path(path))
+
+    def use(
+        self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_ART_BYTES
+    ) -> Path:
+        """A confined regular file that another library will open by name (art, fonts): its real path, recorded
+        with its digest. The digest is computed once per build and file."""
+        display = display_path(path)
+        loc = loc or Location(display)
+        real = self._confine(path, what, loc)
+        try:
+            st = os.stat(real)
+        except FileNotFoundError:
+            raise ContentError.at(loc, f"{what} '{display}' not found") from None
+        except OSError as exc:
+            raise ContentError.at(loc, f"cannot read {what} '{display}': {exc.strerror}") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise ContentError.at(
+                loc, f"{what} '{display}' is {_kind(st.st_mode)}, not a regular file; refused"
+            )
+        if st.st_size > limit:
+            raise ContentError.at(loc, f"{what} '{display}' is {st.st_size:,} bytes; the limit is {limit:,}")
+        self._note(self.key(path), self._digest(real))
+        return real
+
+    def _digest(self, real: Path) -> str:
+        if real not in self._digests:
+            self._digests[real] = _sha_file(real)
+        return self._digests[real]
+
+    def _confine(self, path: Path, what: str, loc: Location) -> Path:
+        real = confined(path, self.roots)
+        if real is None:
+            raise ContentError.at(loc, f"{what} '{display_path(path)}' leaves the game folder; refused")
+        return real
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"

@@ -1,0 +1,64 @@
+"""Where things are: the content folder, the shared layouts beside it, the output folder, the paper.
+
+One value computed once from the command line and passed down, so no module works out a path of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.inputs import Reader
+
+
+class UnknownGame(Exception):
+    """A game named on the command line is not in the content folder (a usage error, not a content error)."""
+
+
+@dataclass(frozen=True)
+class Project:
+    content: Path  # one folder per game
+    out: Path = Path("output")  # one folder per game is written here
+    paper: str = "a4"
+
+    @property
+    def root(self) -> Path:
+        """The folder holding content/ and layouts/: input keys in manifests are relative to it."""
+        return self.content.resolve().parent
+
+    @property
+    def shared_layouts(self) -> Path:
+        return self.root / "layouts"
+
+    def layout_folders(self, game_root: Path) -> list[Path]:
+        """Where a game's layouts are looked up, in order: its own, then the shared ones."""
+        return [game_root / "layouts", self.shared_layouts]
+
+    def roots_of(self, game_root: Path) -> list[Path]:
+        """The folders a game's build may read: its own folder and the shared layouts."""
+        return [game_root, self.shared_layouts]
+
+    def reader(self, game_root: Path) -> Reader:
+        return Reader(self.roots_of(game_root), self.root)
+
+    def out_dir(self, game_id: str) -> Path:
+        return self.out / game_id
+
+    def games(self) -> list[Path]:
+        """Every folder of the content folder holding a game.yaml, sorted by name."""
+        if not self.content.is_dir():
+            return []
+        return sorted(p for p in self.content.iterdir() if p.is_dir() and (p / "game.yaml").is_file())
+
+    def select(self, names: list[str] | None) -> list[Path]:
+        """The named games' folders (every game when none is named); an unknown name is UnknownGame."""
+        roots = self.games()
+        if not names:
+            return roots
+        by_name = {r.name: r for r in roots}
+        for name in names:
+            if name not in by_name:
+                from pnpgen.errors import did_you_mean
+
+                raise UnknownGame(f"no game '{name}' in {self.content}; " + did_you_mean(name, by_name))
+        return [by_name[n] for n in names]
