@@ -91,6 +91,17 @@ class Report:
         bad = {"error", "warning"} if strict else {"error"}
         return not any(f.severity in bad for f in self.findings)
 
+    def diagnostics(self, strict: bool = False) -> Diagnostics:
+        """Error findings (and with strict, warnings) as build diagnostics. Interim: the rework gives Locations."""
+        out = Diagnostics()
+        for f in self.findings:
+            if f.severity == "error" or (strict and f.severity == "warning"):
+                path, _, line = str(f.location).rpartition(":")
+                loc = Location(path, int(line)) if line.isdigit() else Location(str(f.location) or "facts.yaml")
+                found = f" (expected {_show(f.expected)}, found {_show(f.actual)})" if f.expected is not None else ""
+                out.error(loc, f"rules check: {f.component}: {f.message}{found}")
+        return out
+
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
 
@@ -134,7 +145,7 @@ class _Env:
 
 
 def check_game(
-    root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None
+    root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None, reader=None
 ) -> Report:
     report = Report(root.name)
     try:

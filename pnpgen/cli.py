@@ -1,10 +1,13 @@
-"""The click layer: flags, output, exit codes. No logic beyond calling the stages.
+"""The click layer: flags, output, exit codes. Each command calls one function of `pnpgen.commands` (or the
+pipeline) and reports what it returns.
 
-Exit codes: 0 done; 1 content errors (with --strict, warnings too); 2 usage errors.
+Exit codes: 0 done; 1 content errors (with --strict, warnings too); 2 usage errors. Every command has the same
+last line of defence (`_guarded`): one line naming what failed, a traceback only with --debug.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import traceback
@@ -13,7 +16,8 @@ from pathlib import Path
 import click
 
 from pnpgen import __version__
-from pnpgen.errors import ContentError, Diagnostics
+from pnpgen.errors import ContentError, Diagnostics, UsageProblem
+from pnpgen.project import Project, UnknownGame
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
 
@@ -29,11 +33,29 @@ def _content_option(f):
     )(f)
 
 
+def _out_option(f):
+    return click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        default="output",
+        show_default=True,
+        help="Where files go (one folder per game).",
+    )(f)
+
+
 def _debug_option(f):
     return click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")(f)
 
 
-def _report(diags: Diagnostics, strict: bool) -> None:
+def _no_check_option(f):
+    return click.option(
+        "--no-check",
+        is_flag=True,
+        help="Skip the rules check (says so); by default a game it fails is not written.",
+    )(f)
+
+
+def _report(diags: Diagnostics, strict: bool = False) -> None:
     for d in diags.sorted():
         if d.severity == "warning" and strict:
             d = type(d)("error", d.location, d.message + " [--strict]", d.hint)
@@ -43,16 +65,38 @@ def _report(diags: Diagnostics, strict: bool) -> None:
         click.echo(head + " " + click.style(f"{d.severity}:", fg=colour, bold=True) + " " + rest, err=True)
 
 
-def _fail_internal(exc: BaseException, debug: bool) -> None:
-    if debug:
-        traceback.print_exception(exc)
-    else:
-        click.echo(
-            f"pnpgen: internal error: {type(exc).__name__}: {exc}\n"
-            f"  run again with --debug for the traceback",
-            err=True,
-        )
-    sys.exit(1)
+def _guarded(command):
+    """Content errors exit 1 with their messages, usage errors 2, anything else one line (traceback: --debug)."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        debug = kwargs.get("debug", False)
+        try:
+            return command(*args, **kwargs)
+        except (UnknownGame, UsageProblem) as exc:
+            raise click.UsageError(str(exc)) from None
+        except ContentError as exc:
+            _report(exc.diagnostics, kwargs.get("strict", False))
+            sys.exit(1)
+        except (click.exceptions.Exit, click.ClickException, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the CLI owns what the user sees
+            if debug:
+                traceback.print_exception(exc)
+            else:
+                click.echo(
+                    f"pnpgen: internal error: {type(exc).__name__}: {exc}\n  run again with --debug for the traceback",
+                    err=True,
+                )
+            sys.exit(1)
+
+    return wrapper
+
+
+def _project(content: Path, out: Path = Path("output"), paper: str = "a4") -> Project:
+    if not content.is_dir():
+        raise click.UsageError(f"content folder '{content}' does not exist")
+    return Project(content, out, paper.lower())
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,13 +112,7 @@ def main() -> None:
 @main.command()
 @click.argument("games", nargs=-1)
 @_content_option
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default="output",
-    show_default=True,
-    help="Where the PDFs and manifest.json go (one folder per game).",
-)
+@_out_option
 @click.option("--paper", type=PAPER, default="a4", show_default=True, help="Paper size of the sheets.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option(
@@ -84,80 +122,51 @@ def main() -> None:
     default=None,
     help="Processes that build in parallel: games, or one game's files (default: one per core).",
 )
-@click.option("--no-check", is_flag=True, help="Build even when the rules check finds errors (says so).")
+@_no_check_option
 @_debug_option
+@_guarded
 def build(games, content, out, paper, strict, debug, jobs, no_check):
     """Build GAMES (all games in the content folder when none are named).
 
     Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf and
     OUT/<game>/manifest.json. The rules check (content/<game>/facts.yaml) runs first and a game it fails is not
-    written. Only outputs whose inputs changed are drawn again. A game with an error keeps its last good output;
-    the other games still build.
+    written. Only outputs whose inputs changed are drawn again. A game with an error keeps its last good output
+    (every file of a game changes together or not at all); the other games still build.
     """
-    from pnpgen import freshness
+    from pnpgen.commands.build import build as run
 
-    paper = paper.lower()
-    roots = _named_roots(content, games)
-    project = content.resolve().parent
-    stale = []
-    for root in roots:  # answered from the manifests alone: nothing heavy is imported for a fresh game
-        folders = [root / "layouts", project / "layouts"]
-        if freshness.game_up_to_date(root, out, paper, project, folders, strict, checked=not no_check):
-            from pnpgen.writers import remove_stale_temps
-
-            remove_stale_temps(out / root.name)  # what a killed build may have left beside good files
-            click.echo(f"up to date {root.name}")
-        else:
-            stale.append(root.name)
-    if not roots:
+    project = _project(content, out, paper)
+    if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
-    if not stale:
         sys.exit(0)
-    if no_check:
-        click.echo(
-            "rules check skipped (--no-check): these PDFs have not been held against the documents", err=True
-        )
-    from pnpgen import build as build_mod
+    bar: dict = {}
 
-    tty = sys.stderr.isatty()
-    bar = {"bar": None}
-
-    def step_factory(total):
-        if not tty or total == 0:
+    def progress(total: int):
+        if no_check:
+            click.echo(
+                "rules check skipped (--no-check): these PDFs have not been held against the documents",
+                err=True,
+            )
+        if not sys.stderr.isatty() or total == 0:
             return lambda name: None
         bar["bar"] = click.progressbar(length=total, label="  building", file=sys.stderr, show_pos=True)
         bar["bar"].__enter__()
         return lambda name: bar["bar"].update(1)
 
     try:
-        results = build_mod.build(
-            content,
-            out,
-            stale,
-            paper,
-            strict,
-            step_factory=step_factory,
-            workers=jobs,
-            check=None if no_check else _build_check,
-        )
-    except LookupError as exc:
-        raise click.UsageError(str(exc)) from None
-    except ContentError as exc:
-        _report(exc.diagnostics, strict)
-        sys.exit(1)
-    except Exception as exc:  # noqa: BLE001 - the CLI owns what the user sees
-        _fail_internal(exc, debug)
+        outcome = run(project, list(games) or None, strict, not no_check, jobs, progress)
     finally:
-        if bar["bar"] is not None:
+        if "bar" in bar:
             bar["bar"].__exit__(None, None, None)
+    for name in outcome.up_to_date:
+        click.echo(f"up to date {name}")
     failed = []
-    for r in results:
+    for r in outcome.results:
         _report(r.diagnostics, strict)
         if r.ok:
             pages = sum(f["pages"] for f in r.files)
             faces = sum(f["faces"] for f in r.files)
-            kept = len(r.reused)
-            detail = f"{len(r.rendered)} rendered" + (f", {kept} up to date" if kept else "")
+            detail = f"{len(r.rendered)} rendered" + (f", {len(r.reused)} up to date" if r.reused else "")
             click.echo(
                 f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}"
             )
@@ -175,47 +184,17 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
 @_content_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_debug_option
+@_guarded
 def list_(games, content, fmt, debug):
     """List the games, their components, kinds and counts."""
-    from pnpgen.build import game_roots
-    from pnpgen.schema import load_game
+    from pnpgen.commands.info import list_games
 
-    try:
-        roots = game_roots(content, list(games) or None)
-    except LookupError as exc:
-        raise click.UsageError(str(exc)) from None
-    out, diags = [], Diagnostics()
-    for root in roots:
-        try:
-            game = load_game(root)
-        except ContentError as exc:
-            diags.extend(exc.diagnostics)
-            continue
-        except Exception as exc:  # noqa: BLE001
-            _fail_internal(exc, debug)
-        out.append(
-            {
-                "game": game.id,
-                "title": game.title,
-                "players": game.players,
-                "components": [
-                    {
-                        "id": c.id,
-                        "name": c.name,
-                        "kind": c.kind,
-                        "cards": len(getattr(c, "cards", c.sides if hasattr(c, "sides") else ())),
-                        "faces": c.faces,
-                        "designed": sum(x.count for x in getattr(c, "cards", ()) if x.designed),
-                    }
-                    for c in game.components
-                ],
-            }
-        )
-    _report(diags, False)
+    games_found, diags = list_games(_project(content), list(games) or None)
+    _report(diags)
     if fmt == "json":
-        click.echo(json.dumps({"games": out}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({"games": games_found}, indent=2, ensure_ascii=False))
     else:
-        for g in out:
+        for g in games_found:
             click.echo(f"{g['game']}  {g['title']}  ({g['players']} players)")
             for c in g["components"]:
                 designed = f", {c['designed']} designed" if c["designed"] else ""
@@ -228,159 +207,17 @@ def list_(games, content, fmt, debug):
 @main.command()
 @click.argument("game", required=False)
 @_content_option
-def icons(game, content):
+@_debug_option
+@_guarded
+def icons(game, content, debug):
     """List the icon names available (built in, plus GAME's own)."""
-    from pnpgen.build import game_roots, load_game_icons
-    from pnpgen.icons import BUILTIN, load_icons
-    from pnpgen.schema import load_game
+    from pnpgen.commands.info import icon_names
 
-    diags = Diagnostics()
-    if game:
-        try:
-            g = load_game(game_roots(content, [game])[0])
-        except LookupError as exc:
-            raise click.UsageError(str(exc)) from None
-        except ContentError as exc:
-            _report(exc.diagnostics, False)
-            sys.exit(1)
-        found = load_game_icons(g, diags)
-    else:
-        found = load_icons(BUILTIN, {}, diags)
-    _report(diags, False)
-    for name in sorted(found):
+    names, diags = icon_names(_project(content), game)
+    _report(diags)
+    for name in names:
         click.echo(name)
     sys.exit(1 if diags.errors else 0)
-
-
-@main.group()
-def export():
-    """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
-
-
-def _export_common(f):
-    f = click.option(
-        "--out",
-        type=click.Path(file_okay=False, path_type=Path),
-        default="output",
-        show_default=True,
-        help="Images go to OUT/<game>/...",
-    )(f)
-    f = _content_option(f)
-    f = _debug_option(f)
-    return f
-
-
-def _run_export(debug, fn, game=None, diags=None):
-    """Run an export; usage errors exit 2, content errors 1; warnings shown; an empty result said so."""
-    try:
-        results = fn()
-    except LookupError as exc:
-        raise click.UsageError(str(exc)) from None
-    except ContentError as exc:
-        _report(exc.diagnostics, False)
-        sys.exit(1)
-    except Exception as exc:  # noqa: BLE001
-        _fail_internal(exc, debug)
-    if diags is not None:
-        _report(diags, False)
-    if game is not None and not results:
-        click.echo(f"{game} has no card decks to export")
-    return results
-
-
-@export.command(name="png")
-@click.argument("game")
-@click.argument("components", nargs=-1)
-@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
-@click.option(
-    "--bleed/--no-bleed",
-    default=True,
-    show_default=True,
-    help="Include the 1/8 in bleed print-on-demand shops ask for.",
-)
-@_export_common
-def export_png(game, components, dpi, bleed, content, out, debug):
-    """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
-    from pnpgen.export import export_png as run
-
-    diags = Diagnostics()
-    results = _run_export(
-        debug, lambda: run(content, out, game, list(components), dpi, bleed, diags), game, diags
-    )
-    for r in results:
-        click.echo(
-            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
-        )
-
-
-@export.command(name="tts")
-@click.argument("game")
-@click.argument("components", nargs=-1)
-@_export_common
-def export_tts(game, components, content, out, debug):
-    """Tabletop Simulator deck sheets (10 x 7 at most, 4096 px a side) and back images."""
-    from pnpgen.export import export_tts as run
-
-    diags = Diagnostics()
-    results = _run_export(debug, lambda: run(content, out, game, list(components), diags), game, diags)
-    for r in results:
-        click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
-
-
-@export.command(name="sheet")
-@click.argument("game")
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
-@_export_common
-def export_sheet(game, paper, content, out, debug):
-    """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
-    from pnpgen import build as build_mod
-    from pnpgen.export import export_sheet as run
-
-    def go():
-        results = build_mod.build(content, out, [game], paper.lower(), False)
-        r = results[0]
-        if not r.ok:
-            raise ContentError(r.diagnostics)
-        pdfs = [out / game / f["path"] for f in r.files]
-        return run(out, game, pdfs)
-
-    target = _run_export(debug, go)
-    click.echo(f"contact sheet -> {target}")
-
-
-@main.command()
-@click.argument("games", nargs=-1)
-@_content_option
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default="output", show_default=True)
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
-@click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
-def watch(games, content, out, paper, poll):
-    """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
-
-    Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
-    """
-    from pnpgen.watch import run
-
-    _named_roots(content, games)  # usage errors before anything starts
-
-    def echo(text, err):
-        click.echo(text, err=err)
-        (sys.stderr if err else sys.stdout).flush()
-
-    run(content, out, list(games) or None, paper.lower(), echo, lambda d: _report(d, False), poll=poll)
-
-
-def _build_check(root, game=None):
-    """The rules check a build runs once the content has loaded and drawn without error."""
-    from pnpgen.checker import check_game
-
-    return check_game(root, None, require_facts=False, game=game)
-
-
-def _check_games(roots, players, strict, require_facts=True):
-    from pnpgen.checker import check_game
-
-    return [check_game(root, players, require_facts) for root in roots]
 
 
 @main.command()
@@ -392,18 +229,16 @@ def _check_games(roots, players, strict, require_facts=True):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @_debug_option
+@_guarded
 def check(games, content, players, fmt, strict, debug):
     """Hold each game's content against the counts its documents state (content/<game>/facts.yaml).
 
     One line per finding: severity component: message (expected X, found Y) [file:line], then a summary per
     game. Errata (known conflicts in the documents, resolved on purpose) are listed but never fail the check.
     """
+    from pnpgen.commands.info import check as run
 
-    roots = _named_roots(content, games)
-    try:
-        reports = _check_games(roots, players, strict)
-    except Exception as exc:  # noqa: BLE001
-        _fail_internal(exc, debug)
+    reports = run(_project(content), list(games) or None, players)
     if fmt == "json":
         out = {
             "games": [
@@ -430,12 +265,97 @@ def check(games, content, players, fmt, strict, debug):
     sys.exit(0 if all(r.ok(strict) for r in reports) else 1)
 
 
-def _named_roots(content, games):
-    from pnpgen import freshness
+@main.group()
+def export():
+    """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
 
-    if not content.is_dir():
-        raise click.UsageError(f"content folder '{content}' does not exist")
-    try:
-        return freshness.select(content, list(games) or None)
-    except LookupError as exc:
-        raise click.UsageError(str(exc)) from None
+
+def _export_common(f):
+    for option in (_no_check_option, _debug_option, _content_option, _out_option):
+        f = option(f)
+    return f
+
+
+def _no_decks(game, results) -> None:
+    if not results:
+        click.echo(f"{game} has no card decks to export")
+
+
+@export.command(name="png")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
+@click.option(
+    "--bleed/--no-bleed",
+    default=True,
+    show_default=True,
+    help="Include the 1/8 in bleed print-on-demand shops ask for.",
+)
+@_export_common
+@_guarded
+def export_png(game, components, dpi, bleed, content, out, debug, no_check):
+    """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
+    from pnpgen.exports import export_png as run
+
+    results, diags = run(_project(content, out), game, list(components), dpi, bleed, not no_check)
+    _report(diags)
+    _no_decks(game, results)
+    for r in results:
+        click.echo(
+            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
+        )
+
+
+@export.command(name="tts")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@_export_common
+@_guarded
+def export_tts(game, components, content, out, debug, no_check):
+    """Tabletop Simulator deck sheets (10 x 7 at most, 4096 px a side) and back images."""
+    from pnpgen.exports import export_tts as run
+
+    results, diags = run(_project(content, out), game, list(components), not no_check)
+    _report(diags)
+    _no_decks(game, results)
+    for r in results:
+        click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
+
+
+@export.command(name="sheet")
+@click.argument("game")
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@_export_common
+@_guarded
+def export_sheet(game, paper, content, out, debug, no_check):
+    """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
+    from pnpgen.exports import export_sheet as run
+
+    target = run(_project(content, out, paper), game, not no_check)
+    click.echo(f"contact sheet -> {target}")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@_content_option
+@_out_option
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
+@_no_check_option
+@_debug_option
+@_guarded
+def watch(games, content, out, paper, poll, no_check, debug):
+    """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
+
+    Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
+    """
+    from pnpgen.commands.watch import run
+
+    project = _project(content, out, paper)
+    project.select(list(games) or None)  # usage errors before anything starts
+
+    def echo(text, err):
+        click.echo(text, err=err)
+        (sys.stderr if err else sys.stdout).flush()
+
+    run(project, list(games) or None, echo, _report, poll=poll, check=not no_check)

@@ -87,6 +87,10 @@ class Diagnostics:
             raise ContentError(self)
 
 
+class UsageProblem(Exception):
+    """The command line asks for something that is not there (a game, a component): exit code 2."""
+
+
 class ContentError(Exception):
     """Raised when content cannot be built; carries every diagnostic found."""
 
@@ -95,6 +99,9 @@ class ContentError(Exception):
             diagnostics = Diagnostics([diagnostics])
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.format() for d in diagnostics.sorted()))
+
+    def __reduce__(self):  # crosses process boundaries with every diagnostic intact
+        return (type(self), (self.diagnostics,))
 
     @classmethod
     def at(cls, location: Location, message: str, hint: str = "") -> ContentError:

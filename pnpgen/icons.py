@@ -251,7 +251,7 @@ def _colour(value, palette: dict):
 
 
 def load_icons(
-    path: Path, palette: dict, diags: Diagnostics, icons: dict | None = None
+    path: Path, palette: dict, diags: Diagnostics, icons: dict | None = None, reader=None
 ) -> dict[str, IconDef]:
     """Read an icons file into `icons` (later files override earlier ones)."""
     icons = {} if icons is None else icons

@@ -107,13 +107,19 @@ class Reader:
         self._recordings.append(inputs)
         try:
             yield inputs
-        finally:
-            self._recordings.remove(inputs)
+        finally:  # by identity: two recordings may hold equal contents
+            self._recordings[:] = [r for r in self._recordings if r is not inputs]
 
     def replay(self, inputs: dict[str, str]) -> None:
         """Record again what an earlier recording collected (for things read once and used many times)."""
         for rec in self._recordings:
             rec.update(inputs)
+
+    def note_value(self, key: str, value: object) -> None:
+        """Record a value of the content an output shows (`=key`); see `pnpgen.recorded`."""
+        from pnpgen.recorded import value_digest
+
+        self._note("=" + key, value_digest(value))
 
     def _note(self, key: str, digest: str) -> None:
         for rec in self._recordings:

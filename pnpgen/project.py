@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnpgen.errors import UsageProblem
 from pnpgen.inputs import Reader
 
 
-class UnknownGame(Exception):
+class UnknownGame(UsageProblem):
     """A game named on the command line is not in the content folder (a usage error, not a content error)."""
 
 

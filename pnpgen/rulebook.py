@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.templating import render_document
 from pnpgen.units import MM
 
@@ -83,17 +83,24 @@ class Rulebook:
         return [b for b in self.blocks if isinstance(b, Heading)]
 
 
-def find_sources(root: Path) -> list[Path]:
-    single = root / "rulebook.md"
-    if single.is_file():
-        return [single]
-    folder = root / "rulebook"
-    if folder.is_dir():
-        return sorted(folder.glob("*.md"))
-    return []
+def find_sources(root: Path, reader=None) -> list[Path]:
+    """`rulebook.md`, or else every .md file of `rulebook/` in name order; the lookups are recorded."""
+    if reader is None:
+        single = root / "rulebook.md"
+        return [single] if single.is_file() else sorted((root / "rulebook").glob("*.md"))
+    if reader.probe(root / "rulebook.md"):
+        return [root / "rulebook.md"]
+    return reader.listing(root / "rulebook", "*.md")
 
 
-def component_info(game, prepared_decks) -> dict:
+def read_source(path: Path, reader=None) -> str:
+    """A rulebook source's text, through the reader (confined, bounded, recorded) when one is given."""
+    if reader is None:
+        return path.read_text(encoding="utf-8")
+    return reader.read_text(path, "rulebook source", limit=MAX_RULEBOOK_BYTES)
+
+
+def component_info(game) -> dict:
     out = {}
     for comp in game.components:
         pieces = getattr(comp, "cards", None)
@@ -113,29 +120,48 @@ def component_info(game, prepared_decks) -> dict:
     return out
 
 
-def render_source(path: Path, game, components: dict) -> str:
+def template_data(game) -> dict:
+    """What a rulebook's templates see of the content (besides the picture() and component_table() calls)."""
+    return {
+        "game": {"id": game.id, "title": game.title, "players": game.players, "credits": game.credits},
+        "components": component_info(game),
+    }
+
+
+SCOPE = "rulebook:"
+
+
+def render_source(path: Path, game, reader=None) -> str:
+    from pnpgen.recorded import View
+
     display = display_path(path)
-    raw = path.read_bytes()
-    if len(raw) > MAX_RULEBOOK_BYTES:
-        raise ContentError.at(Location(display), f"rulebook source is over {MAX_RULEBOOK_BYTES:,} bytes")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ContentError.at(Location(display, 1, 1), "rulebook source is not UTF-8 text") from None
+    text = read_source(path, reader)
+    data = template_data(game)
+    components = data["components"]
+
+    def note(key: str, value) -> None:
+        if reader is not None:
+            reader.note_value(SCOPE + key, value)
 
     def picture(component_id: str) -> str:
         if component_id not in components:
             raise ValueError(
                 f"picture(): no component '{component_id}' (components: {', '.join(components)})"
             )
+        note(f"components/{component_id}/name", components[component_id]["name"])  # the caption
         return f"\n\n%%pnpgen picture {component_id}%%\n\n"
 
     def component_table() -> str:
+        view = View(components, "components", note)
+        for cid in view:  # what the table prints of each component
+            for key in ("name", "kind", "faces", "shape", "size_mm"):
+                view[cid][key]
+            len(view[cid]["cards"])
         return "\n\n%%pnpgen components%%\n\n"
 
     names = {
-        "game": {"id": game.id, "title": game.title, "players": game.players, "credits": game.credits},
-        "components": components,
+        "game": View(data["game"], "game", note),
+        "components": View(components, "components", note),
         "picture": picture,
         "component_table": component_table,
     }
@@ -263,26 +289,81 @@ def _inline(tok) -> str:
     return "".join(out).strip()
 
 
-def load_rulebook(root: Path, game, components: dict, diags: Diagnostics) -> Rulebook | None:
-    sources = find_sources(root)
+def load_rulebook(run, diags: Diagnostics):
+    """Render and parse the game's rulebook and draw the first card of every deck for its pictures.
+
+    Returns (book, component info, pictures). Everything read is recorded by the run's reader: the sources, the
+    layouts and art of the pictures, and the values of the content the text shows."""
+    from pnpgen.model import Board
+
+    game, reader = run.game, run.reader
+    sources = find_sources(game.root, reader)
     if not sources:
-        return None
-    texts = []
-    for src in sources:
-        texts.append(render_source(src, game, components))
+        return None, {}, {}
+    for key in ("title", "players", "credits"):  # the cover and the running header
+        reader.note_value(f"{SCOPE}game/{key}", getattr(game, key))
+    texts = [render_source(src, game, reader) for src in sources]
     book = parse("\n\n".join(texts), sources[0], diags)
-    check_component_counts(sources, game, diags)
-    return book
+    pictures = {}
+    for deck in game.components:
+        if isinstance(deck, Board):
+            continue
+        faces = run.first_faces(deck)
+        if faces is not None:
+            pictures[deck.id] = faces
+            reader.note_value(f"{SCOPE}picture/{deck.id}", _snapshot(faces))
+    for block in _walk(book.blocks):
+        if getattr(block, "component", None) and block.component not in pictures:
+            diags.error(
+                Location(display_path(book.path), block.line, 1),
+                f"picture(): component '{block.component}' has no card to draw",
+            )
+    return book, component_info(game), pictures
+
+
+def values_hold(run, inputs: dict) -> bool:
+    """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`)."""
+    from pnpgen.recorded import value_at, value_digest
+
+    data = None
+    by_id = {c.id: c for c in run.game.components}
+    for key, digest in inputs.items():
+        if not key.startswith("=" + SCOPE):
+            continue
+        path = key[len(SCOPE) + 1 :]
+        if path.startswith("picture/"):
+            deck = by_id.get(path[len("picture/") :])
+            faces = run.first_faces(deck) if deck is not None else None
+            if faces is None or value_digest(_snapshot(faces)) != digest:
+                return False
+            continue
+        data = data if data is not None else template_data(run.game)
+        if value_digest(value_at(data, path)) != digest:
+            return False
+    return True
+
+
+def _snapshot(faces) -> str:
+    return "\n--\n".join(f.snapshot() if f is not None else "" for f in faces)
+
+
+def _walk(blocks):
+    for b in blocks:
+        yield b
+        for inner in getattr(b, "blocks", []) or []:
+            yield from _walk([inner])
+        for item in getattr(b, "items", []) or []:
+            yield from _walk(item)
 
 
 _COUNT = r"(?<![\d.])(\d+)\s+(?:\*\*)?"
 
 
-def check_component_counts(sources: list[Path], game, diags: Diagnostics) -> None:
+def check_component_counts(sources: list[Path], game, diags: Diagnostics, reader=None) -> None:
     """In a Components chapter, a number written before a component's name must equal the content's count."""
     for src in sources:
         in_components = False
-        for n, line in enumerate(src.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(read_source(src, reader).splitlines(), 1):
             if line.startswith("## "):
                 in_components = "component" in line.lower()
                 continue

@@ -147,7 +147,7 @@ def safe_path(root: Path, relative: str, loc: Location, what: str, where: str = 
     return resolved
 
 
-def load_game(root: Path) -> Game:
+def load_game(root: Path, reader=None) -> Game:  # reader: wired in by the schema rework
     """Read and validate content/<game>/: game.yaml and every component file it names."""
     diags = Diagnostics()
     game_file = root / "game.yaml"

@@ -94,12 +94,12 @@ def test_python_dash_m_and_quiet_non_tty_output(tmp_path):
 
 
 def test_internal_errors_hide_the_traceback_unless_debug(project, tmp_path, monkeypatch):
-    import pnpgen.build
+    from pnpgen.pipeline.run import GameRun
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(pnpgen.build, "write_games", boom)
+    monkeypatch.setattr(GameRun, "write", boom)
     root = project("basic")
     quiet = run_cli("build", "--out", tmp_path, cwd=root)
     assert quiet.exit_code == 1

@@ -142,7 +142,7 @@ def _render(path, index, dpi):
 
 
 def test_tiled_pages_put_together_give_the_board_at_true_size(out):
-    from pnpgen.render.board import MARGIN, page_size, tile_windows
+    from pnpgen.imposition.boards import MARGIN, page_size, tile_windows
 
     total_w, total_h = 406 * MM, 306 * MM
     page = page_size(total_w, total_h, "a4")
@@ -171,7 +171,7 @@ def test_tiled_pages_put_together_give_the_board_at_true_size(out):
 
 
 def test_overlap_strips_repeat_and_crosses_coincide(out):
-    from pnpgen.render.board import CROSS, MARGIN, OVERLAP, page_size, tile_windows
+    from pnpgen.imposition.boards import CROSS, MARGIN, OVERLAP, page_size, tile_windows
 
     total_w, total_h = 406 * MM, 306 * MM
     windows, rows, cols, ww, wh = tile_windows(total_w, total_h, page_size(total_w, total_h, "a4"))

@@ -92,7 +92,8 @@ def test_a_wrong_count_in_the_components_chapter_is_an_error(project):
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1
     assert (
-        "content/sample/rulebook.md:5:3: error: the rulebook says 12 Hero cards but the content has 11"
+        "content/sample/rulebook.md:5:3: error: rules check: rulebook: the rulebook says 12 Hero cards but the content"
+        " has 11"
         in result.output
     )
     assert "Mini cards but" not in result.output

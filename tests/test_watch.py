@@ -11,7 +11,7 @@ import time
 
 from conftest import ROOT
 
-from pnpgen.watch import affected_games
+from pnpgen.commands.watch import affected_games
 
 
 def _reader(stream, q):

@@ -43,6 +43,7 @@ class FaceContext:
     art_root: Path
     shape: str = "rect"
     board: object = None  # a board's data, for its sides' layouts
+    reader: object = None  # pnpgen.inputs.Reader: wired in by the layout rework
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)

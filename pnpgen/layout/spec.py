@@ -111,7 +111,7 @@ class Layout:
 class LayoutLibrary:
     """Loads layouts by name from a search path, resolving `extends`; each file is read once."""
 
-    def __init__(self, folders: list[Path], compiler: Compiler):
+    def __init__(self, folders: list[Path], compiler: Compiler, reader=None):
         self.folders = [f for f in folders if f.is_dir()]
         self.compiler = compiler
         self._cache: dict[str, Layout] = {}

@@ -27,27 +27,27 @@ def affected_games(changes, content: Path, layouts: Path, names: list[str] | Non
 
 
 def run(
-    content: Path,
-    out: Path,
+    project,
     names: list[str] | None,
-    paper: str,
     echo: Callable[[str, bool], None],
     report: Callable,
     stop_event=None,
     poll: bool = False,
+    check: bool = True,
 ) -> None:
+    """Build, then rebuild the games a save touches, running the rules check as `build` does."""
     from watchfiles import watch as watch_changes
 
-    from pnpgen import build as build_mod
+    from pnpgen import pipeline
+    from pnpgen.project import UnknownGame
 
-    project = content.resolve().parent
-    layouts = project / "layouts"
+    content, layouts = project.content, project.shared_layouts
 
     def rebuild(games: list[str]) -> None:
         start = time.perf_counter()
         try:
-            results = build_mod.build(content, out, games, paper, False)
-        except LookupError as exc:
+            results = pipeline.build(project, games or None, check=check)
+        except UnknownGame as exc:
             echo(f"pnpgen: {exc}", True)
             return
         except Exception as exc:  # noqa: BLE001 - keep watching whatever happens

@@ -1,0 +1,290 @@
+"""Exports: the faces pnpgen draws, rasterised with pdfium, for print-on-demand shops, Tabletop Simulator and a
+quick look. Each is an output target like a build's: it loads and checks the game through the pipeline, draws
+into a staging folder, and moves its files into place only when all of them were written.
+
+- png: one image per distinct card face (and back), with the shops' 1/8 in bleed by default, numbered so an
+  uploader keeps their order, and cards.csv with each card's count: `OUT/<game>/png/<deck>/`.
+- tts: Tabletop Simulator deck sheets (up to 10 x 7 cards, at most 4096 px a side, RGB) and the back image:
+  `OUT/<game>/tts/<deck>-*`.
+- sheet: a contact sheet of the first page of every file the game builds: `OUT/<game>/<game>-contact-sheet.png`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Diagnostics, UsageProblem
+from pnpgen.model import Deck
+from pnpgen.pipeline.staging import Stage, staging_folder, swap_folder
+from pnpgen.units import MM
+
+SHOP_BLEED = 25.4 / 8 * MM  # 1/8 in, what print-on-demand shops ask for
+TTS_MAX = 4096
+TTS_COLS, TTS_ROWS = 10, 7
+TTS_PER_SHEET = 69  # the 70th slot of a sheet is the hidden-card image
+THUMB = 360  # px: the box a page fits in on a contact sheet
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass
+class Exported:
+    component: str
+    files: list
+
+
+def loaded(project, game_id: str, check: bool = True):
+    """A game loaded (and, unless told not to, checked) for an export; content errors are raised."""
+    from pnpgen.pipeline.run import GameRun
+
+    (root,) = project.select([game_id])
+    run = GameRun(project, root)
+    run.load()
+    diags = Diagnostics()
+    if check:
+        run.check(diags)
+    diags.raise_if_errors()
+    return run, diags
+
+
+def decks_of(run, components: list[str]) -> list[Deck]:
+    game = run.game
+    wanted = components or [c.id for c in game.components if isinstance(c, Deck)]
+    for cid in wanted:
+        comp = game.component(cid)
+        if comp is None:
+            ids = ", ".join(c.id for c in game.components)
+            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
+        if not isinstance(comp, Deck):
+            raise UsageProblem(
+                f"'{cid}' is a board: its full-size PDF (<id>-full.pdf) is the file for a print shop"
+            )
+    return [game.component(c) for c in wanted]
+
+
+def _draw(run, deck: Deck, bleed_pt: float, diags: Diagnostics):
+    drawn = run.painter.deck(deck, diags, bleed_pt=bleed_pt)
+    if drawn is None:
+        raise ContentError(diags)
+    return drawn
+
+
+def _render_pages(faces, bleed_pt, icons, dpi: float, title: str, scratch: Path):
+    """Rasterise faces through a PDF drawn by pnpgen; yields PIL images (RGB)."""
+    import pypdfium2 as pdfium
+
+    from pnpgen.render.pdf import write_face_pages
+
+    pdf_path = scratch / "faces.pdf"
+    write_face_pages(pdf_path, faces, bleed_pt, icons, title)
+    doc = pdfium.PdfDocument(str(pdf_path))
+    try:
+        first = faces[0]
+        w_px = round((first.width_pt + 2 * bleed_pt) / 72 * dpi)
+        h_px = round((first.height_pt + 2 * bleed_pt) / 72 * dpi)
+        for i in range(len(doc)):
+            page = doc[i]
+            image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+            if image.size != (w_px, h_px):
+                image = image.resize((w_px, h_px))
+            page.close()
+            yield image
+    finally:
+        doc.close()
+        pdf_path.unlink()
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell a spreadsheet will not read as a formula."""
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+class PngExport:
+    """One PNG per distinct face and back of a deck, numbered in deck order, with cards.csv of the counts."""
+
+    def __init__(self, deck: Deck, dpi: int, bleed: bool):
+        self.deck, self.dpi, self.bleed = deck, dpi, bleed
+
+    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
+        drawn = _draw(run, self.deck, SHOP_BLEED if self.bleed else 0.0, diags)
+        deck, cards = self.deck, drawn.distinct()
+        b = SHOP_BLEED if self.bleed else 0.0
+        width = max(3, len(str(len(cards))))
+        backs = [c[1] for c in cards if c[1] is not None]
+        shared_back = len(set(backs)) == 1 and len(backs) == len(cards)
+
+        def back_name(n: int) -> str:
+            return f"{deck.id}-back.png" if shared_back else f"{deck.id}-{n:0{width}d}-back.png"
+
+        files = []
+        fronts = [c[0] for c in cards]
+        for n, image in enumerate(_render_pages(fronts, b, run.icons, self.dpi, deck.name, folder), 1):
+            files.append(f"{deck.id}-{n:0{width}d}-front.png")
+            image.save(folder / files[-1], compress_level=1)
+        if backs:
+            back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
+            for n, image in enumerate(
+                _render_pages(back_faces, b, run.icons, self.dpi, deck.name, folder), 1
+            ):
+                files.append(back_name(n))
+                image.save(folder / files[-1], compress_level=1)
+        with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(["front", "back", "count", "name"])
+            for n, (_front, back, count, name) in enumerate(cards, 1):
+                front_name = f"{deck.id}-{n:0{width}d}-front.png"
+                w.writerow(
+                    [front_name, back_name(n) if back is not None else "", count, spreadsheet_safe(name)]
+                )
+        return [*files, "cards.csv"]
+
+
+def tts_cell(card_w_pt: float, card_h_pt: float, cols: int, rows: int) -> tuple[int, int]:
+    """Pixel size of one card so that the sheet stays within 4096 px a side."""
+    w = math.floor(TTS_MAX / cols)
+    h = math.floor(w * card_h_pt / card_w_pt)
+    if h * rows > TTS_MAX:
+        h = math.floor(TTS_MAX / rows)
+        w = math.floor(h * card_w_pt / card_h_pt)
+    return w, h
+
+
+class TtsExport:
+    """Tabletop Simulator deck sheets of one deck, its back image (or back sheets), and the numbers TTS asks."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+
+    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
+        deck, cards = self.deck, _draw(run, self.deck, 0.0, diags).distinct()
+        slots = [i for i, c in enumerate(cards) for _ in range(c[2])]  # every printed card takes a slot
+        cols = min(TTS_COLS, max(2, len(slots)))
+        rows = min(TTS_ROWS, max(2, math.ceil(min(len(slots), TTS_PER_SHEET) / cols)))
+        cw, ch = tts_cell(deck.width_pt, deck.height_pt, cols, rows)
+        dpi = cw / (deck.width_pt / 72)
+        fronts = list(_render_pages([c[0] for c in cards], 0.0, run.icons, dpi, deck.name, folder))
+        backs_faces = [c[1] for c in cards]
+        shared_back = None not in backs_faces and len(set(backs_faces)) == 1
+        files, sheets = [], []
+        for s, chunk, sheet in _tiles(fronts, slots, cols, rows, cw, ch):
+            files.append(f"{deck.id}-sheet-{s}.png")
+            sheet.save(folder / files[-1], compress_level=1)
+            sheets.append({"face": files[-1], "num_width": cols, "num_height": rows, "cards": len(chunk)})
+        if backs_faces[0] is not None:
+            if shared_back:
+                back_img = next(_render_pages([backs_faces[0]], 0.0, run.icons, dpi, deck.name, folder))
+                files.append(f"{deck.id}-back.png")
+                back_img.resize((cw, ch)).save(folder / files[-1], compress_level=1)
+                for sh in sheets:
+                    sh["back"], sh["unique_backs"] = files[-1], False
+            else:
+                backs = list(_render_pages(backs_faces, 0.0, run.icons, dpi, deck.name, folder))
+                for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
+                    files.append(f"{deck.id}-backs-{s}.png")
+                    sheet.save(folder / files[-1], compress_level=1)
+                    sheets[s - 1]["back"], sheets[s - 1]["unique_backs"] = files[-1], True
+        desc = {
+            "deck": deck.id,
+            "name": deck.name,
+            "cards": len(slots),
+            "card_px": [cw, ch],
+            "sheets": sheets,
+        }
+        (folder / f"{deck.id}.json").write_text(json.dumps(desc, indent=2) + "\n", encoding="utf-8")
+        return [*files, f"{deck.id}.json"]
+
+
+def _tiles(images, slots, cols, rows, cw, ch):
+    """TTS sheets: (number, the slots on it, the image), 69 card images a sheet in reading order."""
+    from PIL import Image
+
+    for s, start in enumerate(range(0, len(slots), TTS_PER_SHEET), 1):
+        chunk = slots[start : start + TTS_PER_SHEET]
+        sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+        for k, idx in enumerate(chunk):
+            r, c = divmod(k, cols)
+            sheet.paste(images[idx].resize((cw, ch)), (c * cw, r * ch))
+        yield s, chunk, sheet
+
+
+def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bool, check: bool = True):
+    run, diags = loaded(project, game_id, check)
+    results = []
+    for deck in decks_of(run, components):
+        final = project.out_dir(game_id) / "png" / deck.id
+        folder = staging_folder(final)
+        try:
+            files = PngExport(deck, dpi, bleed).write(run, folder, diags)
+            swap_folder(folder, final)  # the deck's folder holds exactly this export, old or new
+        finally:
+            if folder.exists():
+                _discard(folder)
+        results.append(Exported(deck.id, files))
+    return results, diags
+
+
+def export_tts(project, game_id: str, components: list[str], check: bool = True):
+    run, diags = loaded(project, game_id, check)
+    results = []
+    for deck in decks_of(run, components):
+        with Stage(project.out_dir(game_id) / "tts") as stage:
+            files = TtsExport(deck).write(run, stage.dir, diags)
+            stage.commit(files)
+        results.append(Exported(deck.id, files))
+    return results, diags
+
+
+def export_sheet(project, game_id: str, check: bool = True) -> Path:
+    """Build the game (it must be up to date to be pictured), then one PNG of the first page of every file."""
+    from pnpgen import pipeline
+
+    (root,) = project.select([game_id])
+    result = pipeline.build_game(project, root, check=check)
+    if not result.ok:
+        raise ContentError(result.diagnostics)
+    pdfs = [result.out_dir / f["path"] for f in result.files]
+    name = f"{game_id}-contact-sheet.png"
+    with Stage(result.out_dir) as stage:
+        contact_sheet(pdfs, stage.path(name))
+        stage.commit([name])
+    return result.out_dir / name
+
+
+def contact_sheet(pdfs: list[Path], target: Path) -> None:
+    """One PNG with the first page of each PDF, captioned, in a grid."""
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageDraw
+
+    thumbs = []
+    for path in pdfs:
+        doc = pdfium.PdfDocument(str(path))
+        try:
+            page = doc[0]
+            w_pt, h_pt = page.get_size()
+            scale = min(THUMB / w_pt, THUMB / h_pt)  # every page fits the same box, whatever its size
+            img = page.render(scale=scale).to_pil().convert("RGB")
+            page.close()
+        finally:
+            doc.close()
+        thumbs.append((path.stem, img))
+    cols = min(4, max(1, len(thumbs)))
+    cell_w = max(t[1].width for t in thumbs) + 20
+    cell_h = max(t[1].height for t in thumbs) + 40
+    rows = math.ceil(len(thumbs) / cols)
+    sheet = Image.new("RGB", (cols * cell_w, rows * cell_h), "#e8e4dc")
+    draw = ImageDraw.Draw(sheet)
+    for i, (name, img) in enumerate(thumbs):
+        r, c = divmod(i, cols)
+        x, y = c * cell_w + 10, r * cell_h + 10
+        sheet.paste(img, (x, y))
+        draw.text((x, y + img.height + 6), name, fill="#222222")
+    sheet.save(target, compress_level=1)
+
+
+def _discard(folder: Path) -> None:
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,43 @@
+"""Imposition: where faces go on sheets. Pure geometry in points, no ReportLab, testable on numbers.
+
+- `sheets`: cards (and square or rectangular pieces) on a grid with shared cut lines or gutters, cut marks,
+  the margin label, backs mirrored for long-edge duplex;
+- `pieces`: shaped pieces packed densely, each cut to its outline;
+- `boards`: a board tiled at true size across pages, with overlap strips and alignment crosses.
+"""
+
+from __future__ import annotations
+
+from pnpgen.imposition.pieces import PiecePlan, PieceSlot, plan_pieces
+from pnpgen.imposition.sheets import (
+    MARGIN,
+    ImpositionError,
+    Label,
+    Mark,
+    SheetPlan,
+    Slot,
+    paginate,
+    plan_sheet,
+)
+
+__all__ = [
+    "MARGIN",
+    "ImpositionError",
+    "Label",
+    "Mark",
+    "PiecePlan",
+    "PieceSlot",
+    "SheetPlan",
+    "Slot",
+    "paginate",
+    "plan_for",
+    "plan_pieces",
+    "plan_sheet",
+]
+
+
+def plan_for(deck, paper: str):
+    """The sheet plan of a deck: a grid for cards and square or rectangular pieces, dense packing otherwise."""
+    if deck.shape in ("rect", "square"):
+        return plan_sheet(paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
+    return plan_pieces(paper, deck.shape, deck.width_pt, deck.height_pt, deck.bleed_pt)

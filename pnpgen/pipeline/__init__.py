@@ -1,0 +1,66 @@
+"""The build pipeline: load, check, draw, plan, write — each game all or nothing.
+
+    build_game:  GameRun.load -> check -> targets claimed -> stale targets drawn and planned -> staged write
+
+Modules: `run` (one game's build state), `outputs` (one class per kind of output), `faces` (drawing),
+`freshness` and `manifest` (what is up to date, light enough for the no-import fast path), `staging` (all or
+nothing on disk), `jobs` (parallel processes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Diagnostics
+from pnpgen.pipeline.jobs import cores, run_parallel
+from pnpgen.pipeline.run import GameResult, GameRun
+
+
+def build_game(
+    project, root: Path, strict: bool = False, check: bool = True, workers: int | None = None
+) -> GameResult:
+    """Build one game. Nothing of it changes on disk unless every stale output was drawn and written."""
+    run = GameRun(project, root, strict)
+    diags = Diagnostics()
+    try:
+        run.load()
+        if check:
+            run.check(diags)
+        targets = run.claim(diags)
+        stale = run.draw(targets, diags)
+        if diags.errors or (strict and diags.warnings):
+            return GameResult(root.name, False, diags)
+        result = run.write(targets, stale, workers or cores())
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return GameResult(root.name, False, diags)
+    result.diagnostics = diags
+    return result
+
+
+def build(
+    project,
+    names: list[str] | None,
+    strict: bool = False,
+    check: bool = True,
+    workers: int | None = None,
+    step: Callable[[str], None] = lambda name: None,
+) -> list[GameResult]:
+    """Build the named games (all when none); a game that fails does not stop the others. Several games build
+    in parallel processes, one game each; a single game writes its files in parallel instead."""
+    roots = project.select(names)
+    n = workers or cores()
+    if len(roots) > 1 and n > 1:
+        work = partial(_game_job, project, strict, check)
+        return run_parallel(roots, work, n, lambda i: step(roots[i].name))
+    results = []
+    for root in roots:
+        results.append(build_game(project, root, strict, check, workers))
+        step(root.name)
+    return results
+
+
+def _game_job(project, strict: bool, check: bool, root: Path) -> GameResult:
+    return build_game(project, root, strict, check, workers=1)

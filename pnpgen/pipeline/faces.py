@@ -1,0 +1,145 @@
+"""Drawing: a component's cards and sides evaluated through their layouts into faces (plain draw operations).
+
+A layout that reads only some of a card's fields is drawn once per distinct value of those fields. Problems are
+collected per element and reported once with a card count; nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnpgen.errors import Diagnostics, display_path
+from pnpgen.layout.draw import FaceContext, draw_face, template_names
+from pnpgen.model import Board, Card, Deck, Game
+
+
+@dataclass
+class DeckFaces:
+    deck: Deck
+    faces: list  # (front Face, back Face | None), one per printed card (copies repeated)
+    warnings: int = 0
+
+    @property
+    def has_backs(self) -> bool:
+        return any(b is not None for _, b in self.faces)
+
+    def distinct(self) -> list:
+        """Each card once, with its count: (front, back, count, name)."""
+        out, i = [], 0
+        for card in self.deck.cards:
+            front, back = self.faces[i]
+            out.append((front, back, card.count, card.name))
+            i += card.count
+        return out
+
+
+@dataclass
+class BoardFaces:
+    board: Board
+    faces: list  # one Face per side
+    warnings: int = 0
+
+
+class Painter:
+    """Draws the faces of one game's components; holds what every face of the game shares."""
+
+    def __init__(self, game: Game, library, icons: dict, reader):
+        self.game, self.library, self.icons, self.reader = game, library, icons, reader
+        self.game_info = {"id": game.id, "title": game.title, "players": game.players}
+
+    def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
+        return FaceContext(
+            deck.width_pt,
+            deck.height_pt,
+            deck.bleed_pt if bleed_pt is None else bleed_pt,
+            deck.safe_pt,
+            dict(self.game.palette),
+            self.icons,
+            self.game.root / "art",
+            shape=deck.shape,
+            reader=self.reader,
+        )
+
+    def deck(self, deck: Deck, diags: Diagnostics, bleed_pt: float | None = None) -> DeckFaces | None:
+        """Every printed card of a deck (copies repeated); None when any card failed (reported in `diags`)."""
+        before = len(diags.warnings)
+        self.library.get(deck.front.layout, deck.front.loc)
+        fc = self.context(deck, bleed_pt)
+        faces, failed, memo = [], False, {}
+        for card in deck.cards:
+            front, back, ok = self.card(deck, card, fc, diags, memo)
+            failed = failed or not ok
+            faces.extend([(front, back)] * card.count)
+        fc.flush_notes(diags)
+        if failed:
+            return None
+        return DeckFaces(deck, faces, len(diags.warnings) - before)
+
+    def first(self, deck: Deck) -> tuple | None:
+        """The first card's front and back (a rulebook's picture); None when it cannot be drawn."""
+        if not deck.cards:
+            return None
+        front, back, ok = self.card(deck, deck.cards[0], self.context(deck), Diagnostics())
+        return (front, back) if ok and front is not None else None
+
+    def board(self, board: Board, diags: Diagnostics) -> BoardFaces | None:
+        """Each side of a board at its true size."""
+        before = len(diags.warnings)
+        fc = FaceContext(
+            board.width_pt,
+            board.height_pt,
+            board.bleed_pt,
+            0.0,
+            dict(self.game.palette),
+            self.icons,
+            self.game.root / "art",
+            board=board.data,
+            reader=self.reader,
+        )
+        info = {"id": board.id, "name": board.name, "count": len(board.sides)}
+        faces, failed = [], False
+        for side in board.sides:
+            layout = self.library.get(side.layout.layout, side.layout.loc)
+            label = f"side '{side.id}' of board '{board.id}' ({display_path(board.path)}:{side.loc.line})"
+            face = draw_face(
+                layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
+            )
+            failed = failed or face is None
+            faces.append(face)
+        fc.flush_notes(diags)
+        return None if failed else BoardFaces(board, faces, len(diags.warnings) - before)
+
+    def card(self, deck: Deck, card: Card, fc: FaceContext, diags: Diagnostics, memo: dict | None = None):
+        deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
+        label = (
+            f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
+        )
+        extra = {"index": card.index, "count": card.count, "designed": card.designed}
+        fields = {**deck.front.fields, **card.fields, **extra}
+        front_layout = self.library.get(deck.front.layout, deck.front.loc)
+        front = self._face(front_layout, fc, fields, deck_info, label, diags, memo)
+        back, ok = None, front is not None
+        ref = deck.back_for(card)
+        if ref is not None:
+            bfields = {**card.fields, **ref.fields, **extra}
+            back_label = label.replace("card ", "back of card ", 1)
+            back = self._face(
+                self.library.get(ref.layout, ref.loc), fc, bfields, deck_info, back_label, diags, memo
+            )
+            ok = ok and back is not None
+        return front, back, ok
+
+    def _face(self, layout, fc, fields, deck_info, label, diags, memo):
+        """Draw a face; a layout that reads only some card fields is drawn once per distinct value of those."""
+        key = None
+        if memo is not None and layout.card_deps is not None:
+            try:
+                key = (layout.name, tuple((f, repr(fields.get(f))) for f in sorted(layout.card_deps)))
+            except TypeError:
+                key = None
+            if key is not None and key in memo:
+                return memo[key]
+        face = draw_face(layout, fc, template_names(fc, fields, deck_info, self.game_info), label, diags)
+        if key is not None and face is not None:
+            memo[key] = face
+        return face

@@ -1,0 +1,86 @@
+"""Is a game's output up to date? Decided from the records in its manifest alone.
+
+Every output's manifest entry holds what the reader recorded while it was made (`inputs`: key -> digest, see
+`pnpgen.inputs`): files with their sha256, lookups that found nothing (`missing`), folder listings, and values
+(keys starting with '=') that the output itself judges once the game is loaded. The manifest also records the
+model's own inputs (game file, component files), the rules check's inputs, pnpgen's digest (`engine`) and the
+paper. An output is fresh when all of them hold and its file still has its recorded sha256.
+
+Light on purpose: hashlib, json, os and pathlib, so a rebuild with nothing to do answers without importing YAML,
+Jinja or ReportLab.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from functools import cache
+from pathlib import Path
+
+from pnpgen.inputs import digest_of
+from pnpgen.pipeline import manifest
+from pnpgen.pipeline.staging import sha256_of
+
+PACKAGE = Path(__file__).resolve().parent.parent
+VALUE = "="  # keys of recorded values start so
+
+
+@cache
+def engine_digest() -> str:
+    """pnpgen's own version: a digest of its source and data files."""
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".yaml", ".ttf") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(PACKAGE).as_posix().encode())
+            h.update(path.read_bytes() if path.suffix != ".ttf" else str(path.stat().st_size).encode())
+    return h.hexdigest()[:16]
+
+
+def inputs_hold(inputs: dict, root: Path, roots: list[Path]) -> bool:
+    """Every recorded file, lookup and listing is as it was (values are left to the output that recorded them)."""
+    for key, digest in inputs.items():
+        if key.startswith(VALUE):
+            continue
+        if digest_of(root / key, roots) != digest:
+            return False
+    return True
+
+
+def output_intact(out_dir: Path, entry: dict) -> bool:
+    """The output file is there, a regular file, with the digest the manifest recorded."""
+    path = out_dir / entry["path"]
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        return sha256_of(path) == entry["sha256"]
+    except OSError:
+        return False
+
+
+def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path]) -> bool:
+    inputs = entry.get("inputs")
+    return bool(inputs) and output_intact(out_dir, entry) and inputs_hold(inputs, root, roots)
+
+
+def usable(old: dict | None, paper: str) -> dict | None:
+    """The old manifest when its outputs may be reused at all: same pnpgen, same paper."""
+    if old is None or old.get("engine") != engine_digest() or old.get("paper") != paper:
+        return None
+    return old
+
+
+def game_up_to_date(project, game_root: Path, strict: bool = False, checked: bool = False) -> bool:
+    """True when every output of the game is fresh: nothing needs to be loaded or drawn."""
+    out_dir = project.out_dir(game_root.name)
+    old = usable(manifest.read(out_dir), project.paper)
+    if old is None or not old["files"]:
+        return False
+    root, roots = project.root, [r.resolve() for r in project.roots_of(game_root)]
+    if not inputs_hold(old.get("model", {}), root, roots):
+        return False
+    if checked and not (old.get("check") and inputs_hold(old["check"]["inputs"], root, roots)):
+        return False  # built with --no-check, or the check's inputs changed
+    if strict and any(f.get("warnings") for f in old["files"]):
+        return False  # its warnings must be reported again, as errors
+    return all(entry_fresh(f, out_dir, root, roots) for f in old["files"])

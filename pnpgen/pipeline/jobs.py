@@ -1,0 +1,111 @@
+"""Running work in parallel processes: the files of one game, or several games at once.
+
+Workers are forked, so what they work on (faces, plans) is inherited, never pickled; each job is named by its
+index. A worker dies with a build that was killed. Errors in a worker come back as the ContentError they were,
+so a problem found while writing still names its file:line:column.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Location
+from pnpgen.pipeline.staging import sha256_of
+
+
+@dataclass
+class Writing:
+    """What every writer of one game needs besides its target."""
+
+    game: object  # pnpgen.model.Game
+    icons: dict
+    paper: str
+
+
+@dataclass
+class Job:
+    target: object  # a pnpgen.pipeline.outputs.Target
+    name: str  # the file's name in the output folder
+    path: Path  # where it is written (in the staging folder)
+    writing: Writing
+
+
+def die_with_parent() -> None:
+    """A worker must not outlive a build that was killed (Linux: the kernel signals it when the parent dies)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before we asked
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
+_inherited: list = []  # set in each forked worker by its initializer only
+
+
+def _init_worker(items: list) -> None:
+    die_with_parent()
+    _inherited[:] = items
+
+
+def write_one(job: Job) -> dict:
+    """Write one job's file; a failure becomes a located ContentError."""
+    try:
+        pages = job.target.write(job.path, job.name, job.writing)
+    except ContentError:
+        raise
+    except OSError as exc:
+        raise ContentError.at(job.target.loc, f"could not write {job.name}: {exc.strerror or exc}") from None
+    except Exception as exc:  # a failure that shows only while writing (an image that fails to decode...)
+        raise ContentError.at(
+            job.target.loc, f"could not write {job.name}: {type(exc).__name__}: {exc}"
+        ) from None
+    return {"pages": pages, "sha256": sha256_of(job.path)}
+
+
+def run_parallel(items: list, work: Callable, workers: int, step: Callable[[int], None]) -> list:
+    """`work(item)` for every item, in forked processes when more than one worker and item; results in order."""
+    results: list = [None] * len(items)
+    if workers > 1 and len(items) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(items)), mp_context=ctx, initializer=_init_worker, initargs=(items,)
+        ) as pool:
+            futures = [pool.submit(_call, work, i) for i in range(len(items))]
+            for fut in as_completed(futures):
+                i, res = fut.result()
+                results[i] = res
+                step(i)
+    else:
+        for i, item in enumerate(items):
+            results[i] = work(item)
+            step(i)
+    return results
+
+
+def _call(work: Callable, index: int) -> tuple[int, object]:
+    return index, work(_inherited[index])
+
+
+def write_all(jobs: list[Job], workers: int, step: Callable[[int], None] = lambda i: None) -> list[dict]:
+    """Write every job's file; the first failure is raised (the caller discards the staging folder)."""
+    return run_parallel(jobs, write_one, workers, step)
+
+
+def cores() -> int:
+    return os.cpu_count() or 1
+
+
+def located(exc: BaseException, where: Location) -> ContentError:
+    """Any failure as a ContentError at `where` (for errors that escape a stage without a location)."""
+    if isinstance(exc, ContentError):
+        return exc
+    return ContentError.at(where, f"{type(exc).__name__}: {exc}")

@@ -1,0 +1,97 @@
+"""A game's manifest.json: what pnpgen wrote into the game's output folder, and what each file was made from.
+
+A manifest is data pnpgen wrote, not data it trusts: one of the wrong shape counts as absent, the files it names
+are plain names inside the game's output folder that pnpgen could have written there, and its input keys are
+paths inside the project. Only such files are ever removed. Light: json and re only (the unchanged-game check
+reads it without importing YAML, Jinja or ReportLab).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+NAME = "manifest.json"
+# The files a build writes into a game's output folder: <component>.pdf, <board>-full.pdf, rulebook.pdf
+OUTPUT_FILE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,80}\.pdf$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+_KEY = re.compile(r"^[^/\x00][^\x00]*$")
+
+
+def read(out_dir: Path) -> dict | None:
+    """The manifest of a game's output folder when it has the shape pnpgen writes; None otherwise."""
+    path = out_dir / NAME
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode) or os.lstat(path).st_size > 20_000_000:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if valid(data) else None
+
+
+def valid(data: object) -> bool:
+    if not isinstance(data, dict) or not isinstance(data.get("files"), list):
+        return False
+    for key in ("engine", "paper", "game"):
+        if not isinstance(data.get(key), str):
+            return False
+    if not _inputs_ok(data.get("model", {})):
+        return False
+    check = data.get("check")
+    if check is not None and not (isinstance(check, dict) and _inputs_ok(check.get("inputs"))):
+        return False
+    return all(_entry_ok(e) for e in data["files"])
+
+
+def _entry_ok(entry: object) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    path, sha = entry.get("path"), entry.get("sha256")
+    if (
+        not isinstance(path, str)
+        or not OUTPUT_FILE.match(path)
+        or not isinstance(sha, str)
+        or not _SHA.match(sha)
+    ):
+        return False
+    if not isinstance(entry.get("component"), str) or not isinstance(entry.get("kind"), str):
+        return False
+    for key in ("pages", "faces", "warnings"):
+        value = entry.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return False
+    return _inputs_ok(entry.get("inputs"))
+
+
+def _inputs_ok(inputs: object) -> bool:
+    if not isinstance(inputs, dict):
+        return False
+    for key, digest in inputs.items():
+        if not isinstance(key, str) or not isinstance(digest, str) or not _KEY.match(key):
+            return False
+        if ".." in Path(key).parts:
+            return False
+    return True
+
+
+def write(path: Path, manifest: dict) -> None:
+    """Write the manifest to `path` (a file in the staging folder; it is moved into place last)."""
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def ours(out_dir: Path, name: str) -> bool:
+    """Whether `name` in `out_dir` is a file pnpgen could have written there (a regular file, never a link)."""
+    if not OUTPUT_FILE.match(name):
+        return False
+    try:
+        return stat.S_ISREG(os.lstat(out_dir / name).st_mode)
+    except OSError:
+        return False

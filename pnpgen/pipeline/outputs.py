@@ -1,0 +1,202 @@
+"""Output targets: one small class per kind of file a build writes into a game's output folder.
+
+Each target names the files it claims (claimed before anything is drawn: two targets claiming one file is a
+content error naming both), draws what it needs inside a recording of the reader (so its inputs are whatever it
+read, never a list written by hand), writes one file into the staging folder, and gives its manifest entry.
+Sphinx's builders have the same few methods.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.model import Board, Deck
+
+
+class Target:
+    kind = ""
+
+    def __init__(self, component: str, loc: Location):
+        self.component, self.loc = component, loc
+        self.inputs: dict[str, str] = {}
+        self.warnings = 0
+
+    def names(self) -> list[str]:
+        """The files this target writes into the game's output folder."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return f"{self.kind} '{self.component}' ({self.loc})"
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        """Draw what the files show (no file is written); False when it failed (reported in `diags`)."""
+        raise NotImplementedError
+
+    def write(self, path: Path, name: str, w) -> int:
+        """Write the file `name` to `path`; returns its page count. Runs in a worker process; `w` gives the game,
+        its icons and the paper (a `pnpgen.pipeline.jobs.Writing`)."""
+        raise NotImplementedError
+
+    def faces(self, pages: int) -> int:
+        return pages
+
+    def fresh(self, run, entries: list[dict]) -> bool:
+        """Whether the old manifest's entries for this target may be kept as they are."""
+        if sorted(e["path"] for e in entries) != sorted(self.names()):
+            return False
+        if run.strict and any(e.get("warnings") for e in entries):
+            return False  # its warnings must be reported again, as errors
+        return all(run.entry_fresh(e) for e in entries)
+
+    def entry(self, name: str, pages: int, sha256: str) -> dict:
+        return {
+            "path": name,
+            "component": self.component,
+            "kind": self.kind,
+            "faces": self.faces(pages),
+            "pages": pages,
+            "sha256": sha256,
+            "warnings": self.warnings,
+            "inputs": dict(sorted(self.inputs.items())),
+        }
+
+
+class DeckSheets(Target):
+    """Cards, tiles or tokens imposed on sheets, backs behind their fronts: `<id>.pdf`."""
+
+    def __init__(self, deck: Deck):
+        super().__init__(deck.id, deck.loc)
+        self.deck = deck
+        self.kind = deck.kind
+        self.drawn = None
+        self.plan = None
+
+    def names(self) -> list[str]:
+        return [f"{self.deck.id}.pdf"]
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        from pnpgen.imposition import ImpositionError, plan_for
+
+        try:
+            self.plan = plan_for(self.deck, run.project.paper)
+        except ImpositionError as exc:
+            diags.error(self.deck.loc, f"deck '{self.deck.id}': {exc}")
+            return False
+        self.drawn = run.painter.deck(self.deck, diags)
+        if self.drawn is None:
+            return False
+        self.warnings = self.drawn.warnings
+        return True
+
+    def faces(self, pages: int) -> int:
+        return len(self.drawn.faces)
+
+    def write(self, path: Path, name: str, w) -> int:
+        from pnpgen.render.sheets import write_deck
+
+        return write_deck(path, w.game.title, self.drawn, self.plan, w.icons, w.paper)
+
+
+class BoardFiles(Target):
+    """A board tiled at true size across pages (`<id>.pdf`) and at full size for a print shop (`<id>-full.pdf`)."""
+
+    kind = "board"
+
+    def __init__(self, board: Board):
+        super().__init__(board.id, board.loc)
+        self.board = board
+        self.drawn = None
+
+    def names(self) -> list[str]:
+        return [f"{self.board.id}.pdf", f"{self.board.id}-full.pdf"]
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        self.drawn = run.painter.board(self.board, diags)
+        if self.drawn is None:
+            return False
+        self.warnings = self.drawn.warnings
+        return True
+
+    def faces(self, pages: int) -> int:
+        return len(self.drawn.faces)
+
+    def write(self, path: Path, name: str, w) -> int:
+        from pnpgen.render.board import write_board_full, write_board_tiled
+
+        title = f"{w.game.title} — {self.board.name}"
+        if name.endswith("-full.pdf"):
+            return write_board_full(path, self.board, self.drawn.faces, w.icons, f"{title} (full size)")
+        return write_board_tiled(path, self.board, self.drawn.faces, w.icons, w.paper, title)
+
+
+class RulebookFile(Target):
+    """The rulebook (`rulebook.pdf`): Markdown and Jinja over the content, with pictures of the components.
+
+    Besides the files it reads, it records the values of the content it shows (see `pnpgen.rulebook.View`), so an
+    edit the rulebook does not show leaves it as it is."""
+
+    kind = "rulebook"
+
+    def __init__(self, sources: list[Path]):
+        super().__init__("rulebook", Location(display_path(sources[0])))
+        self.sources = sources
+        self.book = None
+        self.pictures: dict = {}
+        self.info: dict = {}
+
+    def names(self) -> list[str]:
+        return ["rulebook.pdf"]
+
+    def describe(self) -> str:
+        return f"the rulebook ({self.loc})"
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        from pnpgen.rulebook import load_rulebook
+
+        try:
+            self.book, self.info, self.pictures = load_rulebook(run, diags)
+        except ContentError as exc:
+            diags.extend(exc.diagnostics)
+            return False
+        return self.book is not None
+
+    def fresh(self, run, entries: list[dict]) -> bool:
+        from pnpgen.rulebook import values_hold
+
+        return super().fresh(run, entries) and values_hold(run, entries[0]["inputs"])
+
+    def write(self, path: Path, name: str, w) -> int:
+        from pnpgen.render.book import build_rulebook_pdf
+
+        return build_rulebook_pdf(path, self.book, w.game, w.icons, self.pictures, self.info, w.paper)
+
+
+def targets_of(game, sources: list[Path]) -> list[Target]:
+    """Every target of a game, in the order its files are listed in the manifest."""
+    out: list[Target] = [BoardFiles(c) if isinstance(c, Board) else DeckSheets(c) for c in game.components]
+    if sources:
+        out.append(RulebookFile(sources))
+    return out
+
+
+def claim(targets: list[Target], diags: Diagnostics) -> bool:
+    """Every file name is claimed by one target only; a second claim is an error naming both."""
+    owners: dict[str, Target] = {}
+    ok = True
+    for target in targets:
+        for name in target.names():
+            other = owners.get(name)
+            if other is not None:
+                diags.error(
+                    target.loc,
+                    f"{target.describe()} would write '{name}', which {other.describe()} writes too",
+                    "give one of them another id",
+                )
+                ok = False
+            elif name == "manifest.json":
+                diags.error(target.loc, f"{target.describe()}: '{name}' is pnpgen's own file")
+                ok = False
+            else:
+                owners[name] = target
+    return ok

@@ -1,0 +1,161 @@
+"""One game's build: its reader, model, layouts, icons and old manifest, and the stages that use them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnpgen import __version__
+from pnpgen.errors import Diagnostics
+from pnpgen.pipeline import freshness, manifest, outputs
+from pnpgen.pipeline.jobs import Job, Writing, write_all
+from pnpgen.pipeline.staging import Stage, refuse_link, sweep
+
+
+@dataclass
+class GameResult:
+    game: str
+    ok: bool
+    diagnostics: Diagnostics
+    files: list = field(default_factory=list)  # manifest entries
+    out_dir: Path | None = None
+    rendered: list = field(default_factory=list)  # components drawn and written again
+    reused: list = field(default_factory=list)  # components whose files were up to date
+
+
+class GameRun:
+    """The state of one game's build; each stage is a method, called in order by `pipeline.build_game`."""
+
+    def __init__(self, project, root: Path, strict: bool = False):
+        self.project, self.root, self.strict = project, root, strict
+        self.reader = project.reader(root)
+        self.out_dir = project.out_dir(root.name)
+        self.roots = [r.resolve() for r in project.roots_of(root)]
+        self.old = freshness.usable(manifest.read(self.out_dir), project.paper)
+        self.check_inputs: dict[str, str] | None = None
+        self.checked = False
+
+    # -- load ---------------------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Read and validate the game and everything it names; raises ContentError with every problem."""
+        from pnpgen.layout.spec import LayoutLibrary
+        from pnpgen.pipeline.faces import Painter
+        from pnpgen.rulebook import find_sources
+        from pnpgen.schema import load_game
+        from pnpgen.templating import Compiler
+
+        refuse_link(self.out_dir)
+        with self.reader.recording() as self.model_inputs:
+            self.game = load_game(self.root, self.reader)
+        diags = Diagnostics()
+        with self.reader.recording() as self.icon_inputs:
+            self.icons = game_icons(self.game, diags, self.reader)
+        diags.raise_if_errors()
+        with self.reader.recording() as self.source_inputs:
+            self.sources = find_sources(self.root, self.reader)
+        self.library = LayoutLibrary(self.project.layout_folders(self.root), Compiler(), self.reader)
+        self.painter = Painter(self.game, self.library, self.icons, self.reader)
+
+    # -- check --------------------------------------------------------------------------------------------
+    def check(self, diags: Diagnostics) -> None:
+        """The rules check: its errors (and with --strict its warnings) stop the game like content errors."""
+        from pnpgen.checker import check_game
+
+        with self.reader.recording() as recorded:
+            report = check_game(self.root, None, require_facts=False, game=self.game, reader=self.reader)
+        diags.extend(report.diagnostics(self.strict))
+        self.check_inputs = {**self.model_inputs, **recorded}
+        self.checked = True
+
+    # -- draw and plan ------------------------------------------------------------------------------------
+    def claim(self, diags: Diagnostics) -> list:
+        targets = outputs.targets_of(self.game, self.sources)
+        if not outputs.claim(targets, diags):
+            diags.raise_if_errors()
+        return targets
+
+    def draw(self, targets: list, diags: Diagnostics) -> list:
+        """Draw every target whose old files cannot be kept; returns those targets."""
+        stale = []
+        for target in targets:
+            if target.fresh(self, self.old_entries(target)):
+                continue
+            stale.append(target)
+            with self.reader.recording() as recorded:
+                target.prepare(self, diags)
+            target.inputs = {**self.inputs_of(target), **recorded}
+        return stale
+
+    def inputs_of(self, target) -> dict[str, str]:
+        """What a target read before it was drawn: its component's file and the game's (or, for the rulebook,
+        its sources), and the icons."""
+        if isinstance(target, outputs.RulebookFile):
+            return {**self.icon_inputs, **self.source_inputs}
+        component = self.game.component(target.component)
+        own = getattr(component, "inputs", None)
+        if own is None:  # interim, until the model records each file's own inputs
+            return {**self.model_inputs, **self.icon_inputs}
+        return {**self.game.inputs, **own, **self.icon_inputs}
+
+    def old_entries(self, target) -> list[dict]:
+        if self.old is None:
+            return []
+        return [
+            e for e in self.old["files"] if e["component"] == target.component and e["kind"] == target.kind
+        ]
+
+    def entry_fresh(self, entry: dict) -> bool:
+        return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots)
+
+    def first_faces(self, deck) -> tuple | None:
+        """The first card of a deck, front and back, for a rulebook picture."""
+        return self.painter.first(deck)
+
+    # -- write --------------------------------------------------------------------------------------------
+    def write(self, targets: list, stale: list, workers: int) -> GameResult:
+        """Write the stale targets into a staging folder, then move them and the manifest into place."""
+        sweep(self.project.out)
+        sweep(self.out_dir)
+        writing = Writing(self.game, self.icons, self.project.paper)
+        with Stage(self.out_dir) as stage:
+            jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
+            results = dict(zip((id(j) for j in jobs), write_all(jobs, min(workers, max(1, len(jobs))))))
+            files: list[dict] = []
+            for target in targets:
+                if target in stale:
+                    for job in (j for j in jobs if j.target is target):
+                        res = results[id(job)]
+                        files.append(target.entry(job.name, res["pages"], res["sha256"]))
+                else:
+                    files.extend(self.old_entries(target))
+            manifest.write(stage.path(manifest.NAME), self.manifest(files))
+            kept = {e["path"] for e in files}
+            gone = [e["path"] for e in self.old["files"] if e["path"] not in kept] if self.old else []
+            stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
+        rendered = [t.component for t in stale]
+        reused = [t.component for t in targets if t not in stale]
+        return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused)
+
+    def manifest(self, files: list[dict]) -> dict:
+        data = {
+            "game": self.game.id,
+            "title": self.game.title,
+            "paper": self.project.paper,
+            "generator": f"pnpgen {__version__}",
+            "engine": freshness.engine_digest(),
+            "model": dict(sorted(self.model_inputs.items())),
+            "files": files,
+        }
+        if self.checked:
+            data["check"] = {"ok": True, "inputs": dict(sorted(self.check_inputs.items()))}
+        return data
+
+
+def game_icons(game, diags: Diagnostics, reader=None) -> dict:
+    """The built-in icons, then the game's own (which may override them)."""
+    from pnpgen.icons import BUILTIN, load_icons
+
+    icons = load_icons(BUILTIN, dict(game.palette), diags)
+    if game.icons_file:
+        load_icons(game.icons_file, dict(game.palette), diags, icons, reader=reader)
+    return icons

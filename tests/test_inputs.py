@@ -1,0 +1,136 @@
+"""The one way in: the reader confines, bounds, decodes and records every file it reads."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from pnpgen.errors import ContentError, Location
+from pnpgen.inputs import LISTING, MISSING, Reader, confined, digest_of
+
+
+@pytest.fixture
+def game(tmp_path):
+    root = tmp_path / "content" / "g"
+    (root / "decks").mkdir(parents=True)
+    (root / "game.yaml").write_text("id: g\n")
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "secret.txt").write_text("secret")
+    return root
+
+
+def reader_for(root):
+    return Reader([root, root.parent.parent / "layouts"], root.parent.parent)
+
+
+def message(exc) -> str:
+    return exc.value.diagnostics.items[0].format()
+
+
+def test_reads_and_records_with_digest(game):
+    r = reader_for(game)
+    with r.recording() as outer:
+        with r.recording() as inner:
+            assert r.read_text(game / "game.yaml") == "id: g\n"
+        r.probe(game / "icons.yaml")
+    assert list(inner) == ["content/g/game.yaml"] and len(inner["content/g/game.yaml"]) == 64
+    assert outer["content/g/icons.yaml"] == MISSING and "content/g/game.yaml" in outer
+
+
+def test_listing_and_replay_are_recorded(game):
+    (game / "rulebook").mkdir()
+    (game / "rulebook" / "01.md").write_text("# A")
+    r = reader_for(game)
+    with r.recording() as first:
+        assert [p.name for p in r.listing(game / "rulebook", "*.md")] == ["01.md"]
+    assert first["content/g/rulebook/*.md"].startswith(LISTING)
+    with r.recording() as again:
+        r.replay(first)
+    assert again == first
+    (game / "rulebook" / "02.md").write_text("# B")  # a new chapter changes the listing's digest
+    roots = [game.resolve(), (game.parent.parent / "layouts").resolve()]
+    assert digest_of(game / "rulebook" / "*.md", roots) != first["content/g/rulebook/*.md"]
+
+
+@pytest.mark.parametrize("kind", ["file-link", "folder-link", "parent-link", "dotdot"])
+def test_every_way_out_of_the_game_folder_is_refused(game, tmp_path, kind):
+    outside = tmp_path / "secret.txt"
+    if kind == "file-link":
+        (game / "decks" / "x.yaml").symlink_to(outside)
+        path = game / "decks" / "x.yaml"
+    elif kind == "folder-link":
+        (game / "decks" / "sub").symlink_to(tmp_path)
+        path = game / "decks" / "sub" / "secret.txt"
+    elif kind == "parent-link":  # a link higher up, then a plain name below it
+        os.rename(game / "decks", tmp_path / "elsewhere")
+        (game / "decks").symlink_to(tmp_path)
+        path = game / "decks" / "secret.txt"
+    else:
+        path = game / "decks" / ".." / ".." / ".." / "secret.txt"
+    r = reader_for(game)
+    with r.recording() as rec, pytest.raises(ContentError) as exc:
+        r.read_bytes(path, "component file")
+    assert "leaves the game folder; refused" in message(exc)
+    assert rec == {}  # nothing outside was read or recorded
+    assert confined(path, r.roots) is None
+
+
+def test_inside_refuses_absolute_and_escaping_names(game):
+    r = reader_for(game)
+    loc = Location("content/g/game.yaml", 3, 5)
+    for bad in ("/etc/passwd", "../../secret.txt", ""):
+        with pytest.raises(ContentError) as exc:
+            r.inside(game, bad, loc, "component file")
+        assert str(exc.value).startswith("content/g/game.yaml:3:5: error: component file")
+    assert r.inside(game, "decks/a.yaml", loc, "component file") == game / "decks" / "a.yaml"
+
+
+def test_a_pipe_is_refused_without_blocking(game):
+    os.mkfifo(game / "decks" / "pipe.yaml")
+    r = reader_for(game)
+    result = {}
+
+    def read():
+        try:
+            r.read_bytes(game / "decks" / "pipe.yaml", "component file")
+        except ContentError as exc:
+            result["msg"] = exc.diagnostics.items[0].message
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(5)
+    assert not t.is_alive(), "reading a pipe blocked"
+    assert "is a pipe, not a regular file; refused" in result["msg"]
+
+
+def test_folder_where_a_file_is_expected(game):
+    with pytest.raises(ContentError) as exc:
+        reader_for(game).read_bytes(game / "decks", "component file")
+    assert "is a folder, not a regular file" in message(exc)
+
+
+def test_size_bound_and_utf8_location(game):
+    (game / "big.yaml").write_bytes(b"a" * 101)
+    with pytest.raises(ContentError) as exc:
+        reader_for(game).read_bytes(game / "big.yaml", "file", limit=100)
+    assert "is 101 bytes; the limit is 100" in message(exc)
+    (game / "bad.yaml").write_bytes(b"id: g\nname: caf\xe9\n")
+    with pytest.raises(ContentError) as exc:
+        reader_for(game).read_text(game / "bad.yaml", "component file")
+    assert ":2:10: error: component file is not UTF-8 text (byte 0xe9)" in message(exc)
+
+
+def test_bom_is_dropped(game):
+    (game / "bom.yaml").write_bytes(b"\xef\xbb\xbfid: g\n")
+    assert reader_for(game).read_text(game / "bom.yaml") == "id: g\n"
+
+
+def test_digest_of_never_reads_outside_or_non_files(game, tmp_path):
+    roots = [game.resolve()]
+    (game / "link").symlink_to(tmp_path / "secret.txt")
+    assert digest_of(game / "link", roots) == "refused"
+    assert digest_of(tmp_path / "secret.txt", roots) == "refused"
+    assert digest_of(game / "nothing.yaml", roots) == MISSING
+    assert digest_of(game / "decks", roots) == MISSING
