@@ -97,8 +97,14 @@ class Report:
         for f in self.findings:
             if f.severity == "error" or (strict and f.severity == "warning"):
                 path, _, line = str(f.location).rpartition(":")
-                loc = Location(path, int(line)) if line.isdigit() else Location(str(f.location) or "facts.yaml")
-                found = f" (expected {_show(f.expected)}, found {_show(f.actual)})" if f.expected is not None else ""
+                loc = (
+                    Location(path, int(line)) if line.isdigit() else Location(str(f.location) or "facts.yaml")
+                )
+                found = (
+                    f" (expected {_show(f.expected)}, found {_show(f.actual)})"
+                    if f.expected is not None
+                    else ""
+                )
                 out.error(loc, f"rules check: {f.component}: {f.message}{found}")
         return out
 

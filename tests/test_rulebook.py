@@ -93,8 +93,7 @@ def test_a_wrong_count_in_the_components_chapter_is_an_error(project):
     assert result.exit_code == 1
     assert (
         "content/sample/rulebook.md:5:3: error: rules check: rulebook: the rulebook says 12 Hero cards but the content"
-        " has 11"
-        in result.output
+        " has 11" in result.output
     )
     assert "Mini cards but" not in result.output
 
