@@ -14,6 +14,9 @@ from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.model import Board, Deck
 
 
+NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
+
+
 class Target:
     kind = ""
 
@@ -27,7 +30,7 @@ class Target:
         raise NotImplementedError
 
     def describe(self) -> str:
-        return f"{self.kind} '{self.component}' ({self.loc})"
+        return f"{NOUNS.get(self.kind, self.kind)} '{self.component}' ({self.loc})"
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         """Draw what the files show (no file is written); False when it failed (reported in `diags`)."""

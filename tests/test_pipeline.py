@@ -1,0 +1,185 @@
+"""The foundation's promises, measured on written files: outputs claimed before drawing, a game written all or
+nothing, freshness from recorded inputs (new chapters, art under a rulebook picture, shadowing layouts), an
+untrusted manifest, and the rules check owned by every command that builds."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_cli
+
+from pnpgen.errors import Diagnostics, Location
+from pnpgen.pipeline import outputs
+
+
+def build(root, *extra):
+    return run_cli("build", "--out", "out", *extra, cwd=root)
+
+
+def files_of(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def rendered(result) -> str:
+    return result.output.strip().splitlines()[-1]
+
+
+def test_two_outputs_claiming_one_file_is_an_error_naming_both(project):
+    root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text("# Sample\n\nPlay.\n")
+    deck = (game / "decks" / "minis.yaml").read_text().replace("id: minis", "id: rulebook")
+    (game / "decks" / "minis.yaml").write_text(deck)
+    (game / "facts.yaml").unlink()
+    result = build(root)
+    assert result.exit_code == 1
+    assert (
+        "content/sample/rulebook.md: error: the rulebook (content/sample/rulebook.md) would write 'rulebook.pdf', "
+        "which deck 'rulebook' (content/sample/decks/minis.yaml:1:1) writes too" in result.output
+    )
+    assert not (root / "out" / "sample").exists()
+
+
+def test_claims_cover_a_board_full_size_file():
+    class Fake(outputs.Target):
+        def __init__(self, kind, cid, names):
+            super().__init__(cid, Location(f"{cid}.yaml", 1, 1))
+            self.kind, self._names = kind, names
+
+        def names(self):
+            return self._names
+
+    diags = Diagnostics()
+    board = Fake("board", "map", ["map.pdf", "map-full.pdf"])
+    deck = Fake("cards", "map-full", ["map-full.pdf"])
+    assert not outputs.claim([board, deck], diags)
+    assert (
+        diags.errors[0].message
+        == "deck 'map-full' (map-full.yaml:1:1) would write 'map-full.pdf', which board 'map' (map.yaml:1:1) writes too"
+    )
+
+
+def test_a_failure_found_while_writing_changes_nothing(project, monkeypatch):
+    root = project("basic")
+    assert build(root).exit_code == 0
+    out = root / "out" / "sample"
+    before = files_of(out)
+    for name in ("heroes", "minis"):  # both decks are stale now
+        path = root / "content" / "sample" / "decks" / f"{name}.yaml"
+        path.write_text(path.read_text() + "\n# edited\n")
+    original = outputs.DeckSheets.write
+
+    def failing(self, path, name, w):
+        if name == "minis.pdf":
+            raise OSError(28, "No space left on device")
+        return original(self, path, name, w)
+
+    monkeypatch.setattr(outputs.DeckSheets, "write", failing)
+    result = build(root)
+    assert result.exit_code == 1
+    assert (
+        "content/sample/decks/minis.yaml:1:1: error: could not write minis.pdf: No space left on device"
+        in (result.output)
+    )
+    assert files_of(out) == before  # heroes.pdf was written too, but only into the staging folder
+    assert sorted(p.name for p in (root / "out").iterdir()) == ["sample"]  # no staging folder left
+
+
+def test_a_manifest_naming_files_outside_its_folder_removes_nothing(project):
+    root = project("basic")
+    assert build(root).exit_code == 0
+    victim = root / "victim.pdf"
+    victim.write_bytes(b"precious")
+    (root / "out" / "sample" / "notes.txt").write_text("the designer's")
+    manifest = root / "out" / "sample" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["files"].append({**data["files"][0], "path": "../../victim.pdf", "component": "gone"})
+    manifest.write_text(json.dumps(data))
+    assert build(root).exit_code == 0  # a manifest of the wrong shape counts as absent: all rebuilt
+    assert victim.read_bytes() == b"precious"
+    assert (root / "out" / "sample" / "notes.txt").exists()
+
+
+def test_an_output_folder_that_is_a_link_is_refused(project, tmp_path):
+    root = project("basic")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / "out").mkdir()
+    (root / "out" / "sample").symlink_to(elsewhere)
+    result = build(root)
+    assert result.exit_code == 1
+    assert "out/sample: error: the output folder is a link; refusing to write through it" in result.output
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_new_rulebook_chapter_rebuilds_the_rulebook_only(project):
+    root = project("basic")
+    chapters = root / "content" / "sample" / "rulebook"
+    chapters.mkdir()
+    (chapters / "01-intro.md").write_text("# Sample\n\n## Goal\n\nWin.\n")
+    assert build(root).exit_code == 0
+    (chapters / "02-setup.md").write_text("## Setup\n\nDeal {{ components['heroes'].faces }} cards.\n")
+    result = build(root)
+    assert result.exit_code == 0
+    assert "1 rendered, 2 up to date" in result.output
+
+
+def test_art_under_a_rulebook_picture_rebuilds_the_book(project):
+    from PIL import Image
+
+    root = project("basic")
+    game = root / "content" / "sample"
+    layout = game / "layouts" / "hero.yaml"
+    layout.write_text(layout.read_text() + "  - {type: image, src: split.png, x: 3, y: 60, w: 20, h: 20}\n")
+    (game / "rulebook.md").write_text("# Sample\n\n## Cards\n\n{{ picture('heroes') }}\n")
+    Image.new("RGB", (400, 400), "#aa0000").save(game / "art" / "split.png")
+    assert build(root).exit_code == 0
+    book = (root / "out" / "sample" / "rulebook.pdf").read_bytes()
+    Image.new("RGB", (400, 400), "#0000aa").save(game / "art" / "split.png")
+    result = build(root)
+    assert (
+        result.exit_code == 0 and "3 rendered" in result.output
+    )  # both decks draw it, and the book shows it
+    assert (root / "out" / "sample" / "rulebook.pdf").read_bytes() != book
+
+
+def test_an_edit_the_rulebook_does_not_show_leaves_it(project):
+    root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text("# Sample\n\n## Cards\n\n{{ picture('heroes') }} {{ game.title }}\n")
+    assert build(root).exit_code == 0
+    deck = game / "decks" / "heroes.yaml"
+    deck.write_text(deck.read_text().replace("when a neighbour plays water", "when a neighbour plays rain"))
+    result = build(root)
+    assert "1 rendered, 2 up to date" in result.output  # the second card is not pictured
+    deck.write_text(deck.read_text().replace("name: Ash Walker", "name: Ash Strider"))
+    assert "2 rendered, 1 up to date" in build(root).output  # the first card is
+
+
+def test_a_board_only_rebuild_succeeds(tmp_path):
+    """A build whose only stale output is a board used to fail with a font error reported as a usage error."""
+    shutil.copytree(ROOT / "content" / "river", tmp_path / "content" / "river")
+    shutil.copytree(ROOT / "layouts", tmp_path / "layouts")
+    assert run_cli("build", "--out", "out", cwd=tmp_path).exit_code == 0
+    board = tmp_path / "content" / "river" / "boards" / "dice.yaml"
+    board.write_text(board.read_text() + "\n# touched\n")
+    result = run_cli("build", "--out", "out", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "(1 rendered," in result.output
+
+
+@pytest.mark.parametrize("command", [("build",), ("export", "png", "sample"), ("export", "tts", "sample")])
+def test_every_command_that_builds_runs_the_rules_check(project, command):
+    root = project("basic")
+    facts = root / "content" / "sample" / "facts.yaml"
+    facts.write_text(facts.read_text().replace("total: 20", "total: 21"))
+    result = run_cli(*command, "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert (
+        "content/sample/facts.yaml:11:" in result.output
+        and "rules check: minis: 20 Mini cards" in result.output
+    )
+    assert run_cli(*command, "--out", "out", "--no-check", cwd=root).exit_code == 0
