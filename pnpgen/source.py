@@ -61,93 +61,164 @@ def _mark_loc(display: str, mark) -> Location:
     return Location(display, mark.line + 1, mark.column + 1)
 
 
-class _Converter:
+MERGE = object()  # the `<<` key
+MAX_DEPTH = 64  # mappings and lists inside each other; checked before any parser could recurse
+
+
+class _Composer:
+    """Builds located values from libyaml's event stream with an explicit stack: nothing recurses, so no
+    nesting can overflow a stack, and nesting past MAX_DEPTH stops the parser where it stands.
+
+    An alias stands for its anchor's whole value each time it is used: its size counts towards MAX_VALUES."""
+
     def __init__(self, display: str):
         self.display = display
         self.count = 0
         self.scalars = yaml.constructor.SafeConstructor()
+        self.resolver = yaml.resolver.Resolver()
+        self.anchors: dict[str, tuple[object, int]] = {}
 
-    def loc(self, node) -> Location:
-        return _mark_loc(self.display, node.start_mark)
+    def loc(self, event) -> Location:
+        return _mark_loc(self.display, event.start_mark)
 
-    def convert(self, node):
-        self.count += 1
+    def tally(self, n: int, event) -> None:
+        self.count += n
         if self.count > MAX_VALUES:
             raise ContentError.at(
-                self.loc(node),
+                self.loc(event),
                 f"this file expands to more than {MAX_VALUES:,} values; YAML aliases nested too deep?",
             )
-        if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            self.check_tag(node, "tag:yaml.org,2002:seq")
-            out = LList()
-            out.loc, out.item_locs = self.loc(node), []
-            for item in node.value:
-                out.append(self.convert(item))
-                out.item_locs.append(self.loc(item))
-            return out
-        if isinstance(node, yaml.MappingNode):
-            self.check_tag(node, "tag:yaml.org,2002:map")
-            return self.mapping(node)
-        raise ContentError.at(self.loc(node), "unsupported YAML node")  # pragma: no cover
 
-    def check_tag(self, node, expected: str) -> None:
-        if node.tag != expected:
-            raise ContentError.at(self.loc(node), f"YAML tag '{node.tag}' is not allowed in content files")
+    def compose(self, events):
+        stack: list[_Frame] = []
+        result, documents = None, 0
+        for event in events:
+            kind = type(event)
+            if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
+                if kind is yaml.AliasEvent:
+                    if event.anchor not in self.anchors:
+                        raise ContentError.at(
+                            self.loc(event), f"alias '*{event.anchor}' names no anchor before it"
+                        )
+                    value, size = self.anchors[event.anchor]
+                    self.tally(size, event)
+                else:
+                    value, size = self.scalar(event), 1
+                    self.tally(1, event)
+                    if event.anchor:
+                        self.anchors[event.anchor] = (value, 1)
+                if not stack:
+                    result = value
+                else:
+                    stack[-1].add(value, self.loc(event), kind is yaml.AliasEvent, self)
+            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                if len(stack) >= MAX_DEPTH:
+                    raise ContentError.at(
+                        self.loc(event), f"lists and mappings nest deeper than {MAX_DEPTH} levels"
+                    )
+                expected = (
+                    "tag:yaml.org,2002:seq" if kind is yaml.SequenceStartEvent else "tag:yaml.org,2002:map"
+                )
+                if event.tag not in (None, "!", expected):
+                    raise ContentError.at(
+                        self.loc(event), f"YAML tag '{event.tag}' is not allowed in content files"
+                    )
+                self.tally(1, event)
+                stack.append(
+                    _Frame(kind is yaml.MappingStartEvent, self.loc(event), event.anchor, self.count)
+                )
+            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                frame = stack.pop()
+                value = frame.finish(self)
+                if frame.anchor:
+                    self.anchors[frame.anchor] = (value, self.count - frame.start + 1)
+                if not stack:
+                    result = value
+                else:
+                    stack[-1].add(value, frame.loc, False, self)
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise ContentError.at(
+                        self.loc(event), "a content file holds one YAML document (found a second '---')"
+                    )
+        return result
 
-    def scalar(self, node):
-        if node.tag == "tag:yaml.org,2002:timestamp":
-            return node.value  # keep dates as the text the user wrote
-        if node.tag not in _PLAIN_TAGS:
-            raise ContentError.at(self.loc(node), f"YAML tag '{node.tag}' is not allowed in content files")
+    def scalar(self, event):
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if tag == "tag:yaml.org,2002:timestamp":
+            return event.value  # keep dates as the text the user wrote
+        if tag == "tag:yaml.org,2002:merge":
+            return MERGE
+        if tag not in _PLAIN_TAGS:
+            raise ContentError.at(self.loc(event), f"YAML tag '{tag}' is not allowed in content files")
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         return self.scalars.construct_object(node, deep=True)
 
-    def mapping(self, node) -> LMap:
-        out = LMap()
-        out.loc, out.key_locs, out.val_locs = self.loc(node), {}, {}
-        merges = []
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                merges.append(value_node)
-                continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise ContentError.at(self.loc(key_node), "a mapping key must be a plain value")
-            key = self.scalar(key_node)
-            if key in out:
-                raise ContentError.at(
-                    self.loc(key_node), f"duplicate key '{key}' (first at line {out.key_locs[key].line})"
-                )
-            out[key] = self.convert(value_node)
-            out.key_locs[key] = self.loc(key_node)
-            out.val_locs[key] = self.loc(value_node)
-        for merge in merges:  # `<<: *anchor` fills keys the mapping does not set itself
-            sources = merge.value if isinstance(merge, yaml.SequenceNode) else [merge]
-            for src in sources:
-                value = self.convert(src)
-                if not isinstance(value, LMap):
-                    raise ContentError.at(self.loc(src), "'<<' merges a mapping only")
-                for k, v in value.items():
+
+class _Frame:
+    """A list or mapping being built; a mapping alternates between a key and its value."""
+
+    def __init__(self, is_map: bool, loc: Location, anchor: str | None, start: int):
+        self.is_map, self.loc, self.anchor, self.start = is_map, loc, anchor, start
+        self.value: LMap | LList = LMap() if is_map else LList()
+        self.value.loc = loc
+        if is_map:
+            self.value.key_locs, self.value.val_locs = {}, {}
+        else:
+            self.value.item_locs = []
+        self.key, self.key_loc, self.has_key = None, loc, False
+        self.merges: list = []
+
+    def add(self, value, loc: Location, alias: bool, composer: _Composer) -> None:
+        if not self.is_map:
+            self.value.append(value)
+            self.value.item_locs.append(loc)
+            return
+        if not self.has_key:
+            if isinstance(value, (LMap, LList)) or (value is MERGE and alias):
+                raise ContentError.at(loc, "a mapping key must be a plain value")
+            self.key, self.key_loc, self.has_key = value, loc, True
+            return
+        self.has_key = False
+        if self.key is MERGE:  # `<<: *anchor` merges a mapping
+            self.merges.append((value, loc))
+            return
+        if self.key in self.value:
+            raise ContentError.at(
+                self.key_loc,
+                f"duplicate key '{self.key}' (first at line {self.value.key_locs[self.key].line})",
+            )
+        self.value[self.key] = value
+        self.value.key_locs[self.key] = self.key_loc
+        self.value.val_locs[self.key] = loc
+
+    def finish(self, composer: _Composer):
+        out = self.value
+        for value, loc in self.merges:  # fill keys the mapping does not set itself
+            for src in value if isinstance(value, LList) else [value]:
+                if not isinstance(src, LMap):
+                    raise ContentError.at(loc, "'<<' merges a mapping only")
+                for k, v in src.items():
                     if k not in out:
                         out[k] = v
-                        out.key_locs[k] = value.key_loc(k)
-                        out.val_locs[k] = value.loc_of(k)
+                        out.key_locs[k] = src.key_loc(k)
+                        out.val_locs[k] = src.loc_of(k)
         return out
 
 
 def load_text(text: str, display: str):
     """Parse YAML text; `display` names the file in messages."""
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        return _Composer(display).compose(yaml.parse(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         raise ContentError.at(_mark_loc(display, mark), f"invalid YAML: {problem}") from None
     except yaml.YAMLError as exc:
         raise ContentError.at(Location(display), f"invalid YAML: {exc}") from None
-    if node is None:
-        return None
-    return _Converter(display).convert(node)
 
 
 def load_file(path: Path, display: str):

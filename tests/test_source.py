@@ -51,3 +51,20 @@ def test_merge_keys_fill_what_the_mapping_does_not_set():
 def test_plain_types():
     data = load_text("i: 3\nf: 2.5\nb: true\nn: null\ns: '3'\nd: 2024-01-02\n", "f.yaml")
     assert data == {"i": 3, "f": 2.5, "b": True, "n": None, "s": "3", "d": "2024-01-02"}
+
+
+@pytest.mark.parametrize("opening, closing", [("[", "]"), ("{a: ", "}")])
+def test_nesting_is_bounded_before_any_parser_recurses(opening, closing):
+    """200,000 levels segfaulted libyaml's recursive composer; the event stream stops at the bound instead."""
+    depth = 200_000
+    with pytest.raises(
+        ContentError, match=r"f.yaml:1:\d+: error: lists and mappings nest deeper than 64 levels"
+    ):
+        load_text("a: " + opening * depth + "1" + closing * depth + "\n", "f.yaml")
+
+
+def test_a_second_document_and_an_unknown_alias_are_errors():
+    with pytest.raises(ContentError, match=r"f.yaml:2:1: error: a content file holds one YAML document"):
+        load_text("a: 1\n---\nb: 2\n", "f.yaml")
+    with pytest.raises(ContentError, match=r"f.yaml:1:8: error: alias '\*a' names no anchor before it"):
+        load_text("x: &a [*a]\n", "f.yaml")
