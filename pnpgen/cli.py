@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from pnpgen import __version__
-from pnpgen.errors import ContentError, Diagnostics, UsageProblem
+from pnpgen.errors import ContentError, Diagnostics, UsageProblem, printable
 from pnpgen.project import Project, UnknownGame
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
@@ -74,7 +74,7 @@ def _guarded(command):
         try:
             return command(*args, **kwargs)
         except (UnknownGame, UsageProblem) as exc:
-            raise click.UsageError(str(exc)) from None
+            raise click.UsageError(printable(str(exc))) from None
         except ContentError as exc:
             _report(exc.diagnostics, kwargs.get("strict", False))
             sys.exit(1)
@@ -85,7 +85,8 @@ def _guarded(command):
                 traceback.print_exception(exc)
             else:
                 click.echo(
-                    f"pnpgen: internal error: {type(exc).__name__}: {exc}\n  run again with --debug for the traceback",
+                    printable(f"pnpgen: internal error: {type(exc).__name__}: {exc}")
+                    + "\n  run again with --debug for the traceback",
                     err=True,
                 )
             sys.exit(1)
@@ -195,7 +196,7 @@ def list_(games, content, fmt, debug):
         click.echo(json.dumps({"games": games_found}, indent=2, ensure_ascii=False))
     else:
         for g in games_found:
-            click.echo(f"{g['game']}  {g['title']}  ({g['players']} players)")
+            click.echo(printable(f"{g['game']}  {g['title']}  ({g['players']} players)"))
             for c in g["components"]:
                 designed = f", {c['designed']} designed" if c["designed"] else ""
                 click.echo(
@@ -256,7 +257,9 @@ def check(games, content, players, fmt, strict, debug):
         for r in reports:
             for f in r.findings:
                 colour = {"error": "red", "warning": "yellow", "erratum": "cyan"}[f.severity]
-                click.echo(click.style(f.severity, fg=colour, bold=True) + f.text()[len(f.severity) :])
+                click.echo(
+                    click.style(f.severity, fg=colour, bold=True) + printable(f.text()[len(f.severity) :])
+                )
             state = "ok" if r.ok(strict) else "FAILED"
             click.echo(
                 f"{r.game}: {r.facts} facts checked, {r.count('error')} errors, {r.count('warning')} warnings, "

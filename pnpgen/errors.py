@@ -34,6 +34,19 @@ def display_path(path: Path | str) -> str:
         return str(p)
 
 
+def printable(text: str) -> str:
+    """Text from content made safe for a terminal: control characters (escape sequences, carriage returns, line
+    breaks) and the marks that reorder text (bidirectional overrides) are shown as escapes, never acted on."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" | "warning"
@@ -42,9 +55,9 @@ class Diagnostic:
     hint: str = ""
 
     def format(self) -> str:
-        text = f"{self.location}: {self.severity}: {self.message}"
+        text = f"{printable(str(self.location))}: {self.severity}: {printable(self.message)}"
         if self.hint:
-            text += f"\n  {self.hint}"
+            text += f"\n  {printable(self.hint)}"
         return text
 
     def sort_key(self):

@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pnpgen.errors import printable
+
 
 def affected_games(changes, content: Path, layouts: Path, names: list[str] | None) -> list[str]:
     """Which games a batch of changed paths touches: a game's own folder, or every game for shared layouts."""
@@ -51,7 +53,7 @@ def run(
             echo(f"pnpgen: {exc}", True)
             return
         except Exception as exc:  # noqa: BLE001 - keep watching whatever happens
-            echo(f"pnpgen: internal error: {type(exc).__name__}: {exc}", True)
+            echo(printable(f"pnpgen: internal error: {type(exc).__name__}: {exc}"), True)
             return
         took = time.perf_counter() - start
         for r in results:

@@ -13,7 +13,6 @@ from pathlib import Path
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.model import Board, Deck
 
-
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
 
 
@@ -89,7 +88,7 @@ class DeckSheets(Target):
         self.drawn = run.painter.deck(self.deck, diags)
         if self.drawn is None:
             return False
-        self.warnings = self.drawn.warnings
+        self.warnings = self.drawn.warnings + label_glyphs(run, self.deck, diags)
         return True
 
     def faces(self, pages: int) -> int:
@@ -118,7 +117,7 @@ class BoardFiles(Target):
         self.drawn = run.painter.board(self.board, diags)
         if self.drawn is None:
             return False
-        self.warnings = self.drawn.warnings
+        self.warnings = self.drawn.warnings + label_glyphs(run, self.board, diags)
         return True
 
     def faces(self, pages: int) -> int:
@@ -173,6 +172,25 @@ class RulebookFile(Target):
         from pnpgen.render.book import build_rulebook_pdf
 
         return build_rulebook_pdf(path, self.book, w.game, w.icons, self.pictures, self.info, w.paper)
+
+
+def label_glyphs(run, component, diags: Diagnostics) -> int:
+    """Warnings for characters of the game's title or a component's name that the label font cannot draw."""
+    from pnpgen.text.fonts import missing_glyphs
+
+    found = 0
+    for text, loc, what in (
+        (run.game.title, run.game.loc, "the game's title"),
+        (component.name, component.loc, "the name"),
+    ):
+        lost = missing_glyphs(text, "sans")
+        if lost:
+            codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
+            diags.warning(
+                loc, f"the font sans has no {codes} in {what} {text!r}; the sheet labels would not show it"
+            )
+            found += 1
+    return found
 
 
 def targets_of(game, sources: list[Path]) -> list[Target]:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pnpgen.faces import Icon, Text
-from pnpgen.text.fonts import unit_width, variant, vertical_metrics
+from pnpgen.text.fonts import missing_glyphs, unit_width, variant, vertical_metrics
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
 ICON_SCALE = 0.92  # an inline icon's height, relative to the font size
@@ -214,3 +214,29 @@ def _merge_runs(ops):
                 continue
         out.append(op)
     return out
+
+
+def shorten(text: str, font: str, size: float, width: float) -> str:
+    """`text` cut with an ellipsis so that it is at most `width` wide at `size` (labels never run off a page)."""
+    if unit_width(text, font) * size <= width:
+        return text
+    ellipsis = "…"
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if unit_width(text[:mid].rstrip() + ellipsis, font) * size <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ellipsis if lo else ""
+
+
+def missing_in(markup: str, font: str, is_icon=lambda name: False) -> str:
+    """The characters of marked-up text (**bold**, *italic*, :icon:) that its fonts cannot draw."""
+    lost: set[str] = set()
+    for words in parse(markup, font, is_icon):
+        for word in words:
+            for piece in word.pieces:
+                if piece.kind == "text":
+                    lost.update(missing_glyphs(piece.value, piece.font))
+    return "".join(sorted(lost))

@@ -1,0 +1,116 @@
+"""Rulebook sources: Markdown with Jinja over the game's content -> a small block model.
+
+`content/<game>/rulebook.md` (or every .md file of `content/<game>/rulebook/`, in name order) is rendered as a
+sandboxed Jinja template -- so counts come from the content and cannot disagree with the cards -- then parsed
+with markdown-it-py. No reportlab here: `render/book.py` draws the blocks.
+
+Template names: `game` (id, title, players, credits), `components` (by id: name, kind, faces, cards), and
+`picture(id)` / `component_table()`, which place a drawing of a component's first card (front and back) and the
+table of all components.
+"""
+
+from __future__ import annotations
+
+from pnpgen.errors import Diagnostics, Location, display_path
+from pnpgen.rulebook.blocks import (
+    ComponentTable,
+    Heading,
+    ListBlock,
+    Para,
+    Picture,
+    Quote,
+    Rule,
+    Rulebook,
+    TableBlock,
+)
+from pnpgen.rulebook.checks import _walk, check_component_counts, check_glyphs
+from pnpgen.rulebook.markdown import parse
+from pnpgen.rulebook.sources import (
+    SCOPE,
+    component_info,
+    find_sources,
+    read_source,
+    render_source,
+    template_data,
+)
+
+__all__ = [
+    "ComponentTable",
+    "Heading",
+    "ListBlock",
+    "Para",
+    "Picture",
+    "Quote",
+    "Rule",
+    "Rulebook",
+    "TableBlock",
+    "check_component_counts",
+    "component_info",
+    "find_sources",
+    "load_rulebook",
+    "parse",
+    "read_source",
+    "values_hold",
+]
+
+
+def load_rulebook(run, diags: Diagnostics):
+    """Render and parse the game's rulebook and draw the first card of every deck for its pictures.
+
+    Returns (book, component info, pictures). Everything read is recorded by the run's reader: the sources, the
+    layouts and art of the pictures, and the values of the content the text shows."""
+    from pnpgen.model import Board
+
+    game, reader = run.game, run.reader
+    sources = find_sources(game.root, reader)
+    if not sources:
+        return None, {}, {}
+    for key in ("title", "players", "credits"):  # the cover and the running header
+        reader.note_value(f"{SCOPE}game/{key}", getattr(game, key))
+    book = Rulebook(sources[0], title="")
+    for src in sources:  # each on its own, so every block knows its own file and line
+        parse(render_source(src, game, reader), src, diags, book)
+    if not book.title:
+        diags.error(Location(display_path(sources[0]), 1, 1), "a rulebook needs a '# Title' heading")
+    pictures = {}
+    for deck in game.components:
+        if isinstance(deck, Board):
+            continue
+        faces = run.first_faces(deck)
+        if faces is not None:
+            pictures[deck.id] = faces
+            reader.note_value(f"{SCOPE}picture/{deck.id}", _snapshot(faces))
+    check_glyphs(book, game, run.icons, diags)
+    for block in _walk(book.blocks):
+        if getattr(block, "component", None) and block.component not in pictures:
+            diags.error(
+                Location(block.path or display_path(book.path), block.line, 1),
+                f"picture(): component '{block.component}' has no card to draw",
+            )
+    return book, component_info(game), pictures
+
+
+def values_hold(run, inputs: dict) -> bool:
+    """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`)."""
+    from pnpgen.recorded import value_at, value_digest
+
+    data = None
+    by_id = {c.id: c for c in run.game.components}
+    for key, digest in inputs.items():
+        if not key.startswith("=" + SCOPE):
+            continue
+        path = key[len(SCOPE) + 1 :]
+        if path.startswith("picture/"):
+            deck = by_id.get(path[len("picture/") :])
+            faces = run.first_faces(deck) if deck is not None else None
+            if faces is None or value_digest(_snapshot(faces)) != digest:
+                return False
+            continue
+        data = data if data is not None else template_data(run.game)
+        if value_digest(value_at(data, path)) != digest:
+            return False
+    return True
+
+
+def _snapshot(faces) -> str:
+    return "\n--\n".join(f.snapshot() if f is not None else "" for f in faces)

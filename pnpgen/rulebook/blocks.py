@@ -1,0 +1,72 @@
+"""The rulebook as blocks: what the Markdown parser gives and the renderer sets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Heading:
+    level: int  # 1 title, 2 chapter, 3 section, 4 unnumbered
+    text: str
+    number: str
+    line: int
+    path: str = ""  # the source file, as the user reads it
+
+
+@dataclass
+class Para:
+    text: str  # inline markup: **bold**, *italic*, :icon:
+    line: int
+    path: str = ""  # the source file, as the user reads it
+
+
+@dataclass
+class ListBlock:
+    ordered: bool
+    start: int
+    items: list  # each a list of blocks
+
+
+@dataclass
+class TableBlock:
+    header: list
+    rows: list
+    line: int
+    path: str = ""  # the source file, as the user reads it
+
+
+@dataclass
+class Quote:
+    blocks: list
+    kind: str  # "example" | "note" | "quote"
+
+
+@dataclass
+class Picture:
+    component: str
+    line: int
+    path: str = ""  # the source file, as the user reads it
+
+
+@dataclass
+class ComponentTable:
+    line: int
+    path: str = ""  # the source file, as the user reads it
+
+
+@dataclass
+class Rule:
+    pass
+
+
+@dataclass
+class Rulebook:
+    path: Path
+    title: str
+    blocks: list = field(default_factory=list)
+    counters: list = field(default_factory=lambda: [0, 0, 0])  # chapter and section numbers, across sources
+
+    def headings(self) -> list[Heading]:
+        return [b for b in self.blocks if isinstance(b, Heading)]

@@ -1,0 +1,159 @@
+"""Markdown -> rulebook blocks, with markdown-it-py (CommonMark and tables). Each block remembers its file and
+line; numbering of chapters and sections runs on across a book's files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pnpgen.errors import Diagnostics, Location, display_path
+from pnpgen.rulebook.blocks import (
+    ComponentTable,
+    Heading,
+    ListBlock,
+    Para,
+    Picture,
+    Quote,
+    Rule,
+    Rulebook,
+    TableBlock,
+)
+
+_MARKER = re.compile(r"%%pnpgen (picture|components)(?: ([a-z0-9_-]+))?%%")
+
+
+def parse(text: str, path: Path, diags: Diagnostics, book: Rulebook | None = None) -> Rulebook:
+    """Markdown -> blocks, appended to `book` (a new one when None); each block remembers its file and line."""
+    from markdown_it import MarkdownIt  # only when a rulebook is actually parsed
+
+    md = MarkdownIt("commonmark").enable("table")
+    tokens = md.parse(text)
+    alone = book is None
+    book = book or Rulebook(path, title="")
+    counters = book.counters
+    display = display_path(path)
+    pos = 0
+
+    def blocks_until(end_type: str | None) -> list:
+        nonlocal pos
+        out = []
+        while pos < len(tokens):
+            tok = tokens[pos]
+            line = (tok.map[0] + 1) if tok.map else 0
+            if end_type and tok.type == end_type:
+                pos += 1
+                return out
+            if tok.type == "heading_open":
+                level = int(tok.tag[1])
+                inline = _inline(tokens[pos + 1])
+                pos += 3
+                number = ""
+                if level == 1:
+                    book.title = book.title or inline
+                elif level in (2, 3):
+                    idx = level - 2
+                    counters[idx] += 1
+                    for j in range(idx + 1, len(counters)):
+                        counters[j] = 0
+                    number = ".".join(str(c) for c in counters[: idx + 1])
+                out.append(Heading(level, inline, number, line, display))
+            elif tok.type == "paragraph_open":
+                inline = _inline(tokens[pos + 1])
+                pos += 3
+                out.extend(_paragraph(inline, line, display))
+            elif tok.type in ("bullet_list_open", "ordered_list_open"):
+                ordered = tok.type == "ordered_list_open"
+                start = int(tok.attrGet("start") or 1) if ordered else 1
+                close = "ordered_list_close" if ordered else "bullet_list_close"
+                pos += 1
+                items = []
+                while tokens[pos].type != close:
+                    if tokens[pos].type == "list_item_open":
+                        pos += 1
+                        items.append(blocks_until("list_item_close"))
+                    else:
+                        pos += 1
+                pos += 1
+                out.append(ListBlock(ordered, start, items))
+            elif tok.type == "blockquote_open":
+                pos += 1
+                inner = blocks_until("blockquote_close")
+                first = inner[0].text if inner and isinstance(inner[0], Para) else ""
+                kind = (
+                    "note"
+                    if "designer" in first.lower()[:40]
+                    else "example"
+                    if "example" in first.lower()[:30]
+                    else "quote"
+                )
+                out.append(Quote(inner, kind))
+            elif tok.type == "table_open":
+                header, rows, row = [], [], None
+                pos += 1
+                while tokens[pos].type != "table_close":
+                    t = tokens[pos]
+                    if t.type == "tr_open":
+                        row = []
+                    elif t.type in ("th_open", "td_open"):
+                        row.append(_inline(tokens[pos + 1]))
+                        pos += 2
+                    elif t.type == "tr_close":
+                        (rows if header else header).append(row) if header else header.extend(row)
+                    pos += 1
+                pos += 1
+                out.append(TableBlock(header, rows, line, display))
+            elif tok.type == "hr":
+                pos += 1
+                out.append(Rule())
+            elif tok.type in ("fence", "code_block", "html_block"):
+                pos += 1
+                out.append(Para(tok.content.strip(), line, display))
+            else:
+                pos += 1
+        return out
+
+    book.blocks += blocks_until(None)
+    if alone and not book.title:
+        diags.error(Location(display_path(path), 1, 1), "a rulebook needs a '# Title' heading")
+    return book
+
+
+def _paragraph(inline: str, line: int, display: str) -> list:
+    """A paragraph, split where picture() or component_table() placed a marker."""
+    out: list = []
+    last = 0
+    for m in _MARKER.finditer(inline):
+        before = inline[last : m.start()].strip()
+        if before:
+            out.append(Para(before, line, display))
+        if m.group(1) == "picture":
+            out.append(Picture(m.group(2), line, display))
+        else:
+            out.append(ComponentTable(line, display))
+        last = m.end()
+    rest = inline[last:].strip()
+    if rest or not out:
+        out.append(Para(rest, line, display))
+    return out
+
+
+def _inline(tok) -> str:
+    """markdown-it inline tokens -> pnpgen's inline markup (**bold**, *italic*, :icon:)."""
+    out = []
+    for child in tok.children or []:
+        t = child.type
+        if t == "text":
+            out.append(child.content.replace("*", "\u2217"))
+        elif t in ("strong_open", "strong_close"):
+            out.append("**")
+        elif t in ("em_open", "em_close"):
+            out.append("*")
+        elif t == "code_inline":
+            out.append(child.content)
+        elif t in ("softbreak",):
+            out.append(" ")
+        elif t == "hardbreak":
+            out.append("\n")
+        elif t == "html_inline":
+            continue
+    return "".join(out).strip()
