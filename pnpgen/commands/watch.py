@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -64,27 +66,65 @@ def run(
             else:
                 echo(f"failed {r.game}: its output was left as it was; waiting for the next save", True)
 
-    watched = [str(p) for p in (content, layouts) if p.is_dir()]
-    changes_seen = watch_changes(
-        *watched,
-        stop_event=stop_event,
-        debounce=150,
-        step=50,
-        force_polling=poll,
-        raise_interrupt=False,
-        yield_on_timeout=True,
-        rust_timeout=300,
-    )
+    roots = [p for p in (content, layouts) if p.is_dir()]
+
+    def listen():
+        folders = folders_to_watch(roots)
+        return folders, watch_changes(
+            *folders,
+            stop_event=stop_event,
+            debounce=150,
+            step=50,
+            force_polling=poll,
+            raise_interrupt=False,
+            yield_on_timeout=True,
+            rust_timeout=300,
+            recursive=False,  # folders listed by us: links are never followed into other trees
+            ignore_permission_denied=True,
+        )
+
+    folders, changes_seen = listen()
     next(changes_seen, None)  # the watcher is now listening: saves made during the first build are not lost
     rebuild(names or [])
-    echo(f"watching {', '.join(watched)} (Ctrl-C to stop)", False)
-    for changes in changes_seen:
-        if not changes:
-            continue
-        try:
-            games = affected_games(changes, content, layouts, names)
-        except OSError as exc:  # the folder moved or vanished under us: say so and keep watching
-            echo(f"pnpgen: {exc}", True)
-            continue
-        if games:
-            rebuild(games)
+    echo(f"watching {', '.join(str(p) for p in roots)} (Ctrl-C to stop)", False)
+    while True:
+        relisten = False
+        for changes in changes_seen:
+            if not changes:
+                continue
+            try:
+                games = affected_games(changes, content, layouts, names)
+            except OSError as exc:  # the folder moved or vanished under us: say so and keep watching
+                echo(printable(f"pnpgen: {exc}"), True)
+                continue
+            if games:
+                rebuild(games)
+            if any(_new_folder(path) for _, path in changes):
+                relisten = True  # a folder was added: watch it too
+                break
+        if not relisten:
+            return
+        folders, changes_seen = listen()
+
+
+MAX_FOLDERS = 5_000
+
+
+def folders_to_watch(roots: list[Path]) -> list[str]:
+    """Every folder under the roots, never through a link and skipping what cannot be read, at most
+    MAX_FOLDERS of them (a content folder is small; a link to a huge tree is not followed at all)."""
+    out: list[str] = []
+    for root in roots:
+        for folder, subfolders, _ in os.walk(root, followlinks=False, onerror=lambda exc: None):
+            out.append(folder)
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+            if len(out) >= MAX_FOLDERS:
+                return out
+    return out
+
+
+def _new_folder(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
