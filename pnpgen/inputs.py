@@ -31,6 +31,7 @@ MISSING = "missing"  # the digest recorded for a lookup that found no file
 LISTING = "names:"  # the digest of a folder listing starts so
 MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 MAX_ART_BYTES = 60_000_000  # an image or a font
+MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's build draws
 
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
@@ -98,6 +99,7 @@ class Reader:
         self.project = project.resolve()
         self._recordings: list[dict[str, str]] = []
         self._digests: dict[Path, str] = {}
+        self._pixels: dict[Path, int] = {}
 
     # -- recording ------------------------------------------------------------------------------------------
     @contextmanager
@@ -251,6 +253,21 @@ class Reader:
             raise ContentError.at(loc, f"{what} '{display}' is {st.st_size:,} bytes; the limit is {limit:,}")
         self._note(self.key(path), self._digest(real))
         return real
+
+    def charge_pixels(self, real: Path, pixels: int, loc: Location) -> None:
+        """Count an image's decoded size against the build's bound (each file once, however often it is drawn):
+        every image may be within its own limit while thousands of them together are not."""
+        if real in self._pixels:
+            return
+        self._pixels[real] = pixels
+        total = sum(self._pixels.values())
+        if total > MAX_PIXELS:
+            raise ContentError.at(
+                loc,
+                f"the game's images come to {total / 1e6:,.0f} megapixels in all; the limit for one build is "
+                f"{MAX_PIXELS / 1e6:,.0f}",
+                "use smaller art (300 dpi at the printed size is enough)",
+            )
 
     def _digest(self, real: Path) -> str:
         if real not in self._digests:

@@ -134,3 +134,18 @@ def test_digest_of_never_reads_outside_or_non_files(game, tmp_path):
     assert digest_of(tmp_path / "secret.txt", roots) == "refused"
     assert digest_of(game / "nothing.yaml", roots) == MISSING
     assert digest_of(game / "decks", roots) == MISSING
+
+
+def test_decoded_pixels_are_bounded_per_build_not_only_per_image(game, monkeypatch):
+    import pnpgen.inputs as inputs
+
+    monkeypatch.setattr(inputs, "MAX_PIXELS", 1000)
+    r = reader_for(game)
+    loc = Location("content/g/layouts/card.yaml", 7, 10)
+    r.charge_pixels(game / "a.png", 600, loc)
+    r.charge_pixels(game / "a.png", 600, loc)  # the same file drawn again costs nothing more
+    with pytest.raises(ContentError) as exc:
+        r.charge_pixels(game / "b.png", 600, loc)
+    assert message(exc).startswith(
+        "content/g/layouts/card.yaml:7:10: error: the game's images come to 0 megapixels"
+    )
