@@ -31,6 +31,19 @@ def run_cli(*args, cwd: Path | None = None):
         os.chdir(old)
 
 
+@pytest.fixture(scope="session")
+def shipped_build(tmp_path_factory) -> Path:
+    """The shipped games (content/ with the shared layouts/) built once per session, strictly: the output folder.
+
+    Read-only: the tests that read it share it. No test changes content/ in place (those that change a game copy
+    it first), so this builds from content/ itself, the way `make build` does.
+    """
+    out = tmp_path_factory.mktemp("shipped")
+    result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
+    assert result.exit_code == 0, result.output
+    return out
+
+
 @pytest.fixture
 def project(tmp_path):
     """Copy a fixture project (content/ + layouts/) into a temp folder and return its path."""

@@ -61,11 +61,8 @@ BOARDS = {
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    dest = tmp_path_factory.mktemp("games")
-    result = run_cli("build", "--content", CONTENT, "--out", dest, "--strict")
-    assert result.exit_code == 0, result.output
-    return dest
+def out(shipped_build):
+    return shipped_build  # the shipped games, built once per session with --strict (conftest.py)
 
 
 def test_every_game_in_content_is_built(out):

@@ -33,11 +33,8 @@ CONTENT = ROOT / "content"
 
 
 @pytest.fixture(scope="module")
-def all_games(tmp_path_factory):
-    out = tmp_path_factory.mktemp("all")
-    result = run_cli("build", "--content", CONTENT, "--out", out)
-    assert result.exit_code == 0, result.output
-    return out
+def all_games(shipped_build):
+    return shipped_build  # the shipped games, built once per session with --strict (conftest.py)
 
 
 def test_every_pdf_passes_qpdf_and_opens_in_pdfium(all_games):
