@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import json
 
+import pytest
 from conftest import ROOT, run_cli
 from PIL import Image
 
 CONTENT = ROOT / "content"
 
 
+@pytest.mark.slow
 def test_png_export_gives_shop_sized_images_in_order(tmp_path):
     result = run_cli(
         "export", "png", "elements-of-the-gods", "monument", "--content", CONTENT, "--out", tmp_path
@@ -46,6 +48,7 @@ def test_png_without_bleed_and_at_another_dpi(tmp_path):
         assert im.size == (375, 525)  # 2.5 x 3.5 in at 150 dpi
 
 
+@pytest.mark.slow
 def test_png_export_shows_the_card_art_in_the_bleed(tmp_path):
     run_cli("export", "png", "elements-of-the-gods", "divinity", "--content", CONTENT, "--out", tmp_path)
     with Image.open(tmp_path / "elements-of-the-gods" / "png" / "divinity" / "divinity-001-front.png") as im:
@@ -53,6 +56,7 @@ def test_png_export_shows_the_card_art_in_the_bleed(tmp_path):
     assert corner != (255, 255, 255)  # the background runs into the bleed
 
 
+@pytest.mark.slow
 def test_tts_sheets_respect_the_limits_and_count_every_copy(tmp_path):
     result = run_cli("export", "tts", "deity", "--content", CONTENT, "--out", tmp_path)
     assert result.exit_code == 0, result.output
@@ -70,6 +74,7 @@ def test_tts_sheets_respect_the_limits_and_count_every_copy(tmp_path):
         assert (folder / sheet["back"]).is_file()
 
 
+@pytest.mark.slow
 def test_tts_unique_backs_get_back_sheets(tmp_path):
     result = run_cli("export", "tts", "seven-gods", "envoy", "--content", CONTENT, "--out", tmp_path)
     assert result.exit_code == 0, result.output
@@ -78,6 +83,7 @@ def test_tts_unique_backs_get_back_sheets(tmp_path):
     assert all(s["unique_backs"] for s in desc["sheets"])
 
 
+@pytest.mark.slow
 def test_contact_sheet(tmp_path):
     result = run_cli("export", "sheet", "deity", "--content", CONTENT, "--out", tmp_path)
     assert result.exit_code == 0, result.output

@@ -74,6 +74,7 @@ def test_every_game_in_content_is_built(out):
             assert (out / game / f["path"]).is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game, deck, count", [(g, d, n) for g, decks in DOCUMENTED.items() for d, n in decks.items()]
 )
@@ -136,6 +137,7 @@ def test_each_envoy_card_prints_its_own_gods_back_behind_it(out):
         doc.close()
 
 
+@pytest.mark.slow
 def test_a_second_build_gives_identical_bytes(out, tmp_path):
     result = run_cli("build", "--content", CONTENT, "--out", tmp_path)
     assert result.exit_code == 0, result.output

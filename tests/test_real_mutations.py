@@ -65,6 +65,7 @@ def by_facts():
                 yield game, f
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game, fact", list(total_facts()), ids=lambda v: v["id"] if isinstance(v, dict) else v
 )
@@ -94,6 +95,7 @@ def test_taking_away_a_piece_or_adding_a_copy_fails(tmp_path, game, fact):
         assert found and found[0].actual == total + delta, [e.text() for e in errors(root)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, fact", list(by_facts()), ids=lambda v: v["id"] if isinstance(v, dict) else v)
 def test_recolouring_a_piece_fails(tmp_path, game, fact):
     cid, key = fact["component"], fact["by"]
@@ -123,6 +125,7 @@ def test_recolouring_a_piece_fails(tmp_path, game, fact):
     assert found, f"{game}/{fact['id']}: no error after recolouring one {cid}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_dropping_a_component_fails(tmp_path, game):
     root = copy_game(tmp_path, game)
@@ -146,6 +149,7 @@ def supply_facts():
                 yield game, f, names[0]  # (a one-piece supply is covered by the drop test)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game, fact, cid", list(supply_facts()), ids=lambda v: v["id"] if isinstance(v, dict) else v
 )

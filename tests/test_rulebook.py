@@ -48,6 +48,7 @@ def test_contents_match_the_headings_and_their_pages(built, game):
             assert str(i) in foot, (i, foot)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "orbis"])
 def test_component_counts_in_the_rulebook_equal_the_content(built, game):
     manifest = json.loads((built / game / "manifest.json").read_text())
@@ -59,6 +60,7 @@ def test_component_counts_in_the_rulebook_equal_the_content(built, game):
         assert re.search(rf"{re.escape(comp['name'])} {cards[comp['id']]}\b", text), comp["name"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "orbis"])
 def test_pictures_of_every_deck_are_drawn_as_vector_faces(built, game):
     manifest = json.loads((built / game / "manifest.json").read_text())

@@ -209,6 +209,7 @@ def _target_for(source: Path) -> str:
     return str(source.relative_to(FIXTURES / "basic"))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutation())
 def test_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
@@ -250,6 +251,7 @@ def _hashes(folder: Path) -> dict:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*.pdf")}
 
 
+@pytest.mark.slow
 def test_a_build_killed_at_any_moment_leaves_old_or_new_files_never_torn(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(CONTENT, content)
@@ -286,6 +288,7 @@ def test_a_build_killed_at_any_moment_leaves_old_or_new_files_never_torn(tmp_pat
         assert not list((out / g).glob(".*.tmp"))
 
 
+@pytest.mark.slow
 def test_two_builds_at_once_do_not_corrupt_each_other(tmp_path):
     out = tmp_path / "out"
     procs = [_pnpgen("build", "--content", CONTENT, "--out", out, cwd=tmp_path) for _ in range(2)]

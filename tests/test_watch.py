@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 
+import pytest
 from conftest import ROOT
 
 from pnpgen.commands.watch import affected_games
@@ -33,6 +34,7 @@ def wait_for(q, needle, timeout=30.0):
     raise AssertionError(f"never saw {needle!r}; got {seen}")
 
 
+@pytest.mark.slow
 def test_watch_rebuilds_on_save_and_survives_broken_content(project):
     root = project("basic")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
