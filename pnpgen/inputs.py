@@ -73,7 +73,8 @@ def _list(folder: Path, pattern: str, roots: list[Path]) -> list[Path]:
     real = confined(folder, roots)
     if real is None or not real.is_dir():
         return []
-    return sorted(p for p in folder.glob(pattern) if p.is_file())
+    # everything matching but folders: a pipe or a link out is then refused by name when it is read
+    return sorted(p for p in folder.glob(pattern) if p.is_symlink() or not p.is_dir())
 
 
 def _sha_file(path: Path) -> str:
@@ -149,18 +150,15 @@ class Reader:
             raise ContentError.at(loc, f"{what} {relative!r} leaves {where}; refused")
         return path
 
-    def probe(self, path: Path) -> bool:
-        """Whether a regular file is there; either way the answer is recorded (a file added later counts)."""
-        real = confined(path, self.roots)
-        if real is not None:
-            try:
-                if stat.S_ISREG(os.stat(real).st_mode):
-                    self._note(self.key(path), self._digest(real))
-                    return True
-            except OSError:
-                pass
-        self._note(self.key(path), MISSING)
-        return False
+    def probe(self, path: Path, what: str = "file", loc: Location | None = None) -> bool:
+        """Whether a regular file is there; either way the answer is recorded (a file added later counts).
+
+        Something there that is not a regular file inside the roots (a link out, a pipe, a folder) is refused."""
+        if not os.path.lexists(path):
+            self._note(self.key(path), MISSING)
+            return False
+        self.use(path, what, loc, limit=MAX_ART_BYTES)  # confined, regular and recorded, or refused
+        return True
 
     def listing(self, folder: Path, pattern: str) -> list[Path]:
         """The files of `folder` matching `pattern`, in name order; the listing itself is recorded."""

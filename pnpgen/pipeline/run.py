@@ -45,14 +45,14 @@ class GameRun:
         from pnpgen.templating import Compiler
 
         refuse_link(self.out_dir)
-        with self.reader.recording() as self.model_inputs:
+        with self.reader.recording() as self.model_inputs:  # what the whole game stands on
             self.game = load_game(self.root, self.reader)
+            with self.reader.recording() as self.source_inputs:  # a rulebook added later counts too
+                self.sources = find_sources(self.root, self.reader)
         diags = Diagnostics()
         with self.reader.recording() as self.icon_inputs:
             self.icons = game_icons(self.game, diags, self.reader)
         diags.raise_if_errors()
-        with self.reader.recording() as self.source_inputs:
-            self.sources = find_sources(self.root, self.reader)
         self.library = LayoutLibrary(self.project.layout_folders(self.root), Compiler(), self.reader)
         self.painter = Painter(self.game, self.library, self.icons, self.reader)
 

@@ -17,7 +17,7 @@ def find_sources(root: Path, reader=None) -> list[Path]:
     if reader is None:
         single = root / "rulebook.md"
         return [single] if single.is_file() else sorted((root / "rulebook").glob("*.md"))
-    if reader.probe(root / "rulebook.md"):
+    if reader.probe(root / "rulebook.md", "rulebook source"):
         return [root / "rulebook.md"]
     return reader.listing(root / "rulebook", "*.md")
 
