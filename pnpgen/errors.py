@@ -14,8 +14,11 @@ class Location:
     path: str
     line: int = 0
     col: int = 0
+    sheet: str = ""  # a workbook's sheet: the place reads as `file:Sheet!C14`
 
     def __str__(self) -> str:
+        if self.sheet:
+            return f"{self.path}:{self.sheet}!{column_letters(self.col)}{self.line}"
         if self.line:
             return f"{self.path}:{self.line}:{self.col or 1}"
         return self.path
@@ -23,6 +26,15 @@ class Location:
     def shifted(self, lines: int) -> Location:
         """The same file, `lines` further down (used for a template's own line numbers)."""
         return Location(self.path, self.line + lines, self.col if lines == 0 else 1)
+
+
+def column_letters(col: int) -> str:
+    """1 -> A, 27 -> AA: a spreadsheet's name for a column."""
+    letters = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters or "A"
 
 
 def display_path(path: Path | str) -> str:

@@ -65,3 +65,14 @@ def test_vertical_alignment():
     mid = fit_text("x", size=10, min_size=10, valign="middle", **BOX).ops[0].y
     bottom = fit_text("x", size=10, min_size=10, valign="bottom", **BOX).ops[0].y
     assert top < mid < bottom <= 40
+
+
+def test_a_long_label_keeps_its_sheet_and_side_and_fits():
+    from pnpgen.text.fit import shorten_label
+
+    text = "A Game With A Very Long Title Indeed · The Deck Of Many Names · sheet 3 of 12 · backs"
+    for width in (400, 150, 90):
+        short = shorten_label(text, "sans", 3.5, width)
+        assert unit_width(short, "sans") * 3.5 <= width + 1e-6
+        assert short.endswith(" · sheet 3 of 12 · backs")
+    assert shorten_label(text, "sans", 3.5, 1000) == text

@@ -59,7 +59,7 @@ def output_intact(out_dir: Path, entry: dict) -> bool:
 
 
 def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path]) -> bool:
-    inputs = entry.get("inputs")
+    inputs = entry.get("inputs") or {}
     return bool(inputs) and output_intact(out_dir, entry) and inputs_hold(inputs, root, roots)
 
 
@@ -77,7 +77,7 @@ def game_up_to_date(project, game_root: Path, strict: bool = False, checked: boo
     if old is None or not old["files"]:
         return False
     root, roots = project.root, [r.resolve() for r in project.roots_of(game_root)]
-    if not inputs_hold(old.get("model", {}), root, roots):
+    if not inputs_hold(old.get("model") or {}, root, roots):
         return False
     if checked and not (old.get("check") and inputs_hold(old["check"]["inputs"], root, roots)):
         return False  # built with --no-check, or the check's inputs changed

@@ -15,6 +15,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
@@ -57,7 +58,7 @@ class Stage:
     def path(self, name: str) -> Path:
         return self.dir / name
 
-    def commit(self, names: list[str], remove: list[str] = ()) -> None:
+    def commit(self, names: list[str], remove: Iterable[str] = ()) -> None:
         """Move the staged `names` into the output folder (`manifest.json` last), then remove `remove`: old outputs
         the new manifest no longer lists, each only if pnpgen could have written it there."""
         refuse_link(self.final)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pnpgen.imposition.boards import CROSS, MARGIN, OVERLAP, Window, crosses, page_size, tile_windows
 from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
-from pnpgen.text.fit import shorten
+from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
 
@@ -86,7 +86,7 @@ def _window_marks(c, win: Window, marks, rows, cols, left, bottom) -> None:
 
 def _label(c, text: str, pw: float) -> None:
     size = max(4.0, min(7.0, (pw - 2 * MARGIN) / max(unit_width(text, "sans"), 1e-6)))
-    text = shorten(text, "sans", size, pw - 2 * MARGIN)
+    text = shorten_label(text, "sans", size, pw - 2 * MARGIN)
     c.setFillColor(colour("#555555"))
     c.setFont(pdf_name("sans"), size)
     c.drawCentredString(pw / 2, 5.5 * MM, text)

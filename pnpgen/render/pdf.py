@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import __version__
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
 from pnpgen.imposition import Label, SheetPlan
-from pnpgen.text.fit import shorten
+from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import ensure_registered, pdf_name, unit_width
 
 SEAM = 0.15  # pt
@@ -341,7 +341,7 @@ class PdfWriter:
         font = "sans"
         size = min(7.0, lb.thickness * 0.7, lb.length / max(unit_width(text, font), 1e-6))
         size = max(size, 3.5)
-        text = shorten(text, font, size, lb.length)  # a long name is cut, never pushed off the page
+        text = shorten_label(text, font, size, lb.length)  # a long name is cut, never pushed off the page
         c.saveState()
         c.setFillColor(colour("#555555"))
         c.setFont(pdf_name(font), size)
