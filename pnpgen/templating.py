@@ -7,6 +7,7 @@ A layout keeps its YAML structure; only string values are templates. A value tha
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import jinja2
@@ -17,8 +18,51 @@ from pnpgen.errors import ContentError, Location
 _SINGLE_EXPR = re.compile(r"^\s*\{\{(?P<expr>.*?)\}\}\s*$", re.S)
 
 
+class Fields(dict):
+    """A mapping of content (a card's fields, the deck's, the game's, the palette): a template sees its items,
+    never a method of the dict holding them (`card.values` is the card's field `values`, or undefined)."""
+
+    __slots__ = ()
+
+
+def content(value: Any) -> Any:
+    """`value` as templates see it: every mapping in it (lists included) becomes `Fields`."""
+    if isinstance(value, Mapping):
+        return Fields((k, content(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        items = [content(v) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+class Environment(ImmutableSandboxedEnvironment):
+    """The sandbox, with a mapping's item winning over an attribute of the same name; `Fields` have no
+    attributes at all. (Jinja's own order is the other way: `card.values` would be the dict's method.)"""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, Mapping):
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError):
+                if isinstance(obj, Fields):
+                    return self.undefined(obj=obj, name=attribute, hint=_no_field(attribute))
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        if isinstance(obj, Fields):
+            try:
+                return obj[argument]
+            except (TypeError, LookupError):
+                return self.undefined(obj=obj, name=argument, hint=_no_field(argument))
+        return super().getitem(obj, argument)
+
+
+def _no_field(name: Any) -> str:
+    return f"'dict object' has no attribute {str(name)!r}"
+
+
 def make_environment() -> ImmutableSandboxedEnvironment:
-    env = ImmutableSandboxedEnvironment(
+    env = Environment(
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         trim_blocks=True,

@@ -1,0 +1,73 @@
+"""Templates see content's items, never the methods of the dicts holding them."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnpgen.errors import Location
+from pnpgen.templating import Compiler, Fields, TemplateProblem, content
+
+METHODS = ("values", "items", "keys", "get", "copy")
+
+
+def evaluate(source: str, **names):
+    return Compiler().value(source, Location("l.yaml", 3, 9))(names)
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_a_card_field_named_like_a_dict_method_is_the_field(name):
+    card = content({name: f"my {name}", "name": "Nova"})
+    assert evaluate(f"{{{{ card.{name} }}}}", card=card) == f"my {name}"
+    assert evaluate(f"{{{{ card['{name}'] }}}}", card=card) == f"my {name}"
+    assert (
+        evaluate(f"{{{{ card.{name} | upper }}}} of {{{{ card.name }}}}", card=card)
+        == f"MY {name.upper()} of Nova"
+    )
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_a_missing_field_is_undefined_never_a_bound_method(name):
+    card = content({"name": "Nova"})
+    for source in (f"{{{{ card.{name} }}}}", f"{{{{ card['{name}'] }}}}", f"{{{{ card.{name}() }}}}"):
+        with pytest.raises(TemplateProblem) as exc:
+            evaluate(source, card=card)
+        assert exc.value.message == f"undefined value: 'dict object' has no attribute '{name}'"
+        assert str(exc.value.location) == "l.yaml:3:9"
+
+
+def test_nested_content_and_lists_of_it_show_items_only():
+    card = content({"stats": {"keys": 3}, "bonuses": [{"items": "two"}], "pair": ({"get": 1},)})
+    assert isinstance(card, Fields) and isinstance(card["bonuses"][0], Fields)
+    assert isinstance(card["pair"], tuple) and isinstance(card["pair"][0], Fields)
+    assert evaluate("{{ card.stats.keys + card.pair[0].get }}", card=card) == 4
+    assert evaluate("{{ card.bonuses[0].items }}", card=card) == "two"
+    with pytest.raises(TemplateProblem, match="has no attribute 'values'"):
+        evaluate("{{ card.stats.values() }}", card=card)
+
+
+def test_a_missing_field_keeps_the_usual_message():
+    with pytest.raises(TemplateProblem) as exc:
+        evaluate("{{ card.nmae }}", card=content({"name": "Nova"}))
+    assert exc.value.message == "undefined value: 'dict object' has no attribute 'nmae'"
+
+
+def test_mappings_a_template_makes_keep_their_methods_but_items_win():
+    assert evaluate("{{ {'a': 1}.get(card.k, 0) }}", card=content({"k": "a"})) == 1
+    assert evaluate("{{ {'a': 1}.get('b', 0) }}") == 0
+    assert evaluate("{{ {'get': 5}.get }}") == 5
+    assert evaluate("{{ {'a': 1, 'b': 2} | dictsort | map('last') | sum }}") == 3
+
+
+def test_content_is_still_a_dict_to_filters_tests_and_python():
+    card = content({"name": "Nova", "tags": ["a", "b"]})
+    assert card == {"name": "Nova", "tags": ["a", "b"]} and repr(card) == repr(dict(card))
+    assert evaluate("{{ 'name' in card and card is mapping and card | length == 2 }}", card=card) is True
+    assert evaluate("{{ card.tags | join(',') }}", card=card) == "a,b"
+
+
+def test_the_sandbox_still_refuses_python_internals():
+    card = content({"name": "Nova"})
+    with pytest.raises(TemplateProblem):
+        evaluate("{{ card.__class__.__mro__ }}", card=card)
+    with pytest.raises(TemplateProblem, match="not allowed"):
+        evaluate("{{ card.name.__class__.__mro__ }}", card=card)
