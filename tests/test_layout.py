@@ -209,3 +209,91 @@ def test_characters_the_font_cannot_draw_are_a_warning(project):
     assert "warning: the font sans has no" in result.output and "'−' (U+2212)" in result.output
     assert "'Spark'" in result.output
     assert run_cli("build", "--out", "out2", "--strict", cwd=root).exit_code == 1
+
+
+# -- files are read through the reader, and what a layout read is recorded ----------------------------------
+
+
+def two_folders(tmp_path):
+    """A game with a layouts folder and the shared one, and a reader confined to both."""
+    from pnpgen.inputs import Reader
+
+    game, shared = tmp_path / "content" / "g", tmp_path / "layouts"
+    (game / "layouts").mkdir(parents=True)
+    shared.mkdir()
+    (shared / "base.yaml").write_text(BASE)
+    (game / "layouts" / "child.yaml").write_text(CHILD)
+    reader = Reader([game, shared], tmp_path)
+    return LayoutLibrary([game / "layouts", shared], Compiler(), reader), reader
+
+
+def test_a_layout_records_its_chain_and_the_lookups_that_found_nothing(tmp_path):
+    from pnpgen.inputs import MISSING
+
+    lib, reader = two_folders(tmp_path)
+    with reader.recording() as first:
+        lib.get("child", Location("test"))
+    assert first["content/g/layouts/child.yaml"] not in (MISSING, None)
+    assert first["content/g/layouts/base.yaml"] == MISSING  # a game-level base added later shadows the shared
+    assert first["layouts/base.yaml"] not in (MISSING, None)
+    assert "layouts/child.yaml" not in first  # found in the game's folder first
+    with reader.recording() as again:  # a cache hit records the same
+        lib.get("child", Location("test"))
+        lib.get("base", Location("test"))
+    assert again == first
+
+
+def test_a_layout_is_read_once(tmp_path, monkeypatch):
+    lib, reader = two_folders(tmp_path)
+    reads = []
+    original = reader.load_yaml
+    monkeypatch.setattr(reader, "load_yaml", lambda path, *a: reads.append(path.name) or original(path, *a))
+    for _ in range(3):
+        lib.get("child", Location("test"))
+        lib.get("base", Location("test"))
+    assert reads == ["child.yaml", "base.yaml"]
+
+
+def test_a_library_without_a_reader_makes_one_over_its_folders(tmp_path):
+    (tmp_path / "a.yaml").write_text("elements: []\n")
+    lib = LayoutLibrary([tmp_path, tmp_path / "absent"], Compiler())
+    with lib.reader.recording() as rec:
+        lib.get("a", Location("test"))
+    assert list(rec) == ["a.yaml"]
+    with pytest.raises(ContentError, match="layout 'b' not found"):
+        lib.get("b", Location("test"))
+
+
+def test_art_is_read_through_the_reader_and_recorded(library, tmp_path):
+    from pnpgen.inputs import MISSING, Reader
+
+    game = ART.parent
+    reader = Reader([game], game.parent.parent)
+    lib = library(
+        i="elements:\n  - {type: image, src: split.png, area: trim}\n",
+        m="elements:\n  - {type: image, src: nope.png, area: trim}\n",
+    )
+    fc = FaceContext(63.5 * MM, 88.9 * MM, 3 * MM, 3 * MM, {}, {}, ART, reader=reader)
+    with reader.recording() as rec:
+        f = draw_face(lib.get("i", Location("t")), fc, template_names(fc, {}, {}, {}), "card", Diagnostics())
+        assert (
+            draw_face(lib.get("m", Location("t")), fc, template_names(fc, {}, {}, {}), "card", Diagnostics())
+            is None
+        )
+    (img,) = f.ops
+    assert img.path == str((ART / "split.png").resolve())
+    assert (
+        rec["content/sample/art/split.png"] not in (MISSING, None)
+        and rec["content/sample/art/nope.png"] == MISSING
+    )
+    ((loc, message),) = fc.faults
+    assert message == "'src' names an image that does not exist: art/nope.png"
+
+
+@pytest.mark.parametrize("src", ["../game.yaml", "/etc/passwd", ""])
+def test_an_image_outside_the_art_folder_is_refused(library, src):
+    lib = library(i=f"elements:\n  - {{type: image, src: '{src}', area: trim}}\n")
+    f, diags = face(lib, "i", {})
+    assert f is None
+    (err,) = diags.errors
+    assert "leaves the game's art folder; refused" in err.message or "must be a path inside" in err.message

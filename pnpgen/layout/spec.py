@@ -6,84 +6,22 @@ compiled once here; evaluation per card happens in `layout.draw`.
 
 from __future__ import annotations
 
-import re
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
-from pnpgen.source import LList, LMap, load_file
+from pnpgen.inputs import Reader
+from pnpgen.layout.elements import COMMON_KEYS, TYPES
+from pnpgen.layout.kinds import Bad, ElementType, Known
+from pnpgen.names import is_name
+from pnpgen.source import LList, LMap
 from pnpgen.templating import Compiler, Value
 
-COMMON_KEYS = ("type", "id", "when", "for_each", "as")
-ELEMENT_KEYS = {
-    "rect": ("x", "y", "w", "h", "area", "radius", "fill", "stroke", "stroke_width", "dash", "opacity"),
-    "ellipse": ("x", "y", "w", "h", "area", "fill", "stroke", "stroke_width", "dash", "opacity"),
-    "line": ("x1", "y1", "x2", "y2", "stroke", "stroke_width", "dash"),
-    "polygon": ("points", "fill", "stroke", "stroke_width", "dash", "opacity"),
-    "text": ("x", "y", "w", "h", "text", "font", "size", "min_size", "color", "align", "valign", "leading"),
-    "image": ("x", "y", "w", "h", "area", "src", "fit"),
-    "icon": ("x", "y", "size", "w", "h", "name", "color"),
-    "grid": (
-        "x",
-        "y",
-        "w",
-        "h",
-        "cells",
-        "cell_fill",
-        "cell_stroke",
-        "stroke_width",
-        "gap",
-        "radius",
-        "icon_scale",
-    ),
-    "cells": (
-        "x",
-        "y",
-        "w",
-        "h",
-        "shape",
-        "cols",
-        "rows",
-        "cell_fill",
-        "cell_stroke",
-        "stroke_width",
-        "fills",
-        "icons",
-        "labels",
-        "skip",
-        "font",
-        "size",
-        "color",
-        "icon_scale",
-    ),
-    "track": (
-        "x",
-        "y",
-        "w",
-        "h",
-        "count",
-        "start",
-        "fill",
-        "stroke",
-        "stroke_width",
-        "every",
-        "highlight",
-        "font",
-        "color",
-    ),
-}
-REQUIRED = {
-    "line": ("x1", "y1", "x2", "y2"),
-    "polygon": ("points",),
-    "text": ("x", "y", "w", "h", "text"),
-    "image": ("src",),
-    "icon": ("x", "y", "name"),
-    "grid": ("x", "y", "w", "h", "cells"),
-    "cells": ("x", "y", "w", "h", "cols", "rows"),
-    "track": ("x", "y", "w", "h", "count"),
-}
 MAX_ELEMENTS = 2_000
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+LAYOUT_KEYS = ("extends", "vars", "elements", "description")
 
 
 @dataclass(frozen=True)
@@ -95,6 +33,7 @@ class Element:
     as_name: str
     props: dict  # key -> Value
     loc: Location
+    definition: ElementType  # what the type takes and how it draws (`pnpgen.layout.elements`)
 
 
 @dataclass(frozen=True)
@@ -104,86 +43,78 @@ class Layout:
     vars: tuple  # ((name, Value), ...)
     elements: tuple  # Element, ...
     loc: Location
-    files: tuple = ()  # this layout's file and those of every layout it extends
     card_deps: frozenset | None = None  # the card fields its templates read; None: the whole card
 
 
 class LayoutLibrary:
-    """Loads layouts by name from a search path, resolving `extends`; each file is read once."""
+    """Loads layouts by name from a search path, resolving `extends`; each file is read once, through `reader`.
 
-    def __init__(self, folders: list[Path], compiler: Compiler, reader=None):
-        self.folders = [f for f in folders if f.is_dir()]
+    What loading a layout read (its file, those it extends, the lookups that found nothing) is recorded once and
+    replayed into the reader's open recordings on every `get`, so whoever uses a layout records its inputs.
+    Constant values are checked against their keys' kinds as the layout loads; `palette` and `icons`, when
+    given, let colours and icon names be checked then too (else they are checked per card)."""
+
+    def __init__(
+        self,
+        folders: list[Path],
+        compiler: Compiler,
+        reader: Reader | None = None,
+        palette: Mapping[str, str] | None = None,
+        icons: Mapping[str, Any] | None = None,
+    ):
+        self.folders = list(folders)
         self.compiler = compiler
-        self._cache: dict[str, Layout] = {}
-        self._files: dict[str, tuple] = {}
+        if reader is None:
+            existing = [f for f in self.folders if f.is_dir()]
+            parent = Path(os.path.commonpath([f.resolve() for f in existing])) if existing else Path.cwd()
+            reader = Reader(existing, parent)
+        self.reader = reader
+        self.known = Known(palette, icons)
+        self._cache: dict[str, tuple[Layout, dict[str, str]]] = {}
 
     def names(self) -> list[str]:
-        return sorted({p.stem for f in self.folders for p in f.glob("*.yaml")})
+        return sorted({p.stem for f in self.folders for p in self.reader.listing(f, "*.yaml")})
 
     def find(self, name: str) -> Path | None:
-        if not _NAME.match(name):  # a name, never a path: nothing can reach outside the layout folders
+        """The first folder's `<name>.yaml`; every folder looked in is recorded, a file not there too."""
+        if not is_name(name):  # a name, never a path: nothing can reach outside the layout folders
             return None
         for folder in self.folders:
             p = folder / f"{name}.yaml"
-            if p.is_file():
+            if self.reader.probe(p):
                 return p
         return None
 
-    def files(self, name: str, loc: Location, _chain: tuple = ()) -> tuple:
-        """The files of a layout and its `extends` chain, without compiling anything (for freshness checks)."""
-        if name in self._cache:
-            return self._cache[name].files
-        if name in self._files:
-            return self._files[name]
-        self._files[name] = self._chain_files(name, loc, _chain)
-        return self._files[name]
-
-    def _chain_files(self, name: str, loc: Location, _chain: tuple) -> tuple:
-        if not _NAME.match(name):
-            raise ContentError.at(
-                loc,
-                f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)",
-            )
-        if name in _chain:
-            raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
-        path = self.find(name)
-        if path is None:
-            raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
-        data = load_file(path, display_path(path))
-        parent = data.get("extends") if isinstance(data, LMap) else None
-        if parent is None:
-            return (path,)
-        return (path,) + self.files(str(parent), data.loc_of("extends"), _chain + (name,))
-
     def get(self, name: str, loc: Location, _chain: tuple = ()) -> Layout:
         if name in self._cache:
-            return self._cache[name]
+            layout, recorded = self._cache[name]
+            self.reader.replay(recorded)
+            return layout
         if name in _chain:
             raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
-        if not _NAME.match(name):
+        if not is_name(name):
             raise ContentError.at(
                 loc,
                 f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)",
             )
-        path = self.find(name)
-        if path is None:
-            raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
-        layout = self._load(name, path, _chain + (name,))
-        self._cache[name] = layout
+        with self.reader.recording() as recorded:
+            path = self.find(name)
+            if path is None:
+                raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
+            layout = self._load(name, path, _chain + (name,))
+        self._cache[name] = (layout, dict(recorded))
         return layout
 
     def _load(self, name: str, path: Path, chain: tuple) -> Layout:
         display = display_path(path)
-        data = load_file(path, display)
+        data = self.reader.load_yaml(path, "layout")
         if not isinstance(data, LMap):
             raise ContentError.at(Location(display, 1, 1), "a layout is a mapping with 'elements'")
         diags = Diagnostics()
         for key in data:
-            if key not in ("extends", "vars", "elements", "description"):
+            if key not in LAYOUT_KEYS:
                 diags.error(
-                    data.key_loc(key),
-                    f"unknown key '{key}' in layout",
-                    did_you_mean(str(key), ["extends", "vars", "elements", "description"]),
+                    data.key_loc(key), f"unknown key '{key}' in layout", did_you_mean(str(key), LAYOUT_KEYS)
                 )
         parent = None
         if "extends" in data:
@@ -220,8 +151,7 @@ class LayoutLibrary:
         if len(elements) > MAX_ELEMENTS:
             diags.error(data.loc, f"layout has {len(elements)} elements; the limit is {MAX_ELEMENTS}")
         diags.raise_if_errors()
-        files = (path,) + (parent.files if parent else ())
-        return Layout(name, path, tuple(vars_), tuple(elements), data.loc, files, self._deps(vars_, elements))
+        return Layout(name, path, tuple(vars_), tuple(elements), data.loc, self._deps(vars_, elements))
 
     def _deps(self, vars_, elements):
         used: set = set()
@@ -240,15 +170,16 @@ class LayoutLibrary:
             diags.error(loc, "an element is a mapping with a 'type'")
             return None
         etype = raw.get("type")
-        if etype not in ELEMENT_KEYS:
+        definition = TYPES.get(etype) if isinstance(etype, str) else None
+        if definition is None:
             where = raw.loc_of("type") if "type" in raw else raw.loc
             diags.error(
                 where,
                 f"unknown element type '{etype}'" if etype else "element needs 'type'",
-                did_you_mean(str(etype or ""), ELEMENT_KEYS),
+                did_you_mean(str(etype or ""), TYPES),
             )
             return None
-        allowed = set(COMMON_KEYS) | set(ELEMENT_KEYS[etype])
+        allowed = set(COMMON_KEYS) | set(definition.keys)
         ok = True
         for key in raw:
             if key not in allowed:
@@ -258,11 +189,11 @@ class LayoutLibrary:
                     did_you_mean(str(key), allowed),
                 )
                 ok = False
-        for key in REQUIRED.get(etype, ()):
+        for key in definition.required:
             if key not in raw:
                 diags.error(raw.loc, f"{etype} element needs '{key}'")
                 ok = False
-        if etype in ("rect", "ellipse", "image") and "area" not in raw:
+        if definition.area and "area" not in raw:
             for key in ("x", "y", "w", "h"):
                 if key not in raw:
                     diags.error(raw.loc, f"{etype} element needs '{key}' (or 'area: bleed|trim|safe')")
@@ -270,11 +201,21 @@ class LayoutLibrary:
         if not ok:
             return None
         props = {}
-        for key in ELEMENT_KEYS[etype]:
+        for key, kind in definition.keys.items():
             if key in raw:
-                props[key] = self.compiler.value(raw[key], raw.loc_of(key))
+                value = props[key] = self.compiler.value(raw[key], raw.loc_of(key))
+                if value.is_constant:  # checked once here; a template is checked per card
+                    try:
+                        kind.parse(value.raw, self.known)
+                    except Bad as exc:
+                        diags.error(value.loc, f"'{key}' {exc.message}")
+                        ok = False
+        if not ok:
+            return None
         when = self.compiler.expression(raw["when"], raw.loc_of("when")) if "when" in raw else None
         for_each = (
             self.compiler.expression(raw["for_each"], raw.loc_of("for_each")) if "for_each" in raw else None
         )
-        return Element(etype, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc)
+        return Element(
+            etype, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc, definition
+        )

@@ -1,0 +1,42 @@
+"""`icon`: one of the game's icons, `size` square (or `w` by `h`), tinted by `color`."""
+
+from __future__ import annotations
+
+from pnpgen import units
+from pnpgen.faces import Icon
+from pnpgen.layout.draw import outside_safe
+from pnpgen.layout.kinds import COLOUR, ICON, ElementType, Length
+
+
+def draw(p, fc, ops, label, diags) -> None:
+    name = p.get("name")
+    x, y = p.get("x"), p.get("y")
+    if p.given("w") or p.given("h"):
+        w, h = p.get("w"), p.get("h")
+    else:
+        w = h = p.get("size")
+    icon = Icon(name, x, y, w, h, p.get("color"))
+    if outside_safe([icon], fc):
+        fc.note(
+            p.el.loc,
+            f"icon reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)",
+            label,
+        )
+    ops.append(icon)
+
+
+TYPE = ElementType(
+    "icon",
+    keys={
+        "x": Length(),
+        "y": Length(),
+        "size": Length(default=8),
+        "w": Length(),
+        "h": Length(),
+        "name": ICON,
+        "color": COLOUR,
+    },
+    draw=draw,
+    required=("x", "y", "name"),
+    doc="an icon",
+)

@@ -1,0 +1,90 @@
+"""`image`: a PNG or JPEG from the game's `art/` folder, fitted to its box (contain, cover or stretch).
+
+The file is found through the build's reader (confined to the game folder, recorded with its digest); its size
+is read from its header alone, so nothing is decoded before it is known to be sane."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from pnpgen.errors import ContentError
+from pnpgen.faces import Image
+from pnpgen.layout.draw import DrawProblem, FaceContext
+from pnpgen.layout.kinds import BOX, Area, Choice, ElementType, Text
+
+MAX_IMAGE_PIXELS = 60_000_000
+MAX_IMAGE_BYTES = 60_000_000
+MIN_DPI = 300
+
+
+def draw(p, fc, ops, label, diags) -> None:
+    src = p.get("src")
+    path = find(src, p, fc)
+    x, y, w, h = p.box()
+    iw, ih = image_size(path, fc, p)
+    fit = p.get("fit")
+    if fit == "stretch":
+        dx, dy, dw, dh = x, y, w, h
+    else:
+        scale = (min if fit == "contain" else max)(w / iw, h / ih)
+        dw, dh = iw * scale, ih * scale
+        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+    dpi = min(iw / (dw / 72), ih / (dh / 72)) if dw > 0 and dh > 0 else 0
+    if dpi < MIN_DPI:
+        fc.note(p.loc("src"), f"image art/{src} prints at {dpi:.0f} dpi, under {MIN_DPI}", label)
+    ops.append(Image(str(path), dx, dy, dw, dh, (x, y, w, h)))
+
+
+def find(src: str, p, fc: FaceContext) -> Path:
+    """The real path of art/<src>, confined to the art folder; its digest is recorded (a missing file too)."""
+    reader, loc = fc.art_reader(), p.loc("src")
+    try:
+        path = reader.inside(fc.art_root, src, loc, "image", "the game's art folder")
+        if not reader.probe(path):
+            p.fail("src", f"names an image that does not exist: art/{src}")
+        return reader.use(path, "image", loc, limit=sys.maxsize)  # bounded by `image_size`, in MB
+    except ContentError as exc:
+        raise DrawProblem(loc, exc.diagnostics.items[0].message) from None
+
+
+def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
+    """Pixel size read from the file's header only: nothing is decoded before the size is known to be sane."""
+    if path not in fc.image_sizes:
+        from PIL import Image as PILImage
+
+        size = path.stat().st_size
+        if size > MAX_IMAGE_BYTES:
+            p.fail(
+                "src", f"names an image of {size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:.0f} MB"
+            )
+        try:
+            with PILImage.open(path) as im:  # reads the header, decodes nothing
+                fmt, dims = im.format, im.size
+        except PILImage.DecompressionBombError:
+            p.fail(
+                "src",
+                f"names an image too large to decode safely (over {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels)",
+            )
+        except Exception as exc:  # unreadable or not an image
+            p.fail("src", f"cannot be read as an image: {exc}")
+        if fmt not in ("PNG", "JPEG"):
+            p.fail("src", f"must be a PNG or JPEG image (got {fmt})")
+        if dims[0] * dims[1] > MAX_IMAGE_PIXELS:
+            p.fail(
+                "src",
+                f"names an image of {dims[0]} x {dims[1]} pixels; the limit is "
+                f"{MAX_IMAGE_PIXELS / 1e6:.0f} megapixels",
+            )
+        fc.image_sizes[path] = dims
+    return fc.image_sizes[path]
+
+
+TYPE = ElementType(
+    "image",
+    keys={**BOX, "area": Area(), "src": Text(), "fit": Choice(("contain", "cover", "stretch"), "contain")},
+    draw=draw,
+    required=("src",),
+    area=True,
+    doc="an image",
+)

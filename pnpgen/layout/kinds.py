@@ -1,0 +1,255 @@
+"""What a layout key takes, and what an element type is: the vocabulary of `pnpgen.layout.elements`.
+
+Each key of an element type is declared with a `Kind` (a length, a number in a range, a colour, one of some
+options, an icon name, a list...). The kind parses the value the element is drawn with, and the same parser
+checks a constant value once, when its layout loads: the message is the same either way. What the parser needs
+to know of the game (its palette, its icons) comes from `known`; at load time a part not known yet is None and
+the check that needs it waits for the card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pnpgen import units
+from pnpgen.colours import ColourError, parse_colour
+from pnpgen.errors import did_you_mean
+
+MAX_TEXT = 5_000  # characters in one text element
+
+
+class Bad(Exception):
+    """A value the key does not take; the message follows the key's name ("'fill' is not a colour...")."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What is known of the game while a layout loads: None for a part not known yet (checked per card)."""
+
+    palette: Mapping[str, str] | None = None
+    icons: Mapping[str, Any] | None = None
+
+
+class Kind:
+    """What a key takes. `parse` gives the value an element is drawn with, or raises Bad."""
+
+    default: Any = None
+    doc = "a value"
+
+    def parse(self, value: Any, known: Any) -> Any:
+        return value
+
+
+@dataclass(frozen=True)
+class Length(Kind):
+    """A length: a number in `unit` or a string with its own unit ('3mm', '9pt')."""
+
+    unit: str = "mm"
+    default: Any = None
+
+    @property
+    def doc(self) -> str:
+        return f"a length ({self.unit} unless it says)"
+
+    def parse(self, value, known) -> float:
+        if value is None:
+            raise Bad("is required")
+        if isinstance(value, str):
+            value = value.strip()
+        try:
+            return units.to_pt(value, self.unit)
+        except units.UnitError as exc:
+            raise Bad(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Number(Kind):
+    lo: float | None = None
+    hi: float | None = None
+    default: Any = None
+
+    @property
+    def doc(self) -> str:
+        return f"a number from {self.lo} to {self.hi}"
+
+    def parse(self, value, known) -> float:
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            raise Bad(f"must be a number (got {value!r})") from None
+        if (self.lo is not None and f < self.lo) or (self.hi is not None and f > self.hi):
+            raise Bad(f"must be between {self.lo} and {self.hi} (got {value!r})")
+        return f
+
+
+@dataclass(frozen=True)
+class Colour(Kind):
+    """'#rrggbb', a palette name, a plain name or none (see `pnpgen.colours`)."""
+
+    default: Any = None
+    doc = "a colour"
+
+    def parse(self, value, known) -> str | None:
+        palette = known.palette
+        try:
+            return parse_colour(value, palette if palette is not None else {})
+        except ColourError as exc:
+            if palette is None and isinstance(value, str) and not value.strip().startswith("#"):
+                return None  # may name a colour of the palette: checked when it is known
+            raise Bad(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    options: tuple = ()
+    default: Any = None
+
+    @property
+    def doc(self) -> str:
+        return "one of " + ", ".join(self.options)
+
+    def parse(self, value, known):
+        if value not in self.options:
+            raise Bad(
+                f"must be one of {', '.join(self.options)} (got {value!r}); "
+                + did_you_mean(str(value), self.options)
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class Area(Kind):
+    """Which of the face's boxes an element fills: None when the element gives x, y, w and h instead."""
+
+    doc = "bleed, trim or safe"
+
+    def parse(self, value, known) -> str | None:
+        if value is not None and value not in ("bleed", "trim", "safe"):
+            raise Bad(f"must be bleed, trim or safe (got {value!r})")
+        return value
+
+
+@dataclass(frozen=True)
+class IconName(Kind):
+    doc = "an icon's name"
+
+    def parse(self, value, known) -> str:
+        name = str(value)
+        if known.icons is not None and name not in known.icons:
+            raise Bad(f"names no icon '{name}'; " + did_you_mean(name, known.icons))
+        return name
+
+
+@dataclass(frozen=True)
+class Text(Kind):
+    """Text; nothing becomes ''."""
+
+    limit: int = MAX_TEXT
+    doc = "text"
+
+    def parse(self, value, known) -> str:
+        text = "" if value is None else str(value)
+        if len(text) > self.limit:
+            raise Bad(f"is {len(text):,} characters long; the limit is {self.limit:,}")
+        return text
+
+
+@dataclass(frozen=True)
+class Dash(Kind):
+    doc = "a list of lengths in pt, [on, off]"
+
+    def parse(self, value, known) -> tuple:
+        if value in (None, "", ()):
+            return ()
+        if not isinstance(value, (list, tuple)) or not all(isinstance(x, (int, float)) for x in value):
+            raise Bad(f"must be a list of lengths in pt such as [2, 1] (got {value!r})")
+        return tuple(float(x) for x in value)
+
+
+@dataclass(frozen=True)
+class Points(Kind):
+    doc = "a list of [x, y] points"
+
+    def parse(self, value, known) -> tuple:
+        if not isinstance(value, (list, tuple)) or len(value) < 3:
+            raise Bad("must be a list of at least 3 [x, y] points")
+        out = []
+        for pt in value:
+            if not isinstance(pt, (list, tuple)) or len(pt) != 2:
+                raise Bad(f"each point must be [x, y] (got {pt!r})")
+            try:
+                out.append((units.to_pt(pt[0]), units.to_pt(pt[1])))
+            except units.UnitError as exc:
+                raise Bad(str(exc)) from None
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Entries(Kind):
+    """A list of [col, row, ...] entries with at least `n` items each; nothing is an empty list."""
+
+    n: int = 2
+    default: Any = ()
+
+    @property
+    def doc(self) -> str:
+        return f"a list of [col, row{', value' if self.n > 2 else ''}] entries"
+
+    def parse(self, value, known) -> list:
+        if value in (None, ""):
+            return []
+        if not isinstance(value, (list, tuple)) or not all(
+            isinstance(e, (list, tuple)) and len(e) >= self.n for e in value
+        ):
+            raise Bad(f"must be {self.doc} (got {value!r})")
+        return list(value)
+
+
+@dataclass(frozen=True)
+class Rows(Kind):
+    """A list of rows, each a list of cells (what a cell is, the element says)."""
+
+    doc = "a list of rows, each a list of cells"
+
+    def parse(self, value, known) -> list:
+        if (
+            not isinstance(value, (list, tuple))
+            or not value
+            or not all(isinstance(r, (list, tuple)) for r in value)
+        ):
+            raise Bad("must be a list of rows, each a list of cells")
+        if max(len(r) for r in value) == 0:
+            raise Bad("has no cells")
+        return list(value)
+
+
+COLOUR = Colour()
+ICON = IconName()
+
+
+@dataclass(frozen=True)
+class ElementType:
+    """One type of layout element, declared in one place (a module of `pnpgen.layout.elements`).
+
+    `keys` maps each key the type takes (besides `type`, `id`, `when`, `for_each`, `as`) to its kind;
+    `required` lists those it cannot do without; `area` says that `x y w h` may be replaced by `area`;
+    `draw(p, fc, ops, label, diags)` appends the element's draw operations to `ops`."""
+
+    name: str
+    keys: Mapping[str, Kind]
+    draw: Callable[..., None]
+    required: tuple = ()
+    area: bool = False
+    doc: str = ""
+
+
+# Keys many element types share.
+BOX = {"x": Length(), "y": Length(), "w": Length(), "h": Length()}
+STROKE_WIDTH = Length("pt", 0.5)
+OPACITY = Number(0, 1, 1)

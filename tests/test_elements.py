@@ -1,0 +1,214 @@
+"""Layout element types: one registration each (keys, kinds, required, draw), one example each, and constant
+values checked once when the layout loads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pnpgen.errors import ContentError, Diagnostics, Location
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text
+from pnpgen.icons import BUILTIN, load_icons
+from pnpgen.layout.draw import FaceContext, draw_face, template_names
+from pnpgen.layout.elements import COMMON_KEYS, TYPES
+from pnpgen.layout.kinds import BOX, COLOUR, ElementType, Length
+from pnpgen.layout.spec import LayoutLibrary
+from pnpgen.templating import Compiler
+from pnpgen.units import MM
+
+ROOT = Path(__file__).resolve().parent.parent
+ART = Path(__file__).parent / "fixtures" / "basic" / "content" / "sample" / "art"
+ICONS = load_icons(BUILTIN, {}, Diagnostics())
+
+# One example per element type: its YAML (under `elements:`) and the kinds of operation it draws.
+EXAMPLES = {
+    "rect": ("{type: rect, x: 1, y: 1, w: 10, h: 5, fill: white, radius: 1}", [Rect]),
+    "ellipse": ("{type: ellipse, area: safe, stroke: '#123456', dash: [2, 1]}", [Ellipse]),
+    "line": ("{type: line, x1: 0, y1: 0, x2: 10, y2: 10, stroke: none}", [Line]),
+    "polygon": ("{type: polygon, points: [[0, 0], [10, 0], [5, 8]], fill: grey}", [Polygon]),
+    "text": ("{type: text, x: 5, y: 5, w: 40, h: 10, text: Hello, align: center}", [Text]),
+    "image": ("{type: image, src: split.png, x: 5, y: 5, w: 30, h: 30, fit: cover}", [Image]),
+    "icon": ("{type: icon, name: star, x: 10, y: 10, size: 6}", [Icon]),
+    "grid": ("{type: grid, x: 5, y: 5, w: 20, h: 10, cells: [[[star], null]]}", [Rect, Icon]),
+    "cells": (
+        "{type: cells, x: 5, y: 5, w: 40, h: 40, cols: 2, rows: 1, icons: [[1, 0, fire]], labels: [[0, 0, A]]}",
+        [Polygon, Polygon, Icon, Text],
+    ),
+    "track": ("{type: track, x: 5, y: 5, w: 50, h: 70, count: 3, start: 1}", [Rect, Text] * 3),
+}
+
+
+def library(tmp_path, text: str, **options) -> LayoutLibrary:
+    (tmp_path / "l.yaml").write_text(text)
+    return LayoutLibrary([tmp_path], Compiler(), **options)
+
+
+def draw(lib: LayoutLibrary, card: dict | None = None, palette: dict | None = None):
+    fc = FaceContext(63.5 * MM, 88.9 * MM, 3 * MM, 3 * MM, palette or {}, ICONS, ART)
+    diags = Diagnostics()
+    layout = lib.get("l", Location("test"))
+    names = template_names(fc, card or {}, {"id": "d"}, {"id": "g"})
+    face = draw_face(layout, fc, names, "card 1", diags)
+    fc.flush_notes(diags)
+    return face, diags
+
+
+def load_errors(tmp_path, text: str, **options) -> list[str]:
+    with pytest.raises(ContentError) as exc:
+        library(tmp_path, text, **options).get("l", Location("test"))
+    return [brief(d) for d in exc.value.diagnostics.items]
+
+
+def brief(d) -> str:
+    """A diagnostic as line:column: message (the file is a temporary one)."""
+    return f"{d.location.line}:{d.location.col}: {d.message}" + (f" | {d.hint}" if d.hint else "")
+
+
+# -- the registry -------------------------------------------------------------------------------------------
+
+
+def test_every_element_type_is_registered_once_with_what_it_takes():
+    assert set(TYPES) == {
+        "rect",
+        "ellipse",
+        "line",
+        "polygon",
+        "text",
+        "image",
+        "icon",
+        "grid",
+        "cells",
+        "track",
+    }
+    for name, t in TYPES.items():
+        assert t.name == name and callable(t.draw)
+        assert set(t.required) <= set(t.keys), name
+        assert not set(COMMON_KEYS) & set(t.keys), name
+
+
+def test_every_element_type_has_an_example_here_and_a_row_in_the_docs():
+    docs = (ROOT / "docs" / "content-format.md").read_text()
+    for name in TYPES:
+        assert name in EXAMPLES, f"add an example of '{name}' to EXAMPLES"
+        assert re.search(rf"^\| `{name}` \|", docs, re.M), f"add a row for '{name}' to docs/content-format.md"
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_each_element_type_draws_its_example(name, tmp_path):
+    yaml, kinds = EXAMPLES[name]
+    face, diags = draw(library(tmp_path, f"elements:\n  - {yaml}\n"))
+    assert not diags.errors, [brief(d) for d in diags.errors]
+    assert [type(op) for op in face.ops] == kinds
+
+
+def test_a_new_element_type_is_one_registration(tmp_path, monkeypatch):
+    """A type in TYPES is validated by the library and drawn by draw_face: nothing else lists it."""
+
+    def draw_dot(p, fc, ops, label, diags):
+        x, y, w, h = p.box()
+        ops.append(Ellipse(x, y, w, h, p.get("fill"), None, 0.0))
+
+    dot = ElementType(
+        "dot", {**BOX, "fill": COLOUR, "size": Length()}, draw_dot, required=("x", "y", "w", "h")
+    )
+    monkeypatch.setitem(TYPES, "dot", dot)
+    face, diags = draw(library(tmp_path, "elements:\n  - {type: dot, x: 1, y: 2, w: 3, h: 4, fill: black}\n"))
+    assert not diags.items and face.ops == (Ellipse(1 * MM, 2 * MM, 3 * MM, 4 * MM, "#000000", None, 0.0),)
+    errors = load_errors(tmp_path, "elements:\n  - {type: dot, x: 1, y: 2, w: 3, fil: red}\n")
+    assert errors == [
+        "2:35: unknown key 'fil' in dot element | did you mean 'fill'? "
+        "(accepted: as, fill, for_each, h, id, size, type, w, when, x, y)",
+        "2:5: dot element needs 'h'",
+    ]
+
+
+def test_helpers_stay_importable_from_their_element_and_from_draw():
+    from pnpgen.layout import draw as draw_module
+    from pnpgen.layout.elements.cells import cell_polygons
+    from pnpgen.layout.elements.track import track_positions
+
+    assert draw_module.cell_polygons is cell_polygons and draw_module.track_positions is track_positions
+    assert len(cell_polygons("hex", 3, 2, 0, 0, 100, 100)) == 6
+    size, spaces = track_positions(10, 0, 0, 100 * MM, 100 * MM)
+    assert len(spaces) == 10 and size > 0
+
+
+# -- constant values are checked when the layout loads -------------------------------------------------------
+
+BAD = """elements:
+  - type: rect
+    area: trim
+    fill: "#12345"
+  - type: text
+    x: 3px
+    y: 5
+    w: 20
+    h: 10
+    text: Hi
+    align: centre
+"""
+
+
+def test_constant_values_are_checked_once_at_their_line_when_the_layout_loads(tmp_path):
+    errors = load_errors(tmp_path, BAD)
+    assert errors == [
+        "4:11: 'fill' is not a colour: '#12345' (use '#rrggbb', a palette name, white, black, grey or none)",
+        "6:8: 'x' unknown unit 'px' in '3px' (accepted: mm, cm, in, pt)",
+        "11:12: 'align' must be one of left, center, right, justify (got 'centre'); "
+        "did you mean 'center'? (accepted: center, justify, left, right)",
+    ]
+
+
+def test_a_constant_never_drawn_is_still_checked(tmp_path):
+    errors = load_errors(
+        tmp_path, "elements:\n  - {type: rect, area: trim, opacity: 2, when: 'card.never'}\n"
+    )
+    assert errors == ["2:39: 'opacity' must be between 0 and 1 (got 2)"]
+
+
+def test_palette_names_and_icons_are_checked_at_load_time_when_known(tmp_path):
+    text = "elements:\n  - {type: rect, area: trim, fill: rouge}\n  - {type: icon, name: starr, x: 1, y: 1}\n"
+    library(tmp_path, text).get("l", Location("test"))  # not known yet: left for the cards
+    errors = load_errors(tmp_path, text, palette={"rose": "#ff0088"}, icons=ICONS)
+    assert errors[0].startswith("2:36: 'fill' is not a colour: 'rouge'")
+    assert errors[1].startswith("3:24: 'name' names no icon 'starr'; did you mean 'star'?")
+    lib = library(
+        tmp_path, "elements:\n  - {type: rect, area: trim, fill: rose}\n", palette={"rose": "#ff0088"}
+    )
+    face, diags = draw(lib, palette={"rose": "#ff0088"})
+    assert face.ops[0].fill == "#ff0088"
+
+
+def test_a_palette_name_unknown_at_load_time_is_checked_per_card(tmp_path):
+    face, diags = draw(library(tmp_path, "elements:\n  - {type: rect, area: trim, fill: rouge}\n"))
+    assert face is None
+    assert [brief(d) for d in diags.errors] == [
+        "2:36: 'fill' is not a colour: 'rouge' (use '#rrggbb', a palette name, white, black, "
+        "grey or none) (while drawing card 1)"
+    ]
+
+
+def test_templated_values_are_still_checked_per_card(tmp_path):
+    lib = library(tmp_path, 'elements:\n  - {type: rect, area: trim, fill: "{{ card.c }}"}\n')
+    face, diags = draw(lib, {"c": "#00ff00"})
+    assert face.ops[0].fill == "#00ff00"
+    face, diags = draw(lib, {"c": "#00ff0080"})
+    assert face is None
+    (error,) = diags.errors
+    assert error.location.line == 2 and "has an alpha byte" in error.message
+    assert error.message.endswith("(while drawing card 1)")
+
+
+def test_colours_are_read_by_the_one_parser_everywhere(tmp_path):
+    lib = library(
+        tmp_path,
+        "elements:\n  - {type: rect, area: trim, fill: '#ABC', stroke: Black}\n"
+        "  - {type: cells, x: 0, y: 0, w: 10, h: 10, cols: 1, rows: 1, fills: [[0, 0, '#fff']]}\n",
+    )
+    face, diags = draw(lib)
+    assert (face.ops[0].fill, face.ops[0].stroke, face.ops[1].fill) == ("#aabbcc", "#000000", "#ffffff")
+    import pnpgen.layout.draw as draw_module
+
+    assert not hasattr(draw_module, "resolve_colour") and not hasattr(draw_module, "NAMED_COLOURS")
