@@ -75,13 +75,16 @@ class LayoutLibrary:
     def names(self) -> list[str]:
         return sorted({p.stem for f in self.folders for p in self.reader.listing(f, "*.yaml")})
 
-    def find(self, name: str) -> Path | None:
-        """The first folder's `<name>.yaml`; every folder looked in is recorded, a file not there too."""
+    def find(self, name: str, loc: Location | None = None) -> Path | None:
+        """The first folder's `<name>.yaml`; every folder looked in is recorded, a file not there too.
+
+        Something there that the reader refuses (a link leaving the roots, a folder, a pipe) is an error at
+        `loc`, never skipped for a shared layout of the same name."""
         if not is_name(name):  # a name, never a path: nothing can reach outside the layout folders
             return None
         for folder in self.folders:
             p = folder / f"{name}.yaml"
-            if self.reader.probe(p):
+            if self.reader.probe(p, "layout", loc):
                 return p
         return None
 
@@ -98,7 +101,7 @@ class LayoutLibrary:
                 f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)",
             )
         with self.reader.recording() as recorded:
-            path = self.find(name)
+            path = self.find(name, loc)
             if path is None:
                 raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
             layout = self._load(name, path, _chain + (name,))

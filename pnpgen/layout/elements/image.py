@@ -5,6 +5,7 @@ is read from its header alone, so nothing is decoded before it is known to be sa
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def find(src: str, p, fc: FaceContext) -> Path:
     reader, loc = fc.art_reader(), p.loc("src")
     try:
         path = reader.inside(fc.art_root, src, loc, "image", "the game's art folder")
-        if not reader.probe(path):
+        if not os.path.lexists(path):
+            reader.probe(path, "image", loc)  # recorded as missing: adding it later counts
             p.fail("src", f"names an image that does not exist: art/{src}")
         return reader.use(path, "image", loc, limit=sys.maxsize)  # bounded by `image_size`, in MB
     except ContentError as exc:
