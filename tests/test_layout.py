@@ -297,3 +297,14 @@ def test_an_image_outside_the_art_folder_is_refused(library, src):
     assert f is None
     (err,) = diags.errors
     assert "leaves the game's art folder; refused" in err.message or "must be a path inside" in err.message
+
+
+def test_a_game_layout_linking_outside_is_refused_not_skipped(tmp_path):
+    lib, reader = two_folders(tmp_path)
+    (tmp_path / "secret.yaml").write_text("elements: []\n")
+    (tmp_path / "content" / "g" / "layouts" / "base.yaml").symlink_to(tmp_path / "secret.yaml")
+    with pytest.raises(ContentError) as exc:
+        lib.get("base", Location("deck.yaml", 6, 8))
+    (d,) = exc.value.diagnostics.items
+    assert str(d.location) == "deck.yaml:6:8" and d.message.startswith("layout '")
+    assert d.message.endswith("content/g/layouts/base.yaml' leaves the game folder; refused")
