@@ -246,7 +246,6 @@ class ElementType:
     draw: Callable[..., None]
     required: tuple = ()
     area: bool = False
-    doc: str = ""
 
 
 # Keys many element types share.

@@ -139,5 +139,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "cols", "rows"),
-    doc="a board's grid of cells",
 )

@@ -36,5 +36,4 @@ TYPE = ElementType(
     },
     draw=draw,
     area=True,
-    doc="an ellipse",
 )

@@ -84,5 +84,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "cells"),
-    doc="a pattern of cells",
 )

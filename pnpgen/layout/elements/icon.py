@@ -38,5 +38,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "name"),
-    doc="an icon",
 )

@@ -88,5 +88,4 @@ TYPE = ElementType(
     draw=draw,
     required=("src",),
     area=True,
-    doc="an image",
 )

@@ -33,5 +33,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x1", "y1", "x2", "y2"),
-    doc="a line",
 )

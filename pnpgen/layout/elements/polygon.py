@@ -31,5 +31,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("points",),
-    doc="a polygon",
 )

@@ -38,5 +38,4 @@ TYPE = ElementType(
     },
     draw=draw,
     area=True,
-    doc="a rectangle",
 )

@@ -77,5 +77,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "text"),
-    doc="text",
 )

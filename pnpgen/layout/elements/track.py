@@ -80,5 +80,4 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "count"),
-    doc="a track of numbered spaces",
 )
