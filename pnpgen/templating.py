@@ -131,7 +131,7 @@ class Compiler:
         """The card fields a compiled value reads (frozenset), or ALL."""
         if value.is_constant:
             return frozenset()
-        return self._deps.get(value.key, ALL)
+        return self._deps.get(value.key, ALL) if value.key is not None else ALL
 
     def value(self, raw: Any, loc: Location) -> Value:
         if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
@@ -177,7 +177,7 @@ class Value:
 
     def __init__(self, raw, loc: Location, expr, template):
         self.raw, self.loc, self.expr, self.template = raw, loc, expr, template
-        self.key = None
+        self.key: tuple[str, str] | None = None
 
     @property
     def is_constant(self) -> bool:

@@ -40,7 +40,6 @@ class Kind:
     """What a key takes. `parse` gives the value an element is drawn with, or raises Bad."""
 
     default: Any = None
-    doc = "a value"
 
     def parse(self, value: Any, known: Any) -> Any:
         return value
@@ -52,10 +51,6 @@ class Length(Kind):
 
     unit: str = "mm"
     default: Any = None
-
-    @property
-    def doc(self) -> str:
-        return f"a length ({self.unit} unless it says)"
 
     def parse(self, value, known) -> float:
         if value is None:
@@ -74,10 +69,6 @@ class Number(Kind):
     hi: float | None = None
     default: Any = None
 
-    @property
-    def doc(self) -> str:
-        return f"a number from {self.lo} to {self.hi}"
-
     def parse(self, value, known) -> float:
         try:
             f = float(value)
@@ -93,7 +84,6 @@ class Colour(Kind):
     """'#rrggbb', a palette name, a plain name or none (see `pnpgen.colours`)."""
 
     default: Any = None
-    doc = "a colour"
 
     def parse(self, value, known) -> str | None:
         palette = known.palette
@@ -110,10 +100,6 @@ class Choice(Kind):
     options: tuple = ()
     default: Any = None
 
-    @property
-    def doc(self) -> str:
-        return "one of " + ", ".join(self.options)
-
     def parse(self, value, known):
         if value not in self.options:
             raise Bad(
@@ -127,8 +113,6 @@ class Choice(Kind):
 class Area(Kind):
     """Which of the face's boxes an element fills: None when the element gives x, y, w and h instead."""
 
-    doc = "bleed, trim or safe"
-
     def parse(self, value, known) -> str | None:
         if value is not None and value not in ("bleed", "trim", "safe"):
             raise Bad(f"must be bleed, trim or safe (got {value!r})")
@@ -137,8 +121,6 @@ class Area(Kind):
 
 @dataclass(frozen=True)
 class IconName(Kind):
-    doc = "an icon's name"
-
     def parse(self, value, known) -> str:
         name = str(value)
         if known.icons is not None and name not in known.icons:
@@ -151,7 +133,6 @@ class Text(Kind):
     """Text; nothing becomes ''."""
 
     limit: int = MAX_TEXT
-    doc = "text"
 
     def parse(self, value, known) -> str:
         text = "" if value is None else str(value)
@@ -162,8 +143,6 @@ class Text(Kind):
 
 @dataclass(frozen=True)
 class Dash(Kind):
-    doc = "a list of lengths in pt, [on, off]"
-
     def parse(self, value, known) -> tuple:
         if value in (None, "", ()):
             return ()
@@ -174,8 +153,6 @@ class Dash(Kind):
 
 @dataclass(frozen=True)
 class Points(Kind):
-    doc = "a list of [x, y] points"
-
     def parse(self, value, known) -> tuple:
         if not isinstance(value, (list, tuple)) or len(value) < 3:
             raise Bad("must be a list of at least 3 [x, y] points")
@@ -197,25 +174,21 @@ class Entries(Kind):
     n: int = 2
     default: Any = ()
 
-    @property
-    def doc(self) -> str:
-        return f"a list of [col, row{', value' if self.n > 2 else ''}] entries"
-
     def parse(self, value, known) -> list:
         if value in (None, ""):
             return []
         if not isinstance(value, (list, tuple)) or not all(
             isinstance(e, (list, tuple)) and len(e) >= self.n for e in value
         ):
-            raise Bad(f"must be {self.doc} (got {value!r})")
+            raise Bad(
+                f"must be a list of [col, row{', value' if self.n > 2 else ''}] entries (got {value!r})"
+            )
         return list(value)
 
 
 @dataclass(frozen=True)
 class Rows(Kind):
     """A list of rows, each a list of cells (what a cell is, the element says)."""
-
-    doc = "a list of rows, each a list of cells"
 
     def parse(self, value, known) -> list:
         if (

@@ -220,5 +220,5 @@ class LayoutLibrary:
             self.compiler.expression(raw["for_each"], raw.loc_of("for_each")) if "for_each" in raw else None
         )
         return Element(
-            etype, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc, definition
+            definition.name, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc, definition
         )
