@@ -50,45 +50,56 @@ def mm(value_pt: float) -> float:
 
 
 MIN_SIZE_MM, MAX_SIZE_MM = 10.0, 2000.0
+MIN_PIECE_MM = 5.0  # a tile's or token's side may be smaller than a card's
 
 
-def parse_size(value) -> tuple[float, float]:
-    """A card size: a name, 'W x H' with units, or {width:, height:} -> (width_pt, height_pt)."""
-    w, h = _parse_size(value)
-    return check_size(w, h)
+def parse_size(value, one_length: bool = False, min_mm: float = MIN_SIZE_MM) -> tuple[float, float]:
+    """A size -> (width_pt, height_pt): a card size name, 'W x H' or 'W × H' with units, {width:, height:}, or with
+    `one_length` a single length for both sides (a square tile, a hex across the flats)."""
+    w, h = _parse_size(value, one_length)
+    return check_size(w, h, min_mm)
 
 
-def check_size(w: float, h: float) -> tuple[float, float]:
+def check_size(w: float, h: float, min_mm: float = MIN_SIZE_MM) -> tuple[float, float]:
     for side in (w, h):
-        if not MIN_SIZE_MM * MM - 1e-9 <= side <= MAX_SIZE_MM * MM + 1e-9:
+        if not min_mm * MM - 1e-9 <= side <= MAX_SIZE_MM * MM + 1e-9:
             raise UnitError(
-                f"sides must be from {MIN_SIZE_MM:g} mm to {MAX_SIZE_MM:g} mm "
-                f"(got {w / MM:.1f} x {h / MM:.1f} mm)"
+                f"sides must be from {min_mm:g} mm to {MAX_SIZE_MM:g} mm (got {w / MM:.1f} x {h / MM:.1f} mm)"
             )
     return w, h
 
 
-def _parse_size(value) -> tuple[float, float]:
+_BY = re.compile(r"\s*[xX×]\s*")
+
+
+def _parse_size(value, one_length: bool) -> tuple[float, float]:
+    if one_length and isinstance(value, (int, float)) and not isinstance(value, bool):
+        side = to_pt(value)
+        return _positive(side, side, value)
     if isinstance(value, str):
         key = value.strip().lower()
         if key in CARD_SIZES:
             w, h = CARD_SIZES[key]
             return w * MM, h * MM
-        parts = re.split(r"\s*[x×]\s*", value.strip())
+        parts = _BY.split(value.strip())
         if len(parts) == 2:
-            w, h = to_pt(parts[0]), to_pt(parts[1])
-            if w <= 0 or h <= 0:
-                raise UnitError(f"a size must be positive, got {value!r}")
-            return w, h
+            return _positive(to_pt(parts[0]), to_pt(parts[1]), value)
+        if one_length and len(parts) == 1:
+            side = to_pt(value)
+            return _positive(side, side, value)
         raise UnitError(
             f"unknown size {value!r}: expected one of {', '.join(CARD_SIZES)} or 'W x H' such as '63.5mm x 88.9mm'"
+            + (", or one length such as '40mm'" if one_length else "")
         )
     if isinstance(value, dict):
         missing = {"width", "height"} - set(value)
         if missing:
             raise UnitError(f"a size needs width and height (missing: {', '.join(sorted(missing))})")
-        w, h = to_pt(value["width"]), to_pt(value["height"])
-        if w <= 0 or h <= 0:
-            raise UnitError("a size must be positive")
-        return w, h
+        return _positive(to_pt(value["width"]), to_pt(value["height"]), None)
     raise UnitError(f"expected a size name or 'W x H', got {value!r}")
+
+
+def _positive(w: float, h: float, value) -> tuple[float, float]:
+    if w <= 0 or h <= 0:
+        raise UnitError("a size must be positive" + (f", got {value!r}" if value is not None else ""))
+    return w, h

@@ -60,3 +60,25 @@ def test_free_sizes():
 def test_bad_sizes(bad):
     with pytest.raises(UnitError):
         units.parse_size(bad)
+
+
+@pytest.mark.parametrize("text", ["30mm x 20mm", "30 x 20", "30 × 20", "30mm×20mm", "3cm X 2cm"])
+def test_w_by_h_takes_x_or_the_times_sign(text):
+    assert units.parse_size(text) == pytest.approx((30 * MM, 20 * MM))
+
+
+def test_one_length_is_a_size_only_where_asked():
+    assert units.parse_size("40mm", one_length=True) == pytest.approx((40 * MM, 40 * MM))
+    assert units.parse_size(12, one_length=True, min_mm=units.MIN_PIECE_MM) == pytest.approx(
+        (12 * MM, 12 * MM)
+    )
+    with pytest.raises(UnitError, match="unknown size '40mm'"):
+        units.parse_size("40mm")
+
+
+def test_the_smallest_side_is_the_callers():
+    with pytest.raises(UnitError, match="sides must be from 10 mm"):
+        units.parse_size("8mm x 8mm")
+    assert units.parse_size("8mm x 8mm", min_mm=units.MIN_PIECE_MM) == pytest.approx((8 * MM, 8 * MM))
+    with pytest.raises(UnitError, match="sides must be from 5 mm"):
+        units.parse_size("4mm", one_length=True, min_mm=units.MIN_PIECE_MM)
