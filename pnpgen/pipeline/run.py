@@ -53,7 +53,13 @@ class GameRun:
         with self.reader.recording() as self.icon_inputs:
             self.icons = game_icons(self.game, diags, self.reader)
         diags.raise_if_errors()
-        self.library = LayoutLibrary(self.project.layout_folders(self.root), Compiler(), self.reader)
+        self.library = LayoutLibrary(
+            self.project.layout_folders(self.root),
+            Compiler(),
+            self.reader,
+            palette=self.game.palette,
+            icons=self.icons,  # constant colours and icon names are then checked once, when a layout loads
+        )
         self.painter = Painter(self.game, self.library, self.icons, self.reader)
 
     # -- check --------------------------------------------------------------------------------------------
