@@ -1,8 +1,9 @@
 """The rules checker: every count the game's documents state, held against the content.
 
-Reads the model and `content/<game>/facts.yaml` (see docs/content-format.md); imports nothing that draws.
-Findings are errors (the content disagrees with a document), warnings (something to look at), or errata (a
-known conflict inside the documents, resolved on purpose: shown in every report, never a failure).
+Reads the model and `content/<game>/facts.yaml` (its keys: `pnpgen.schema.facts`, docs/content-format.md) through
+the game's reader, so what the check read is recorded; imports nothing that draws. Findings are errors (the content
+disagrees with a document), warnings (something to look at), or errata (a known conflict inside the documents,
+resolved on purpose: shown in every report, never a failure).
 """
 
 from __future__ import annotations
@@ -14,29 +15,11 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.model import Board, Game
-from pnpgen.schema import MapReader, as_id, as_str, load_game
-from pnpgen.source import LList, LMap, load_file
+from pnpgen.schema import Values, default_reader, load_game
+from pnpgen.schema.facts import read_facts
 from pnpgen.templating import Compiler, TemplateProblem
 
-FACT_KEYS = (
-    "id",
-    "section",
-    "says",
-    "component",
-    "filter",
-    "total",
-    "by",
-    "counts",
-    "each",
-    "values",
-    "players",
-    "need",
-    "have",
-    "value",
-    "equals",
-    "erratum",
-    "note",
-)
+MAX_NAMED = 5  # pieces named in one finding
 
 
 @dataclass
@@ -46,32 +29,39 @@ class Finding:
     message: str
     expected: object = None
     actual: object = None
-    location: str = ""
+    location: Location = Location("")
+    hint: str = ""
+    of_file: bool = (
+        False  # a problem of a file itself (unreadable, not YAML, a key facts.yaml does not take):
+    )
+    # a build reports it as it is, like any content error, not as a finding of the check
+
+    @property
+    def where(self) -> str:
+        """The location as reports print it: path:line (or the path alone)."""
+        loc = self.location
+        return f"{loc.path}:{loc.line}" if loc.line else loc.path
+
+    def found(self) -> str:
+        if self.expected is None and self.actual is None:
+            return ""
+        return f" (expected {_show(self.expected)}, found {_show(self.actual)})"
+
+    def said(self) -> str:
+        return self.message + (f" ({self.hint})" if self.hint else "")
 
     def text(self) -> str:
-        out = f"{self.severity} {self.component}: {self.message}"
-        if self.expected is not None or self.actual is not None:
-            out += f" (expected {_show(self.expected)}, found {_show(self.actual)})"
-        if self.location:
-            out += f" [{self.location}]"
-        return out
-
-    def diagnostic_line(self) -> str:
-        """The same finding in the build's compiler style: file:line: severity: component: message."""
-        where = self.location or "content"
-        out = f"{where}: {self.severity}: {self.component}: {self.message}"
-        if self.expected is not None or self.actual is not None:
-            out += f" (expected {_show(self.expected)}, found {_show(self.actual)})"
-        return out
+        out = f"{self.severity} {self.component}: {self.said()}{self.found()}"
+        return out + (f" [{self.where}]" if self.where else "")
 
     def as_json(self) -> dict:
         return {
             "severity": self.severity,
             "component": self.component,
-            "message": self.message,
+            "message": self.said(),
             "expected": self.expected,
             "actual": self.actual,
-            "location": self.location,
+            "location": self.where,
         }
 
 
@@ -92,24 +82,29 @@ class Report:
         return not any(f.severity in bad for f in self.findings)
 
     def diagnostics(self, strict: bool = False) -> Diagnostics:
-        """Error findings (and with strict, warnings) as build diagnostics. Interim: the rework gives Locations."""
+        """The error findings (and with strict, the warnings) as build errors at their locations."""
         out = Diagnostics()
         for f in self.findings:
             if f.severity == "error" or (strict and f.severity == "warning"):
-                path, _, line = str(f.location).rpartition(":")
-                loc = (
-                    Location(path, int(line)) if line.isdigit() else Location(str(f.location) or "facts.yaml")
-                )
-                found = (
-                    f" (expected {_show(f.expected)}, found {_show(f.actual)})"
-                    if f.expected is not None
-                    else ""
-                )
-                out.error(loc, f"rules check: {f.component}: {f.message}{found}")
+                if f.of_file:
+                    out.error(f.location, f.message, f.hint)
+                else:
+                    out.error(f.location, f"rules check: {f.component}: {f.said()}{f.found()}")
         return out
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
+
+    def add(
+        self, severity: str, component: str, message: str, location: Location, expected=None, actual=None
+    ):
+        self.findings.append(Finding(severity, component, message, expected, actual, location))
+
+    def add_file_problems(self, component: str, diags: Diagnostics) -> None:
+        for d in diags.sorted():
+            self.findings.append(
+                Finding(d.severity, component, d.message, location=d.location, hint=d.hint, of_file=True)
+            )
 
 
 def _pieces(component) -> list[dict]:
@@ -153,246 +148,146 @@ class _Env:
 def check_game(
     root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None, reader=None
 ) -> Report:
+    """Hold the game at `root` against its facts.yaml and its rulebook; everything is read through `reader`
+    (a default one when None), so a recording around the call holds what the check depends on."""
+    reader = reader or default_reader(root)
     report = Report(root.name)
     try:
-        game = game or load_game(root)
+        game = game or load_game(root, reader)
     except ContentError as exc:
-        for d in exc.diagnostics.sorted():
-            report.findings.append(Finding("error", "content", d.message, location=str(d.location)))
+        report.add_file_problems("content", exc.diagnostics)
         return report
+    if players is not None and not game.players_min <= players <= game.players_max:
+        report.add("error", "players", f"{players} players is outside the game's {game.players}", game.loc)
     facts_path = root / "facts.yaml"
-    if not facts_path.is_file():
-        if require_facts:
-            report.findings.append(
-                Finding(
+    display = display_path(facts_path)
+    try:
+        if not reader.probe(facts_path, "facts file"):  # recorded either way: one added later is noticed
+            if require_facts:
+                report.add(
                     "warning",
                     "facts",
                     "no facts.yaml: nothing to hold the content against",
-                    location=display_path(facts_path),
+                    Location(display),
                 )
-            )
-        _check_rulebook(game, report)
-        return report
-    display = display_path(facts_path)
-    try:
-        data = load_file(facts_path, display)
+            _check_rulebook(game, reader, report)
+            return report
+        data = reader.load_yaml(facts_path, "facts file")
     except ContentError as exc:
-        for d in exc.diagnostics.sorted():
-            report.findings.append(Finding("error", "facts", d.message, location=str(d.location)))
+        report.add_file_problems("facts", exc.diagnostics)
         return report
     diags = Diagnostics()
-    if not isinstance(data, LMap):
-        report.findings.append(
-            Finding("error", "facts", "facts.yaml must be a mapping with 'facts'", location=f"{display}:1")
-        )
-        return report
-    top = MapReader(data, diags, "facts.yaml")
-    top.get("document", as_str)
-    facts = top.get("facts", default=LList())
-    errata = top.get("errata", default=LList())
-    uses = top.get("uses", default=LList())
-    numbers = top.get("numbers", default=LList())
-    top.finish()
-    env = _Env(game)
-    compiler = Compiler()
-    errata_by_id = _errata(errata, report, diags, display)
-    fact_ids = set()
-    for i, fact in enumerate(facts if isinstance(facts, LList) else []):
-        loc = facts.loc_at(i)
-        if not isinstance(fact, LMap):
-            diags.error(loc, "a fact is a mapping with an 'id'")
-            continue
-        fid = fact.get("id")
-        if fid in fact_ids:
-            diags.error(fact.loc_of("id"), f"fact id '{fid}' is used twice")
-        fact_ids.add(fid)
-        _check_fact(fact, env, compiler, players, errata_by_id, report, diags, display)
-    _check_uses(uses, game, env, report, diags, display)
-    _check_numbers(numbers, fact_ids, report, diags)
-    _check_rulebook(game, report)
-    for d in diags.sorted():
-        report.findings.append(
-            Finding(
-                d.severity,
-                "facts",
-                d.message + (f" ({d.hint})" if d.hint else ""),
-                location=_short(d.location),
-            )
-        )
+    facts = read_facts(data, diags, display)
+    for e in facts.errata.values():
+        report.add("erratum", e["section"] or "document", f"{e['says']}; resolved: {e['resolution']}", e.loc)
+    env, compiler = _Env(game), Compiler()
+    for fact in facts.facts:
+        _check_fact(fact, env, compiler, players, set(facts.errata), report)
+    _check_uses(facts.uses, game, env, report, reader, display)
+    _check_rulebook(game, reader, report)
+    report.add_file_problems("facts", diags)
     return report
 
 
-def _short(loc: Location) -> str:
-    return f"{loc.path}:{loc.line}" if loc.line else loc.path
-
-
-def _errata(errata, report, diags, display) -> dict:
-    out = {}
-    for i, e in enumerate(errata if isinstance(errata, LList) else []):
-        if not isinstance(e, LMap):
-            diags.error(errata.loc_at(i), "an erratum is a mapping with id, says and resolution")
-            continue
-        r = MapReader(e, diags, "erratum")
-        eid = r.get("id", as_id, required=True)
-        section = r.get("section", as_str, default="")
-        says = r.get("says", as_str, required=True)
-        resolution = r.get("resolution", as_str, required=True)
-        r.finish()
-        if eid:
-            out[eid] = e
-            report.findings.append(
-                Finding(
-                    "erratum",
-                    section or "document",
-                    f"{says}; resolved: {resolution}",
-                    location=f"{display}:{e.loc.line}",
-                )
-            )
-    return out
-
-
-def _int(value) -> int:
-    from pnpgen.schema import Invalid
-
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(f"must be a whole number (got {value!r})")
-    return value
-
-
-def _valid(fact: LMap, diags: Diagnostics) -> bool:
-    """Types of a fact's keys; every problem reported at its line."""
-    before = len(diags.errors)
-    r = MapReader(fact, diags, "fact")
-    r.get("id", as_id, required=True)
-    for key in ("section", "says", "component", "by", "erratum", "note"):
-        r.get(key, as_str)
-    for key in ("total", "each", "values"):
-        r.get(key, _int)
-    for key, kind in (("filter", dict), ("counts", dict)):
-        if key in fact and not isinstance(fact[key], kind):
-            diags.error(fact.loc_of(key), f"'{key}' must be a mapping")
-        r.known.add(key)
-    if "counts" in fact and isinstance(fact["counts"], dict):
-        for k, v in fact["counts"].items():
-            if isinstance(v, bool) or not isinstance(v, int):
-                diags.error(fact["counts"].loc_of(k), f"count for '{k}' must be a whole number (got {v!r})")
-    if "players" in fact:
-        ps = fact["players"] if isinstance(fact["players"], list) else [fact["players"]]
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in ps):
-            diags.error(fact.loc_of("players"), "'players' must be a player count or a list of them")
-        r.known.add("players")
-    for key in ("need", "have", "value"):
-        r.get(key)
-    r.get("equals")
-    if ("need" in fact) != ("have" in fact):
-        diags.error(fact.loc, "a supply fact needs both 'need' and 'have'")
-    if ("value" in fact) != ("equals" in fact):
-        diags.error(fact.loc, "a value fact needs both 'value' and 'equals'")
-    if ("counts" in fact or "each" in fact or "values" in fact) and "by" not in fact:
-        diags.error(
-            fact.loc, "'counts', 'each' and 'values' need 'by' (the field to break the pieces down by)"
-        )
-    r.finish()
-    return len(diags.errors) == before
-
-
 def _check_fact(
-    fact: LMap,
-    env: _Env,
-    compiler: Compiler,
-    only_players,
-    errata: dict,
-    report: Report,
-    diags: Diagnostics,
-    display: str,
+    fact: Values, env: _Env, compiler: Compiler, only_players, errata: set, report: Report
 ) -> None:
-    if not _valid(fact, diags):
-        return
-    where = f"{display}:{fact.loc.line}"
-    fid = str(fact.get("id", "?"))
-    says = str(fact.get("says", fid))
-    named = re.findall(r"count\(\s*['\"]([a-z0-9_-]+)['\"]", str(fact.get("have", "")))
-    comp = str(fact.get("component") or (named[0] if named else fid))  # the component a finding is about
-    erratum = fact.get("erratum")
-    if erratum is not None and erratum not in errata:
-        diags.error(
-            fact.loc_of("erratum"),
-            f"fact '{fid}' names an erratum '{erratum}' that errata do not list",
-            did_you_mean(str(erratum), errata),
-        )
+    fid = fact["id"]
+    says = fact["says"] or fid
+    named = re.findall(r"count\(\s*['\"]([a-z0-9_-]+)['\"]", str(fact["have"] or ""))
+    comp = fact["component"] or (named[0] if named else fid)  # the component a finding is about
     report.facts += 1
 
     def fail(message, expected=None, actual=None):
-        if erratum in errata:
+        if fact["erratum"] in errata:
             return  # a known conflict of the documents: the erratum itself is reported
-        report.findings.append(Finding("error", comp, f"{says}: {message}", expected, actual, where))
+        report.add("error", comp, f"{says}: {message}", fact.loc, expected, actual)
 
-    if "component" in fact:
+    if fact["component"] is not None:
         try:
             component = env.component(fact["component"])
         except ValueError as exc:
-            report.findings.append(Finding("error", comp, str(exc), location=where))
+            report.add("error", comp, str(exc), fact.loc)
             return
-        filters = fact.get("filter") or {}
-        if not isinstance(filters, dict):
-            diags.error(fact.loc_of("filter"), "'filter' must map fields to values")
-            return
+        filters = fact["filter"] or {}
         pieces = [p for p in _pieces(component) if _matches(p, filters)]
         total = sum(p["count"] for p in pieces)
-        if "total" in fact and total != fact["total"]:
+        if fact["total"] is not None and total != fact["total"]:
             fail("total pieces" + (f" where {_show(dict(filters))}" if filters else ""), fact["total"], total)
-        if "by" in fact:
-            key = str(fact["by"])
-            breakdown = Counter()
-            for p in pieces:
-                breakdown[str(p.get(key))] += p["count"]
-            if "counts" in fact:
-                expected = {str(k): v for k, v in fact["counts"].items()}
-                for value in sorted(set(expected) | set(breakdown)):
-                    if expected.get(value, 0) != breakdown.get(value, 0):
-                        fail(f"pieces with {key} {value}", expected.get(value, 0), breakdown.get(value, 0))
-            if "each" in fact:
-                for value, n in sorted(breakdown.items()):
-                    if n != fact["each"]:
-                        fail(f"pieces with {key} {value}", fact["each"], n)
-            if "values" in fact and len(breakdown) != fact["values"]:
-                fail(f"different values of {key}", fact["values"], len(breakdown))
-    if "need" in fact or "have" in fact or "value" in fact:
-        player_counts = fact.get("players") or [None]
-        if not isinstance(player_counts, list):
-            player_counts = [player_counts]
-        for n in player_counts:
-            if only_players is not None and n is not None and n != only_players:
-                continue
-            names = env.names(n)
-            label = f" with {n} players" if n is not None else ""
-            try:
-                if "value" in fact:
-                    got = _evaluate(compiler, fact, "value", names)
-                    if got != fact.get("equals"):
-                        fail(f"value{label}", fact.get("equals"), got)
-                else:
-                    need = _evaluate(compiler, fact, "need", names)
-                    have = _evaluate(compiler, fact, "have", names)
-                    if have < need:
-                        fail(f"supply{label}", f"at least {need}", have)
-            except TemplateProblem as exc:
-                report.findings.append(
-                    Finding("error", comp, f"fact '{fid}': {exc.message}", location=_short(exc.location))
-                )
-                return
-            except ContentError as exc:  # the expression does not even parse
-                d = exc.diagnostics.items[0]
-                report.findings.append(
-                    Finding("error", comp, f"fact '{fid}': {d.message}", location=_short(d.location))
-                )
-                return
-            except TypeError as exc:
-                report.findings.append(Finding("error", comp, f"fact '{fid}': {exc}", location=where))
-                return
+        if fact["by"] is not None and _has_field(fact, pieces, comp, says, report):
+            _check_breakdown(fact, pieces, fail)
+    if fact["need"] is not None or fact["value"] is not None:
+        _check_expressions(fact, env, compiler, only_players, comp, fail, report)
 
 
-def _evaluate(compiler: Compiler, fact: LMap, key: str, names: dict):
+def _has_field(fact: Values, pieces: list[dict], comp: str, says: str, report: Report) -> bool:
+    """A breakdown by a field some pieces lack would count them as 'None': an error naming them instead."""
+    key = fact["by"]
+    lacking = [p for p in pieces if key not in p]
+    if not lacking:
+        return True
+    names = ", ".join(str(p.get("name", "?")) for p in lacking[:MAX_NAMED])
+    if len(lacking) > MAX_NAMED:
+        names += f" and {len(lacking) - MAX_NAMED} more"
+    fields = {k for p in pieces for k in p} - {key}
+    report.add(
+        "error",
+        comp,
+        f"{says}: 'by' names the field '{key}', which {len(lacking)} of the {len(pieces)} pieces lack "
+        f"({names}); " + did_you_mean(key, fields),
+        fact.loc_of("by"),
+    )
+    return False
+
+
+def _check_breakdown(fact: Values, pieces: list[dict], fail) -> None:
+    key = fact["by"]
+    breakdown: Counter = Counter()
+    for p in pieces:
+        breakdown[str(p[key])] += p["count"]
+    if fact["counts"] is not None:
+        expected = {str(k): v for k, v in fact["counts"].items()}
+        for value in sorted(set(expected) | set(breakdown)):
+            if expected.get(value, 0) != breakdown.get(value, 0):
+                fail(f"pieces with {key} {value}", expected.get(value, 0), breakdown.get(value, 0))
+    if fact["each"] is not None:
+        for value, n in sorted(breakdown.items()):
+            if n != fact["each"]:
+                fail(f"pieces with {key} {value}", fact["each"], n)
+    if fact["values"] is not None and len(breakdown) != fact["values"]:
+        fail(f"different values of {key}", fact["values"], len(breakdown))
+
+
+def _check_expressions(fact: Values, env, compiler, only_players, comp: str, fail, report: Report) -> None:
+    fid = fact["id"]
+    for n in fact["players"] or (None,):
+        if only_players is not None and n is not None and n != only_players:
+            continue
+        names = env.names(n)
+        label = f" with {n} players" if n is not None else ""
+        try:
+            if fact["value"] is not None:
+                got = _evaluate(compiler, fact, "value", names)
+                if got != fact["equals"]:
+                    fail(f"value{label}", fact["equals"], got)
+            else:
+                need = _evaluate(compiler, fact, "need", names)
+                have = _evaluate(compiler, fact, "have", names)
+                if have < need:
+                    fail(f"supply{label}", f"at least {need}", have)
+        except TemplateProblem as exc:
+            report.add("error", comp, f"fact '{fid}': {exc.message}", exc.location)
+            return
+        except ContentError as exc:  # the expression does not even parse
+            d = exc.diagnostics.items[0]
+            report.add("error", comp, f"fact '{fid}': {d.message}", d.location)
+            return
+        except TypeError as exc:
+            report.add("error", comp, f"fact '{fid}': {exc}", fact.loc)
+            return
+
+
+def _evaluate(compiler: Compiler, fact: Values, key: str, names: dict):
     value = compiler.expression(fact[key], fact.loc_of(key))
     result = value(names)
     if isinstance(result, bool) or not isinstance(result, (int, float)):
@@ -400,44 +295,26 @@ def _evaluate(compiler: Compiler, fact: LMap, key: str, names: dict):
     return result
 
 
-def _check_uses(uses, game: Game, env: _Env, report: Report, diags: Diagnostics, display: str) -> None:
-    used = set()
-    rulebook_text = ""
-    from pnpgen.rulebook import find_sources
+def _check_uses(uses: list[Values], game: Game, env: _Env, report: Report, reader, display: str) -> None:
+    from pnpgen.rulebook import find_sources, read_source
 
-    for src in find_sources(game.root):
-        rulebook_text += src.read_text(encoding="utf-8").lower()
-    for i, u in enumerate(uses if isinstance(uses, LList) else []):
-        if not isinstance(u, LMap):
-            diags.error(uses.loc_at(i), "a use is {piece: name, component: id, in: [...]}")
-            continue
-        r = MapReader(u, diags, "use")
-        piece = r.get("piece", as_str, required=True) or "?"
-        cid = r.get("component", as_str, required=True)
-        r.get("in")
-        r.get("note")
-        r.finish()
-        where = f"{display}:{u.loc.line}"
-        if cid and cid not in env.by_id:
-            report.findings.append(
-                Finding(
-                    "error", cid, f"the rules use {piece}, but no component '{cid}' exists", location=where
-                )
-            )
+    try:
+        rulebook_text = "".join(read_source(src, reader) for src in find_sources(game.root, reader)).lower()
+    except ContentError:
+        rulebook_text = ""  # reported by the rulebook's own check
+    used = set()
+    for u in uses:
+        piece, cid = u["piece"], u["component"]
+        if cid not in env.by_id:
+            report.add("error", cid, f"the rules use {piece}, but no component '{cid}' exists", u.loc)
             continue
         used.add(cid)
         if rulebook_text and not any(n in rulebook_text for n in _forms(piece)):
-            report.findings.append(
-                Finding(
-                    "warning", cid, f"the rules use {piece}, but our rulebook never names it", location=where
-                )
-            )
+            report.add("warning", cid, f"the rules use {piece}, but our rulebook never names it", u.loc)
     for comp in game.components:
         if comp.id not in used:
-            report.findings.append(
-                Finding(
-                    "warning", comp.id, "no rule uses this component (add it to 'uses')", location=display
-                )
+            report.add(
+                "warning", comp.id, "no rule uses this component (add it to 'uses')", Location(display)
             )
 
 
@@ -449,33 +326,13 @@ def _forms(piece: str) -> list[str]:
     return [f for f in forms if f]
 
 
-def _check_numbers(numbers, fact_ids: set, report: Report, diags: Diagnostics) -> None:
-    for i, n in enumerate(numbers if isinstance(numbers, LList) else []):
-        if not isinstance(n, LMap):
-            diags.error(numbers.loc_at(i), "a number is {section:, number:, fact: id} or {..., why: reason}")
-            continue
-        r = MapReader(n, diags, "number")
-        r.get("section", as_str)
-        r.get("number")
-        fact = r.get("fact")
-        why = r.get("why", as_str)
-        r.finish()
-        if fact is None and not why:
-            diags.error(
-                n.loc, f"number {n.get('number')} needs the fact that checks it, or 'why' it is not one"
-            )
-        elif fact is not None and fact not in fact_ids:
-            diags.error(
-                n.loc_of("fact"),
-                f"number {n.get('number')} names no fact '{fact}'",
-                did_you_mean(str(fact), fact_ids),
-            )
-
-
-def _check_rulebook(game: Game, report: Report) -> None:
+def _check_rulebook(game: Game, reader, report: Report) -> None:
     from pnpgen.rulebook import check_component_counts, find_sources
 
     diags = Diagnostics()
-    check_component_counts(find_sources(game.root), game, diags)
+    try:
+        check_component_counts(find_sources(game.root, reader), game, diags, reader)
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
     for d in diags.sorted():
-        report.findings.append(Finding("error", "rulebook", d.message, location=_short(d.location)))
+        report.add("error", "rulebook", d.message, d.location)

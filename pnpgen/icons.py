@@ -7,19 +7,19 @@ SVG subset: M L H V C S Q T Z, absolute or relative.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
-from pnpgen.source import LList, LMap, load_file
+from pnpgen.colours import ColourError, parse_colour
+from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.names import RULE, is_name
+from pnpgen.schema.fields import Invalid, Key, Table, as_number, as_str, listing
+from pnpgen.source import LMap, load_file
 
 BUILTIN = Path(__file__).resolve().parent / "data" / "icons.yaml"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtZz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-SHAPE_KINDS = ("path", "circle", "ellipse", "rect", "poly", "line")
-STYLE_KEYS = ("fill", "stroke", "stroke_width", "opacity")
 
 
 @dataclass(frozen=True)
@@ -187,77 +187,127 @@ def rounded_rect(x, y, w, h, r) -> tuple:
     )
 
 
-def _numbers(value, n: tuple[int, ...], what: str) -> list[float]:
-    if not isinstance(value, list) or len(value) not in n:
-        raise PathError(f"'{what}' needs {' or '.join(map(str, n))} numbers")
+def _numbers(n: tuple[int, ...]):
+    def convert(value) -> tuple[float, ...]:
+        if not isinstance(value, list) or len(value) not in n:
+            raise Invalid(f"needs {' or '.join(map(str, n))} numbers")
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            raise Invalid("needs numbers")
+        return tuple(float(v) for v in value)
+
+    return convert
+
+
+def _path(value) -> tuple:
     try:
-        return [float(v) for v in value]
-    except (TypeError, ValueError):
-        raise PathError(f"'{what}' needs numbers") from None
+        return parse_path(as_str(value))
+    except PathError as exc:
+        raise Invalid(str(exc)) from None
 
 
-def _shape(data: LMap, palette: dict) -> Shape:
-    kinds = [k for k in SHAPE_KINDS if k in data]
+def _circle(value) -> tuple:
+    cx, cy, r = _numbers((3,))(value)
+    return _ellipse(cx, cy, r, r)
+
+
+def _rect(value) -> tuple:
+    nums = _numbers((4, 5))(value)
+    return rounded_rect(*nums[:4], nums[4] if len(nums) == 5 else 0)
+
+
+def _poly(value) -> tuple:
+    if not isinstance(value, list) or len(value) < 3:
+        raise Invalid("needs a list of at least 3 [x, y] points")
+    try:
+        pts = [_numbers((2,))(p) for p in value]
+    except Invalid:
+        raise Invalid("needs a list of at least 3 [x, y] points, each two numbers") from None
+    return (("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",))
+
+
+def _line(value) -> tuple:
+    x1, y1, x2, y2 = _numbers((4,))(value)
+    return (("M", x1, y1), ("L", x2, y2))
+
+
+def _colour(value, palette: Mapping[str, str]) -> str | None:
+    """A colour for an icon: 'tint' (the icon's own colour, which an element's `color` replaces) or any colour
+    `pnpgen.colours` reads, palette names included."""
+    if value == "tint":
+        return "tint"
+    try:
+        return parse_colour(value, palette)
+    except ColourError as exc:
+        if str(exc).startswith("is not a colour"):
+            raise Invalid(f"{exc}; 'tint' is the icon's own colour") from None
+        raise
+
+
+def _opacity(value) -> float:
+    number = as_number(value)
+    if not 0 <= number <= 1:
+        raise Invalid(f"must be from 0 to 1 (got {value!r})")
+    return number
+
+
+def _ellipse_of(value) -> tuple:
+    return _ellipse(*_numbers((4,))(value))
+
+
+SHAPE_KINDS = ("path", "circle", "ellipse", "rect", "poly", "line")
+_BOX = "in the 100 x 100 box"
+SHAPE = Table(
+    "icon shape",
+    (
+        Key("path", _path, "an SVG path: M L H V C S Q T Z, absolute or (lower case) relative", bare=True),
+        Key("circle", _circle, f"[cx, cy, r] {_BOX}"),
+        Key("ellipse", _ellipse_of, f"[cx, cy, rx, ry] {_BOX}"),
+        Key("rect", _rect, f"[x, y, w, h] or [x, y, w, h, corner radius] {_BOX}"),
+        Key("poly", _poly, "[[x, y], ...]: a closed polygon of 3 or more points"),
+        Key("line", _line, "[x1, y1, x2, y2]"),
+        Key("fill", _colour, "a colour, tint or none; default tint (none for a line)", takes=("palette",)),
+        Key("stroke", _colour, "a colour, tint or none; default none (tint for a line)", takes=("palette",)),
+        Key("stroke_width", as_number, "in box units; default 3 (4 for a line)"),
+        Key("opacity", _opacity, "0 to 1; default 1", default=1.0),
+    ),
+    title="Keys of an icon shape",
+)
+ICON = Table(
+    "icon",
+    (
+        Key("tint", _colour, "its colour, wherever a shape says tint; default black", takes=("palette",)),
+        Key("shapes", listing("must be a list of shapes"), "what it is drawn with, in order", required=True),
+        Key("description", as_str, "what it shows, for `pnpgen icons`"),
+    ),
+)
+
+
+def _shape(data: LMap, name: str, palette: Mapping[str, str], diags: Diagnostics) -> Shape | None:
+    what = f"icon '{name}'"
+    v = SHAPE.read(data, diags, what, {"palette": palette}, at_item=True)
+    kinds = [k for k in SHAPE_KINDS if k in v.given]
     if len(kinds) != 1:
-        raise PathError(f"a shape needs exactly one of: {', '.join(SHAPE_KINDS)}")
-    for key in data:
-        if key not in SHAPE_KINDS and key not in STYLE_KEYS:
-            raise PathError(
-                f"unknown key '{key}' in icon shape; " + did_you_mean(str(key), SHAPE_KINDS + STYLE_KEYS)
-            )
-    kind = kinds[0]
-    v = data[kind]
-    if kind == "path":
-        commands = parse_path(str(v))
-    elif kind == "circle":
-        cx, cy, r = _numbers(v, (3,), "circle")
-        commands = _ellipse(cx, cy, r, r)
-    elif kind == "ellipse":
-        commands = _ellipse(*_numbers(v, (4,), "ellipse"))
-    elif kind == "rect":
-        nums = _numbers(v, (4, 5), "rect")
-        commands = rounded_rect(*nums[:4], nums[4] if len(nums) == 5 else 0)
-    elif kind == "poly":
-        if not isinstance(v, list) or len(v) < 3:
-            raise PathError("'poly' needs a list of at least 3 [x, y] points")
-        pts = [_numbers(p, (2,), "poly point") for p in v]
-        commands = (("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",))
-    else:
-        x1, y1, x2, y2 = _numbers(v, (4,), "line")
-        commands = (("M", x1, y1), ("L", x2, y2))
-    default_fill = None if kind == "line" else "tint"
-    fill = _colour(data.get("fill", default_fill), palette)
-    stroke = _colour(data.get("stroke", "tint" if kind == "line" else None), palette)
-    try:
-        sw = float(data.get("stroke_width", 4 if kind == "line" else 3))
-        opacity = float(data.get("opacity", 1))
-    except (TypeError, ValueError):
-        raise PathError("stroke_width and opacity must be numbers") from None
-    return Shape(kind, commands, fill, stroke, sw, opacity)
-
-
-def _colour(value, palette: dict):
-    if value is None or value == "none":
+        diags.error(data.loc, f"{what}: a shape needs exactly one of: {', '.join(SHAPE_KINDS)}")
         return None
-    text = str(value)
-    if text == "tint" or _COLOUR.match(text):
-        return text.lower()
-    if text in palette:
-        return palette[text]
-    named = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
-    if text in named:
-        return named[text]
-    raise PathError(f"unknown colour '{text}' (use '#rrggbb', 'tint', 'none' or a palette name)")
+    if not v.ok:
+        return None
+    kind = kinds[0]
+    line = kind == "line"
+    fill = v["fill"] if "fill" in v.given else (None if line else "tint")
+    stroke = v["stroke"] if "stroke" in v.given else ("tint" if line else None)
+    width = v["stroke_width"] if "stroke_width" in v.given else (4.0 if line else 3.0)
+    return Shape(kind, v[kind], fill, stroke, width, v["opacity"])
 
 
 def load_icons(
-    path: Path, palette: dict, diags: Diagnostics, icons: dict | None = None, reader=None
+    path: Path, palette: Mapping[str, str], diags: Diagnostics, into: dict | None = None, reader=None
 ) -> dict[str, IconDef]:
-    """Read an icons file into `icons` (later files override earlier ones)."""
-    icons = {} if icons is None else icons
+    """Read an icons file into `into` (later files override earlier ones); through `reader` (confined and recorded)
+    when one is given."""
+    icons = {} if into is None else into
     display = display_path(path)
     try:
-        data = load_file(path, display)
+        data = reader.load_yaml(path, "icons file") if reader is not None else load_file(path, display)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return icons
@@ -266,31 +316,25 @@ def load_icons(
         return icons
     for name, spec in data.items():
         loc = data.key_loc(name)
-        if not isinstance(name, str) or not _NAME.match(name):
-            diags.error(loc, f"icon name {name!r} must be lower-case letters, digits, '-' or '_'")
+        if not is_name(name):
+            diags.error(loc, f"icon name {name!r} must be {RULE}")
             continue
-        if not isinstance(spec, LMap) or not isinstance(spec.get("shapes"), LList):
+        if not isinstance(spec, LMap):
             diags.error(loc, f"icon '{name}' needs 'shapes', a list of shapes")
             continue
-        for key in spec:
-            if key not in ("tint", "shapes", "description"):
-                diags.error(
-                    spec.key_loc(key),
-                    f"unknown key '{key}' in icon '{name}'",
-                    did_you_mean(str(key), ["tint", "shapes", "description"]),
-                )
-        try:
-            tint = _colour(spec.get("tint", "#000000"), palette) or "#000000"
-        except PathError as exc:
-            diags.error(spec.loc_of("tint"), str(exc))
+        v = ICON.read(spec, diags, f"icon '{name}'", {"palette": palette})
+        if v["shapes"] is None:
             continue
         shapes = []
-        for i, shape in enumerate(spec["shapes"]):
-            try:
-                if not isinstance(shape, LMap):
-                    raise PathError("a shape is a mapping such as {circle: [50, 50, 40]}")
-                shapes.append(_shape(shape, palette))
-            except PathError as exc:
-                diags.error(spec["shapes"].loc_at(i), f"icon '{name}': {exc}")
-        icons[name] = IconDef(name, tint, tuple(shapes))
+        for i, item in enumerate(v["shapes"]):
+            if not isinstance(item, LMap):
+                diags.error(
+                    v["shapes"].loc_at(i),
+                    f"icon '{name}': a shape is a mapping such as {{circle: [50, 50, 40]}}",
+                )
+                continue
+            shape = _shape(item, name, palette, diags)
+            if shape is not None:
+                shapes.append(shape)
+        icons[name] = IconDef(name, v["tint"] or "#000000", tuple(shapes))
     return icons

@@ -14,6 +14,10 @@ from pnpgen.errors import Location
 KINDS = ("cards", "tiles", "tokens", "board", "rulebook")
 
 
+def _no_inputs() -> Mapping[str, str]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class FaceRef:
     """Which layout draws a face, with extra fields merged over the card's own."""
@@ -51,6 +55,8 @@ class Deck:
     path: Path  # the component's file
     loc: Location
     shape: str = "rect"  # rect | square | hex | hex-flat | triangle | circle
+    # what reading its file read (key -> digest, see pnpgen.inputs)
+    inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
 
     @cached_property
     def faces(self) -> int:
@@ -82,6 +88,8 @@ class Board:
     path: Path
     loc: Location
     kind: str = "board"
+    # what reading its file read (key -> digest, see pnpgen.inputs)
+    inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
 
     @property
     def faces(self) -> int:
@@ -100,6 +108,8 @@ class Game:
     icons_file: Path | None
     components: tuple  # Deck | Board
     loc: Location
+    # game.yaml and what it looked up; not the component files: each component records its own
+    inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
 
     @property
     def players(self) -> str:

@@ -152,7 +152,7 @@ def test_build_refuses_when_the_check_fails_and_no_check_builds_anyway(project):
     refused = run_cli("build", "--out", "out", cwd=root)
     assert refused.exit_code == 1
     assert (
-        "content/sample/facts.yaml:4:1: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
+        "content/sample/facts.yaml:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
         "pieces (expected 11, found 10)"
     ) in refused.output
     assert "failed sample: 2 errors; its output was left as it was" in refused.output
@@ -168,3 +168,99 @@ def test_a_no_check_build_is_checked_by_the_next_plain_build(project):
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 0 and "up to date sample" not in result.output
     assert run_cli("build", "--out", "out", cwd=root).output.strip() == "up to date sample"
+
+
+def test_a_breakdown_by_a_field_the_pieces_lack_names_the_field_and_them(project):
+    """A misspelt `by` once counted every piece as the value 'None': `values: 1` passed."""
+    root = project("basic")
+    edit(
+        root,
+        FACTS,
+        "errata:\n",
+        "  - id: colours\n    says: one colour\n    component: heroes\n    by: colur\n    values: 1\nerrata:\n",
+    )
+    result = check(root)
+    assert result.exit_code == 1
+    assert (
+        "error heroes: one colour: 'by' names the field 'colur', which 2 of the 2 pieces lack "
+        "(Ash Walker, Tide Caller); did you mean 'colour'?"
+    ) in result.output, result.output
+    assert "[content/sample/facts.yaml:36]" in result.output
+
+
+def test_a_breakdown_names_only_the_pieces_that_lack_the_field(project):
+    root = project("basic")
+    edit(root, HEROES, "defaults:\n  colour: ember\n", "")
+    result = check(root)
+    assert result.exit_code == 1
+    assert "'by' names the field 'colour', which 1 of the 2 pieces lack (Ash Walker)" in result.output
+
+
+@pytest.mark.parametrize("players", ["1", "5"])
+def test_players_outside_the_games_range_is_an_error_not_a_silent_pass(project, players):
+    root = project("basic")
+    result = check(root, "--players", players)
+    assert result.exit_code == 1
+    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:1]" in (
+        result.output
+    )
+
+
+def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch):
+    from pnpgen.checker import check_game
+    from pnpgen.errors import Location
+
+    root = project("basic")
+    monkeypatch.chdir(root)
+    edit(root, HEROES, "count: 5", "count: 4")
+    edit(root, FACTS, "  - {piece: Mini cards, component: minis, in: [turn]}\n", "")
+    report = check_game(root / "content" / "sample")
+    error = next(f for f in report.findings if f.severity == "error")
+    assert error.location == Location(FACTS, 4, 5)
+    assert error.as_json()["location"] == f"{FACTS}:4"
+    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:4]")
+    plain = [d.format() for d in report.diagnostics(strict=False).items]
+    assert plain == [
+        f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
+        "total pieces (expected 11, found 10)",
+        f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
+        "pieces with colour ember (expected 5, found 4)",
+    ]
+    strict = [d.format() for d in report.diagnostics(strict=True).items]
+    assert strict[2:] == [
+        f"{FACTS}: error: rules check: minis: no rule uses this component (add it to 'uses')"
+    ]
+
+
+def test_a_problem_of_facts_yaml_itself_is_a_plain_content_error_in_a_build(project, monkeypatch):
+    from pnpgen.checker import check_game
+
+    root = project("basic")
+    monkeypatch.chdir(root)
+    edit(root, FACTS, "    total: 20\n", "    totl: 20\n")
+    report = check_game(root / "content" / "sample")
+    (d,) = report.diagnostics().items
+    assert (str(d.location), d.message, d.hint) == (
+        f"{FACTS}:15:5",
+        "unknown key 'totl' in fact",
+        d.hint,
+    ) and d.hint.startswith("did you mean 'total'?")
+
+
+def test_the_check_reads_facts_and_rulebook_through_the_reader(project, monkeypatch):
+    from pnpgen.checker import check_game
+    from pnpgen.inputs import MISSING, Reader
+    from pnpgen.schema import load_game
+
+    root = project("basic")
+    game_root = root / "content" / "sample"
+    (game_root / "rulebook.md").write_text("# Sample\n\n## Components\n\n11 Hero cards and 20 Mini cards.\n")
+    reader = Reader([game_root, root / "layouts"], root)
+    game = load_game(game_root, reader)
+    with reader.recording() as read:
+        report = check_game(game_root, game=game, reader=reader)
+    assert report.ok() and set(read) == {FACTS, "content/sample/rulebook.md"}
+    (game_root / "facts.yaml").unlink()
+    with reader.recording() as read:
+        check_game(game_root, game=game, reader=reader, require_facts=False)
+    assert read[FACTS] == MISSING  # a facts.yaml added later makes the check's record stale

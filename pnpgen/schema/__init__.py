@@ -1,0 +1,37 @@
+"""Located YAML data -> the validated model. Every error is collected with its file:line:column.
+
+Each content mapping has a table of its keys (`pnpgen.schema.fields.Table`): game.yaml (`game`), a deck, tile
+set or token sheet and its cards (`components`), a board and its sides, facts.yaml (`facts`), and an icon
+(`pnpgen.icons`). `tables()` lists them all, for the docs and their test.
+"""
+
+from __future__ import annotations
+
+from pnpgen.schema.components import load_component
+from pnpgen.schema.fields import Invalid, Key, Table, Values, as_id, as_str, freeze
+from pnpgen.schema.game import default_reader, load_game, safe_path
+
+__all__ = [
+    "Invalid",
+    "Key",
+    "Table",
+    "Values",
+    "as_id",
+    "as_str",
+    "default_reader",
+    "freeze",
+    "load_component",
+    "load_game",
+    "safe_path",
+    "tables",
+]
+
+
+def tables() -> tuple[Table, ...]:
+    """Every table of content keys (layout elements excepted: `pnpgen.layout.elements` declares their keys)."""
+    from pnpgen.icons import ICON, SHAPE
+    from pnpgen.schema.components import BOARD, CARD, DEFAULTS, PIECES, SIDE
+    from pnpgen.schema.facts import TABLES as FACTS
+    from pnpgen.schema.game import GAME
+
+    return (GAME, *PIECES.values(), CARD, DEFAULTS, BOARD, SIDE, ICON, SHAPE, *FACTS)
