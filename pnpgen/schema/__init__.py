@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pnpgen.schema.components import load_component
 from pnpgen.schema.fields import Invalid, Key, Table, Values, as_id, as_str, freeze
-from pnpgen.schema.game import default_reader, load_game, safe_path
+from pnpgen.schema.game import default_reader, load_game
 
 __all__ = [
     "Invalid",
@@ -22,7 +22,6 @@ __all__ = [
     "freeze",
     "load_component",
     "load_game",
-    "safe_path",
     "tables",
 ]
 

@@ -119,15 +119,3 @@ def _component(root: Path, item, loc: Location, reader: Reader, diags: Diagnosti
             raise ContentError.at(loc, f"component file '{item}' not found")
         data = reader.load_yaml(path, "component file")
         return load_component(path, data, diags, recorded)
-
-
-def safe_path(root: Path, relative: str, loc: Location, what: str, where: str = "the game folder") -> Path:
-    """`relative` resolved inside `root`; anything that leaves it (.., absolute, symlink) is refused.
-
-    Kept for pnpgen/layout/draw.py until it finds art through the reader (`Reader.inside`)."""
-    if not relative or Path(relative).is_absolute():
-        raise ContentError.at(loc, f"{what} must be a path inside {where} (got {relative!r})")
-    resolved = (root / relative).resolve()
-    if not resolved.is_relative_to(root.resolve()):
-        raise ContentError.at(loc, f"{what} {relative!r} leaves {where}; refused")
-    return resolved
