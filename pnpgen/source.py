@@ -7,6 +7,7 @@ errors, and a document whose aliases expand past a bound ("billion laughs") is r
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import yaml
@@ -155,7 +156,10 @@ class _Composer:
         if tag not in _PLAIN_TAGS:
             raise ContentError.at(self.loc(event), f"YAML tag '{tag}' is not allowed in content files")
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
-        return self.scalars.construct_object(node, deep=True)
+        value = self.scalars.construct_object(node, deep=True)
+        if isinstance(value, float) and not math.isfinite(value):  # .nan, .inf: no key can use them
+            raise ContentError.at(self.loc(event), f"must be a finite number (got {value})")
+        return value
 
 
 class _Frame:

@@ -71,3 +71,45 @@ def test_the_sandbox_still_refuses_python_internals():
         evaluate("{{ card.__class__.__mro__ }}", card=card)
     with pytest.raises(TemplateProblem, match="not allowed"):
         evaluate("{{ card.name.__class__.__mro__ }}", card=card)
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ('{{ "x" * 10**9 }}', "builds a text or list of more than 1,000,000 items"),
+        ("{{ [1] * 2000000 }}", "builds a text or list of more than 1,000,000 items"),
+        ('{{ "%099999999d" % 1 }}', "builds a text or list of more than 1,000,000 items"),
+        ('{{ "{:>999999999}".format(1) }}', "builds a text or list of more than 1,000,000 items"),
+        ('{{ "x"|center(999999999) }}', "builds a text or list of more than 1,000,000 items"),
+        ("{{ 9 ** (9 ** 9) }}", "computes a number too large to print"),
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            "does too much work (more than 100,000 steps for one value)",
+        ),
+        (
+            "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}",
+            "nests calls too deeply (a macro calling itself?)",
+        ),
+    ],
+)
+def test_template_work_is_bounded_and_located(source, message):
+    from pnpgen.errors import Location
+    from pnpgen.templating import Compiler, TemplateProblem
+
+    value = Compiler().value(source, Location("l.yaml", 3, 9))
+    with pytest.raises(TemplateProblem) as exc:
+        value({"card": {"name": "ash"}})
+    assert str(exc.value) == f"l.yaml:3:9: this template {message}"
+
+
+def test_the_build_budget_adds_up_across_values(monkeypatch):
+    import pnpgen.templating as templating
+    from pnpgen.errors import Location
+
+    monkeypatch.setattr(templating, "MAX_BUILD_STEPS", 50)
+    compiler = templating.Compiler()
+    value = compiler.value("{% for i in range(20) %}{{ i }}{% endfor %}", Location("l.yaml", 1, 1))
+    value({})
+    value({})
+    with pytest.raises(templating.TemplateProblem, match="more than 50 steps in one build"):
+        value({})

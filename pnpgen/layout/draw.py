@@ -16,13 +16,14 @@ from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Face, Icon, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.kinds import Area, Bad, Kind
-from pnpgen.templating import TemplateProblem, content
+from pnpgen.templating import MAX_SECONDS, TemplateProblem, TooMuchWork, content, cpu_limit
 from pnpgen.text.fonts import unit_width, vertical_metrics
 
 if TYPE_CHECKING:
     from pnpgen.layout.spec import Element, Layout
 
 MAX_REPEAT = 1_000
+MAX_OPS = 20_000  # shapes one face may draw: repeats are bounded in product, not only one by one
 _AREA = Area()
 _UNSET: Any = object()
 
@@ -103,12 +104,18 @@ def draw_face(
     ctx = dict(names)
     ops: list = []
     try:
-        for name, value in layout.vars:
-            ctx[name] = value(ctx)
-        for el in layout.elements:
-            _element(el, ctx, fc, ops, card_label, diags)
+        with cpu_limit(MAX_SECONDS):  # one CPU-time backstop for the whole face
+            for name, value in layout.vars:
+                ctx[name] = value(ctx)
+            for el in layout.elements:
+                _element(el, ctx, fc, ops, card_label, diags)
+                if len(ops) > MAX_OPS:
+                    raise DrawProblem(el.loc, f"this face draws more than {MAX_OPS:,} shapes")
     except (TemplateProblem, DrawProblem) as exc:
         fc.fault(exc.location, exc.message, card_label)
+        return None
+    except TooMuchWork as exc:  # the CPU limit struck outside a template's own evaluation
+        fc.fault(layout.loc, str(exc), card_label)
         return None
     return Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops), fc.shape)
 
