@@ -243,6 +243,11 @@ def _colour(value, palette: Mapping[str, str]) -> str | None:
         raise
 
 
+def _tint(value, palette: Mapping[str, str]) -> str | None:
+    """An icon's own colour: any colour `pnpgen.colours` reads (not 'tint', which names it)."""
+    return parse_colour(value, palette)
+
+
 def _opacity(value) -> float:
     number = as_number(value)
     if not 0 <= number <= 1:
@@ -275,7 +280,7 @@ SHAPE = Table(
 ICON = Table(
     "icon",
     (
-        Key("tint", _colour, "its colour, wherever a shape says tint; default black", takes=("palette",)),
+        Key("tint", _tint, "its colour, wherever a shape says tint; default black", takes=("palette",)),
         Key("shapes", listing("must be a list of shapes"), "what it is drawn with, in order", required=True),
         Key("description", as_str, "what it shows, for `pnpgen icons`"),
     ),

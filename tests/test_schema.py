@@ -316,3 +316,10 @@ def test_icon_shape_problems(tmp_path, shape, expected):
 def test_icon_names_follow_the_one_name_pattern(tmp_path):
     _, problems = icon_problems(tmp_path, "Big Star:\n  shapes:\n    - {circle: [50, 50, 10]}\n")
     assert problems == ["icon name 'Big Star' must be lower-case letters, digits, '-' and '_'"]
+
+
+def test_an_icons_own_tint_is_a_colour_not_tint(tmp_path):
+    _, problems = icon_problems(tmp_path, "dot:\n  tint: tint\n  shapes:\n    - {circle: [50, 50, 10]}\n")
+    assert problems == [
+        "'tint' is not a colour: 'tint' (use '#rrggbb', a palette name, white, black, grey or none)"
+    ]
