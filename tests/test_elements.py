@@ -233,3 +233,14 @@ def test_colours_are_read_by_the_one_parser_everywhere(tmp_path):
     import pnpgen.layout.draw as draw_module
 
     assert not hasattr(draw_module, "resolve_colour") and not hasattr(draw_module, "NAMED_COLOURS")
+
+
+@pytest.mark.parametrize("computed", ["1e308 * 10", "(1e308 * 10) - (1e308 * 10)", "10 ** 8"])
+def test_a_computed_length_that_is_not_finite_or_absurd_is_refused(computed):
+    from pnpgen.layout.kinds import Bad, Length, Number
+
+    value = eval(computed)  # what a template would hand over
+    with pytest.raises(Bad, match=r"must be a finite number|is too large"):
+        Length().parse(value, None)
+    with pytest.raises(Bad, match=r"must be a finite number|is too large|must be between"):
+        Number(0, 1).parse(value, None)

@@ -9,6 +9,7 @@ the check that needs it waits for the card.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,19 @@ class Kind:
         return value
 
 
+MAX_LENGTH_PT = 100_000.0  # about 35 m: no face, board or sheet is larger
+MAX_NUMBER = 1e9
+
+
+def finite(number: float, value: Any, limit: float) -> float:
+    """A number a layout computed, refused when it is NaN, infinite or absurdly large."""
+    if not math.isfinite(number):
+        raise Bad(f"must be a finite number (got {value!r})")
+    if abs(number) > limit:
+        raise Bad(f"is too large (got {value!r})")
+    return number
+
+
 @dataclass(frozen=True)
 class Length(Kind):
     """A length: a number in `unit` or a string with its own unit ('3mm', '9pt')."""
@@ -58,9 +72,10 @@ class Length(Kind):
         if isinstance(value, str):
             value = value.strip()
         try:
-            return units.to_pt(value, self.unit)
+            pt = units.to_pt(value, self.unit)
         except units.UnitError as exc:
             raise Bad(str(exc)) from None
+        return finite(pt, value, MAX_LENGTH_PT)
 
 
 @dataclass(frozen=True)
@@ -74,6 +89,7 @@ class Number(Kind):
             f = float(value)
         except (TypeError, ValueError):
             raise Bad(f"must be a number (got {value!r})") from None
+        finite(f, value, MAX_NUMBER)
         if (self.lo is not None and f < self.lo) or (self.hi is not None and f > self.hi):
             raise Bad(f"must be between {self.lo} and {self.hi} (got {value!r})")
         return f
