@@ -70,7 +70,9 @@ def test_a_second_document_and_an_unknown_alias_are_errors():
         load_text("x: &a [*a]\n", "f.yaml")
 
 
-@pytest.mark.parametrize("text, shown", [(".nan", "nan"), (".inf", "inf"), ("-.Inf", "-inf"), (".NaN", "nan")])
+@pytest.mark.parametrize(
+    "text, shown", [(".nan", "nan"), (".inf", "inf"), ("-.Inf", "-inf"), (".NaN", "nan")]
+)
 def test_nan_and_infinity_are_refused_where_they_are_read(text, shown):
     with pytest.raises(ContentError, match=rf"f.yaml:2:8: error: must be a finite number \(got {shown}\)"):
         load_text(f"a: 1\nbleed: {text}\n", "f.yaml")
