@@ -5,6 +5,7 @@ An unknown unit is an error, never passed through.
 
 from __future__ import annotations
 
+import math
 import re
 
 PT_PER = {"pt": 1.0, "mm": 72 / 25.4, "cm": 720 / 25.4, "in": 72.0}
@@ -33,7 +34,7 @@ def to_pt(value, default_unit: str = "mm") -> float:
     if isinstance(value, bool):
         raise UnitError(f"expected a length, got {value!r}")
     if isinstance(value, (int, float)):
-        return float(value) * PT_PER[default_unit]
+        return _finite(float(value) * PT_PER[default_unit], value)
     if isinstance(value, str):
         m = _LENGTH.match(value)
         if not m:
@@ -41,8 +42,20 @@ def to_pt(value, default_unit: str = "mm") -> float:
         number, unit = float(m.group(1)), (m.group(2).lower() or default_unit)
         if unit not in PT_PER:
             raise UnitError(f"unknown unit '{m.group(2)}' in {value!r} (accepted: mm, cm, in, pt)")
-        return number * PT_PER[unit]
+        return _finite(number * PT_PER[unit], value)
     raise UnitError(f"expected a length, got {type(value).__name__} {value!r}")
+
+
+MAX_PT = 100_000.0  # about 35 m: no piece, board or sheet is larger
+
+
+def _finite(pt: float, value) -> float:
+    """Every length is a finite number of sane size ('1' followed by 400 zeros is not)."""
+    if not math.isfinite(pt):
+        raise UnitError(f"must be a finite number (got {value!r})")
+    if abs(pt) > MAX_PT:
+        raise UnitError(f"is too large a length (got {value!r}; at most about 35 m)")
+    return pt
 
 
 def mm(value_pt: float) -> float:

@@ -103,10 +103,11 @@ def test_template_work_is_bounded_and_located(source, message):
 
 
 def test_the_build_budget_adds_up_across_values(monkeypatch):
+    import pnpgen.budget as budget
     import pnpgen.templating as templating
     from pnpgen.errors import Location
 
-    monkeypatch.setattr(templating, "MAX_BUILD_STEPS", 50)
+    monkeypatch.setattr(budget, "MAX_BUILD_STEPS", 50)
     compiler = templating.Compiler()
     value = compiler.value("{% for i in range(20) %}{{ i }}{% endfor %}", Location("l.yaml", 1, 1))
     value({})

@@ -82,3 +82,9 @@ def test_the_smallest_side_is_the_callers():
     assert units.parse_size("8mm x 8mm", min_mm=units.MIN_PIECE_MM) == pytest.approx((8 * MM, 8 * MM))
     with pytest.raises(UnitError, match="sides must be from 5 mm"):
         units.parse_size("4mm", one_length=True, min_mm=units.MIN_PIECE_MM)
+
+
+@pytest.mark.parametrize("value", ["1" + "0" * 400 + "mm", "1" + "0" * 12 + "mm", float("inf"), float("nan")])
+def test_every_length_is_finite_and_sane(value):
+    with pytest.raises(UnitError, match=r"must be a finite number|is too large a length"):
+        units.to_pt(value)

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pnpgen import units
+from pnpgen.budget import MAX_SECONDS, TooMuchWork, cpu_limit
 from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Face, Icon, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.kinds import Area, Bad, Kind
-from pnpgen.templating import MAX_SECONDS, TemplateProblem, TooMuchWork, content, cpu_limit
+from pnpgen.templating import TemplateProblem, content
 from pnpgen.text.fonts import unit_width, vertical_metrics
 
 if TYPE_CHECKING:

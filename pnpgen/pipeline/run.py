@@ -98,10 +98,7 @@ class GameRun:
         if isinstance(target, outputs.RulebookFile):
             return {**self.icon_inputs, **self.source_inputs}
         component = self.game.component(target.component)
-        own = getattr(component, "inputs", None)
-        if own is None:  # interim, until the model records each file's own inputs
-            return {**self.model_inputs, **self.icon_inputs}
-        return {**self.game.inputs, **own, **self.icon_inputs}
+        return {**self.game.inputs, **component.inputs, **self.icon_inputs}
 
     def old_entries(self, target) -> list[dict]:
         if self.old is None:
