@@ -1,0 +1,235 @@
+"""Card data from spreadsheets: CSV (any delimiter the sniffer finds, UTF-8 with or without BOM), and XLSX, ODS
+and XLS workbooks (python-calamine), read through the game's reader like every other file.
+
+Each row becomes a located mapping exactly like a card written in YAML (an `LMap` whose values know their cell),
+so everything that checks a card checks a row, and every error names its cell: `data/cards.csv:14:3` (row and
+column) or `data/cards.xlsx:Monuments!C14`. The header row names the fields; empty cells are absent fields;
+numbers stay numbers; a column may be declared a list (`{list: ";"}`) or a type (`int`, `number`, `bool`,
+`text`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+import zipfile
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.source import LList, LMap
+
+MAX_ROWS = 20_000
+MAX_COLUMNS = 200
+MAX_CELL = 5_000  # characters in one cell
+MAX_UNPACKED = 200_000_000  # bytes a workbook (a zip) may unpack to
+WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
+TYPES = ("int", "number", "bool", "text")
+_INT = re.compile(r"^[+-]?\d+$")
+_FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+_TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
+
+
+def load_rows(
+    reader, path: Path, sheet: str | None, loc: Location, columns: dict, diags: Diagnostics
+) -> LList:
+    """The rows of a sheet as located mappings (problems of single cells go to `diags`)."""
+    display = display_path(path)
+    if path.suffix.lower() == ".csv":
+        table = _csv_cells(reader.read_text(path, "data sheet"), display)
+        sheet_name = ""
+    elif path.suffix.lower() in WORKBOOKS:
+        table, sheet_name = _workbook_cells(reader.read_bytes(path, "data sheet"), path, sheet, loc)
+    else:
+        raise ContentError.at(loc, f"'{display}' is not a data sheet: expected .csv, .xlsx, .ods or .xls")
+    if sheet and not sheet_name:
+        raise ContentError.at(loc, f"a CSV file has no sheets (got sheet {sheet!r})")
+
+    def at(row: int, col: int) -> Location:
+        return Location(display, row, col, sheet_name)
+
+    rows = LList()
+    rows.loc, rows.item_locs = loc, []
+    header: list[tuple[str, int]] | None = None
+    header_row = 0
+    for row_no, cells in table:
+        if header is None:
+            header, header_row = _header(cells, row_no, at), row_no
+            _check_columns(columns, {name for name, _ in header}, loc, diags)
+            continue
+        if len(rows) >= MAX_ROWS:
+            raise ContentError.at(at(row_no, 1), f"the sheet has more than {MAX_ROWS:,} rows")
+        item = LMap()
+        item.loc, item.key_locs, item.val_locs = at(row_no, 1), {}, {}
+        for name, col in header:
+            raw = cells.get(col)
+            if raw is None or (isinstance(raw, str) and not raw.strip()):
+                continue  # an empty cell is an absent field: `defaults:` fill it
+            try:
+                item[name] = _convert(raw, name, columns.get(name))
+            except ValueError as exc:
+                diags.error(at(row_no, col), f"'{name}' {exc}")
+                continue
+            item.key_locs[name], item.val_locs[name] = at(header_row, col), at(row_no, col)
+        extra = sorted(col for col in cells if col not in {c for _, c in header} and str(cells[col]).strip())
+        if extra:
+            diags.error(at(row_no, extra[0]), "this cell has no column name in the header row")
+        if item:
+            rows.append(item)
+            rows.item_locs.append(item.loc)
+    if header is None:
+        raise ContentError.at(loc, f"'{display}' has no header row (the first row names the fields)")
+    return rows
+
+
+def _header(cells: dict, row_no: int, at) -> list[tuple[str, int]]:
+    """The field names of the header row, with their columns."""
+    out, seen = [], {}
+    for col in sorted(cells):
+        name = str(cells[col]).strip()
+        if not name:
+            continue
+        if name in seen:
+            raise ContentError.at(
+                at(row_no, col), f"column '{name}' is named twice (also column {seen[name]})"
+            )
+        seen[name] = col
+        out.append((name, col))
+    if len(out) > MAX_COLUMNS:
+        raise ContentError.at(at(row_no, 1), f"the sheet has {len(out)} columns; the limit is {MAX_COLUMNS}")
+    return out
+
+
+def _check_columns(columns: dict, names: set[str], loc: Location, diags: Diagnostics) -> None:
+    for name in columns:
+        if name not in names:
+            diags.error(
+                loc,
+                f"'columns' declares '{name}', which the sheet's header does not have",
+                did_you_mean(name, names),
+            )
+
+
+def _convert(raw, name: str, spec):
+    """A cell's value: declared lists and types first, then the reserved columns, then numbers as numbers."""
+    if isinstance(spec, dict) and "list" in spec:
+        sep = str(spec["list"])
+        parts = [p.strip() for p in str(raw).split(sep)] if sep else [str(raw)]
+        items = LList(_auto(p) for p in parts if p)
+        items.loc, items.item_locs = None, []
+        return items
+    kind = (
+        spec
+        if isinstance(spec, str)
+        else ("bool" if name == "designed" else "int" if name == "count" else None)
+    )
+    if kind == "text":
+        return _text(raw)
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        word = _text(raw).strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise ValueError(f"must be true or false (got {_text(raw)!r})")
+    value = _auto(raw)
+    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"must be a whole number (got {_text(raw)!r})")
+    if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ValueError(f"must be a number (got {_text(raw)!r})")
+    return value
+
+
+def _auto(raw):
+    """Numbers stay numbers (3.0 from a workbook is 3); text that reads as a number is one; the rest is text."""
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            raise ValueError(f"must be a finite number (got {raw!r})")
+        return int(raw) if raw.is_integer() and abs(raw) < 2**53 else raw
+    if isinstance(raw, int):
+        return raw
+    text = _text(raw).strip()
+    if _INT.match(text) and len(text) < 16:
+        return int(text)
+    if _FLOAT.match(text) and len(text) < 32:
+        number = float(text)
+        if not math.isfinite(number):
+            raise ValueError(f"must be a finite number (got {text!r})")
+        return number
+    return text
+
+
+def _text(raw) -> str:
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    if hasattr(raw, "isoformat"):
+        return raw.isoformat()
+    text = str(raw)
+    if len(text) > MAX_CELL:
+        raise ValueError(f"holds {len(text):,} characters; the limit is {MAX_CELL:,}")
+    return text
+
+
+def _csv_cells(text: str, display: str):
+    """(row number, {column number: text}) for each row that is not empty; row numbers count physical lines."""
+    sample = text[:20_000]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    rows = csv.reader(io.StringIO(text, newline=""), dialect)
+    line = 1
+    try:
+        for cells in rows:
+            if any(c.strip() for c in cells):
+                if len(cells) > MAX_COLUMNS:
+                    raise ContentError.at(
+                        Location(display, line, 1), f"the row has more than {MAX_COLUMNS} columns"
+                    )
+                yield line, {i + 1: c for i, c in enumerate(cells)}
+            line = rows.line_num + 1
+    except csv.Error as exc:
+        raise ContentError.at(Location(display, rows.line_num, 1), f"invalid CSV: {exc}") from None
+
+
+def _workbook_cells(data: bytes, path: Path, sheet: str | None, loc: Location):
+    from python_calamine import CalamineError, CalamineWorkbook
+
+    display = display_path(path)
+    if data[:2] == b"PK":  # xlsx and ods are zip files: bound what they unpack to before anything reads them
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                unpacked = sum(i.file_size for i in zf.infolist())
+        except zipfile.BadZipFile:
+            raise ContentError.at(
+                loc, f"'{display}' is not a readable workbook (a damaged zip file)"
+            ) from None
+        if unpacked > MAX_UNPACKED:
+            raise ContentError.at(
+                loc, f"'{display}' unpacks to {unpacked:,} bytes; the limit is {MAX_UNPACKED:,}"
+            )
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        names = book.sheet_names
+        name = sheet if sheet is not None else (names[0] if names else None)
+        if name not in names:
+            raise ContentError.at(loc, f"'{display}' has no sheet {name!r}", did_you_mean(str(name), names))
+        ws = book.get_sheet_by_name(name)
+        start_row, start_col = ws.start or (0, 0)
+        table = []
+        for r, cells in enumerate(ws.iter_rows()):
+            if r >= MAX_ROWS + 1:
+                raise ContentError.at(loc, f"sheet '{name}' has more than {MAX_ROWS:,} rows")
+            if len(cells) > MAX_COLUMNS:
+                raise ContentError.at(loc, f"sheet '{name}' has more than {MAX_COLUMNS} columns")
+            row = {start_col + c + 1: v for c, v in enumerate(cells) if v not in ("", None)}
+            if row:
+                table.append((start_row + r + 1, row))
+    except CalamineError as exc:
+        raise ContentError.at(loc, f"'{display}' cannot be read as a workbook: {exc}") from None
+    except (ValueError, OSError) as exc:  # calamine reports damaged files so too
+        raise ContentError.at(loc, f"'{display}' cannot be read as a workbook: {exc}") from None
+    return table, name
