@@ -106,6 +106,12 @@ class _Composer:
                 else:
                     value, size = self.scalar(event), 1
                     self.tally(1, event)
+                    if isinstance(value, bool) and stack and stack[-1].is_map and not stack[-1].has_key:
+                        raise ContentError.at(
+                            self.loc(event),
+                            f"the key '{event.value}' reads as {str(value).lower()} in YAML; put it in quotes "
+                            f"('\"{event.value}\": ...') or choose another name",
+                        )
                     if event.anchor:
                         self.anchors[event.anchor] = (value, 1)
                 if not stack:

@@ -183,3 +183,18 @@ def test_every_command_that_builds_runs_the_rules_check(project, command):
         and "rules check: minis: 20 Mini cards" in result.output
     )
     assert run_cli(*command, "--out", "out", "--no-check", cwd=root).exit_code == 0
+
+
+def test_a_field_no_layout_reads_is_a_warning_with_did_you_mean(project):
+    root = project("basic")
+    deck = root / "content" / "sample" / "decks" / "heroes.yaml"
+    deck.write_text(deck.read_text().replace("    colour: sea", "    color: sea"))  # read with a default
+    facts = root / "content" / "sample" / "facts.yaml"
+    facts.unlink()  # the facts count by colour: they would fail first
+    result = build(root)
+    assert result.exit_code == 0, result.output
+    assert (
+        "content/sample/decks/heroes.yaml:13:5: warning: no layout of deck 'heroes' reads the field 'color' "
+        "(first given on card 'Tide Caller')\n  did you mean 'colour'?" in result.output
+    )
+    assert build(root, "--strict").exit_code == 1

@@ -76,3 +76,11 @@ def test_a_second_document_and_an_unknown_alias_are_errors():
 def test_nan_and_infinity_are_refused_where_they_are_read(text, shown):
     with pytest.raises(ContentError, match=rf"f.yaml:2:8: error: must be a finite number \(got {shown}\)"):
         load_text(f"a: 1\nbleed: {text}\n", "f.yaml")
+
+
+@pytest.mark.parametrize("key", ["no", "yes", "on", "off", "True"])
+def test_a_key_yaml_reads_as_true_or_false_is_refused_with_advice(key):
+    with pytest.raises(
+        ContentError, match=rf"f.yaml:2:6: error: the key '{key}' reads as (true|false) in YAML"
+    ):
+        load_text(f"cards:\n  - {{{key}: 1, name: x}}\n", "f.yaml")

@@ -88,7 +88,10 @@ class DeckSheets(Target):
         self.drawn = run.painter.deck(self.deck, diags)
         if self.drawn is None:
             return False
-        self.warnings = self.drawn.warnings + label_glyphs(run, self.deck, diags)
+        from pnpgen.pipeline.unused import unused_fields
+
+        unread = unused_fields(run, self.deck, diags, run.mentioned())
+        self.warnings = self.drawn.warnings + label_glyphs(run, self.deck, diags) + unread
         return True
 
     def faces(self, pages: int) -> int:

@@ -110,6 +110,14 @@ class GameRun:
     def entry_fresh(self, entry: dict) -> bool:
         return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots)
 
+    def mentioned(self) -> str:
+        """The facts' and rulebook's text, where card fields may be named (read once per build)."""
+        if not hasattr(self, "_mentioned"):
+            from pnpgen.pipeline.unused import mentioned
+
+            self._mentioned = mentioned(self)
+        return self._mentioned
+
     def first_faces(self, deck) -> tuple | None:
         """The first card of a deck, front and back, for a rulebook picture."""
         return self.painter.first(deck)

@@ -1,0 +1,59 @@
+"""A card field nothing reads is most likely a misspelling (`resouce` for `resource`): a warning, with the
+fields the deck's layouts do read as did-you-mean.
+
+A field counts as read when a layout of its deck reads it (`card.<field>`, as the layout compiler works out), or
+when the game's facts or rulebook name it (facts break pieces down by fields; a rulebook may print them). A deck
+whose layouts read the card whole (passing `card` to a filter or a loop) is left alone: nothing can be said.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pnpgen.errors import Diagnostics, did_you_mean
+
+RESERVED = frozenset({"name", "count", "designed", "back", "front", "index"})
+NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
+
+
+def mentioned(run) -> str:
+    """The text of the game's facts and rulebook sources, where fields may be named."""
+    texts = []
+    facts = run.root / "facts.yaml"
+    if facts.is_file():
+        texts.append(run.reader.read_text(facts, "facts file"))
+    for src in run.sources:
+        texts.append(run.reader.read_text(src, "rulebook source"))
+    return "\n".join(texts)
+
+
+def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
+    """Warn once per field of `deck` that nothing reads; returns the number of warnings."""
+    refs = (
+        [deck.front, deck.back]
+        + [c.back for c in deck.cards]
+        + [getattr(c, "front", None) for c in deck.cards]
+    )
+    read: set[str] = set()
+    for ref in {(r.layout, r.loc) for r in refs if r is not None}:
+        layout = run.library.get(*ref)
+        if layout.card_deps is None:
+            return 0  # the card is read whole somewhere: no field can be said to be unread
+        read |= layout.card_deps
+    first: dict[str, object] = {}
+    for card in deck.cards:
+        for name in card.fields:
+            if name not in read and name not in RESERVED and name not in first:
+                first[name] = card
+    found = 0
+    for name, card in first.items():
+        if re.search(rf"(?<![\w-]){re.escape(str(name))}(?![\w-])", texts):
+            continue  # the facts or the rulebook use it
+        noun = NOUNS.get(deck.kind, "deck")
+        diags.warning(
+            card.loc,
+            f"no layout of {noun} '{deck.id}' reads the field '{name}' (first given on card '{card.name}')",
+            did_you_mean(str(name), sorted(read)) if read else "its layouts read no card field",
+        )
+        found += 1
+    return found
