@@ -268,6 +268,23 @@ def check(games, content, players, fmt, strict, debug):
     sys.exit(0 if all(r.ok(strict) for r in reports) else 1)
 
 
+@main.command()
+@click.argument("game")
+@_content_option
+@_debug_option
+@_guarded
+def new(game, content, debug):
+    """Write a starter game content/GAME/ that builds as it is: a deck from a spreadsheet, layouts with art and
+    an icon, a rulebook and the facts the checker holds it to. Never writes over a folder that exists."""
+    from pnpgen.commands.new import new_game
+
+    files = new_game(content, game)
+    click.echo(f"wrote {len(files)} files in {content / game}:")
+    for path in files:
+        click.echo(f"  {path.relative_to(content / game)}")
+    click.echo(f"next: pnpgen build {game}, then open output/{game}/cards.pdf")
+
+
 @main.group()
 def export():
     """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
