@@ -117,7 +117,7 @@ class _Composer:
                 if not stack:
                     result = value
                 else:
-                    stack[-1].add(value, self.loc(event), kind is yaml.AliasEvent, self)
+                    stack[-1].add(value, self.loc(event), kind is yaml.AliasEvent)
             elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
                 if len(stack) >= MAX_DEPTH:
                     raise ContentError.at(
@@ -136,13 +136,13 @@ class _Composer:
                 )
             elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
                 frame = stack.pop()
-                value = frame.finish(self)
+                value = frame.finish()
                 if frame.anchor:
                     self.anchors[frame.anchor] = (value, self.count - frame.start + 1)
                 if not stack:
                     result = value
                 else:
-                    stack[-1].add(value, frame.loc, False, self)
+                    stack[-1].add(value, frame.loc, False)
             elif kind is yaml.DocumentStartEvent:
                 documents += 1
                 if documents > 1:
@@ -182,7 +182,7 @@ class _Frame:
         self.key, self.key_loc, self.has_key = None, loc, False
         self.merges: list = []
 
-    def add(self, value, loc: Location, alias: bool, composer: _Composer) -> None:
+    def add(self, value, loc: Location, alias: bool) -> None:
         if not self.is_map:
             self.value.append(value)
             self.value.item_locs.append(loc)
@@ -205,7 +205,7 @@ class _Frame:
         self.value.key_locs[self.key] = self.key_loc
         self.value.val_locs[self.key] = loc
 
-    def finish(self, composer: _Composer):
+    def finish(self):
         out = self.value
         for value, loc in self.merges:  # fill keys the mapping does not set itself
             for src in value if isinstance(value, LList) else [value]:

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Location
+from pnpgen.errors import ContentError
 from pnpgen.pipeline.staging import sha256_of
 
 
@@ -102,10 +102,3 @@ def write_all(jobs: list[Job], workers: int, step: Callable[[int], None] = lambd
 
 def cores() -> int:
     return os.cpu_count() or 1
-
-
-def located(exc: BaseException, where: Location) -> ContentError:
-    """Any failure as a ContentError at `where` (for errors that escape a stage without a location)."""
-    if isinstance(exc, ContentError):
-        return exc
-    return ContentError.at(where, f"{type(exc).__name__}: {exc}")

@@ -67,6 +67,3 @@ class Rulebook:
     title: str
     blocks: list = field(default_factory=list)
     counters: list = field(default_factory=lambda: [0, 0, 0])  # chapter and section numbers, across sources
-
-    def headings(self) -> list[Heading]:
-        return [b for b in self.blocks if isinstance(b, Heading)]
