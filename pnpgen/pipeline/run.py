@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen import __version__
-from pnpgen.errors import Diagnostics
+from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.pipeline import freshness, manifest, outputs
 from pnpgen.pipeline.jobs import Job, Writing, write_all
 from pnpgen.pipeline.staging import Stage, refuse_link, sweep
@@ -45,6 +45,8 @@ class GameRun:
         from pnpgen.templating import Compiler
 
         refuse_link(self.out_dir)
+        if self.root.is_symlink():  # a game folder must be a folder: a link could make anywhere "the game"
+            raise ContentError.at(Location(display_path(self.root)), "the game folder is a link; refused")
         with self.reader.recording() as self.model_inputs:  # what the whole game stands on
             self.game = load_game(self.root, self.reader)
             with self.reader.recording() as self.source_inputs:  # a rulebook added later counts too

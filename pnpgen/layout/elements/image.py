@@ -78,6 +78,16 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
                 f"names an image of {dims[0]} x {dims[1]} pixels; the limit is "
                 f"{MAX_IMAGE_PIXELS / 1e6:.0f} megapixels",
             )
+        if fc.reader is not None:  # every image within its own limit, and all of a build's together
+            try:
+                fc.reader.charge_pixels(path, dims[0] * dims[1], p.loc("src"))
+            except ContentError as exc:
+                p.fail(
+                    "src",
+                    exc.diagnostics.items[0].message.replace(
+                        "the game's images", "with it, the game's images"
+                    ),
+                )
         fc.image_sizes[path] = dims
     return fc.image_sizes[path]
 
