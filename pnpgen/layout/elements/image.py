@@ -82,12 +82,7 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
             try:
                 fc.reader.charge_pixels(path, dims[0] * dims[1], p.loc("src"))
             except ContentError as exc:
-                p.fail(
-                    "src",
-                    exc.diagnostics.items[0].message.replace(
-                        "the game's images", "with it, the game's images"
-                    ),
-                )
+                raise DrawProblem(p.loc("src"), exc.diagnostics.items[0].message) from None
         fc.image_sizes[path] = dims
     return fc.image_sizes[path]
 
