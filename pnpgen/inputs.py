@@ -28,6 +28,7 @@ from pathlib import Path
 from pnpgen.errors import ContentError, Location, display_path
 
 MISSING = "missing"  # the digest recorded for a lookup that found no file
+NOT_A_FILE = "not-a-file"  # something is there that is not a regular file (a pipe, a folder): never "missing"
 LISTING = "names:"  # the digest of a folder listing starts so
 MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 MAX_ART_BYTES = 60_000_000  # an image or a font
@@ -57,7 +58,7 @@ def digest_of(path: Path, roots: list[Path]) -> str:
     except OSError:
         return MISSING
     if not stat.S_ISREG(st.st_mode):
-        return MISSING
+        return NOT_A_FILE
     try:
         return _sha_file(real)
     except OSError:
@@ -65,6 +66,8 @@ def digest_of(path: Path, roots: list[Path]) -> str:
 
 
 def listing_digest(folder: Path, pattern: str, roots: list[Path]) -> str:
+    if os.path.lexists(folder) and confined(folder, roots) is None:
+        return "refused"  # the folder became a link out: never "the same empty listing"
     names = _list(folder, pattern, roots)
     return LISTING + hashlib.sha256("\n".join(p.name for p in names).encode()).hexdigest()[:16]
 
@@ -160,8 +163,14 @@ class Reader:
         self.use(path, what, loc, limit=MAX_ART_BYTES)  # confined, regular and recorded, or refused
         return True
 
-    def listing(self, folder: Path, pattern: str) -> list[Path]:
-        """The files of `folder` matching `pattern`, in name order; the listing itself is recorded."""
+    def listing(self, folder: Path, pattern: str, what: str = "folder") -> list[Path]:
+        """The files of `folder` matching `pattern`, in name order; the listing itself is recorded. A folder
+        that leaves the roots is refused, never listed as empty."""
+        if os.path.lexists(folder) and confined(folder, self.roots) is None:
+            raise ContentError.at(
+                Location(display_path(folder)),
+                f"{what} '{display_path(folder)}' leaves the game folder; refused",
+            )
         names = _list(folder, pattern, self.roots)
         digest = LISTING + hashlib.sha256("\n".join(p.name for p in names).encode()).hexdigest()[:16]
         self._note(self.key(folder / pattern), digest)

@@ -5,6 +5,7 @@ One value computed once from the command line and passed down, so no module work
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,8 @@ class Project:
         """Every folder of the content folder holding a game.yaml, sorted by name."""
         if not self.content.is_dir():
             return []
-        return sorted(p for p in self.content.iterdir() if p.is_dir() and (p / "game.yaml").is_file())
+        # a game.yaml of any kind makes a game (a pipe or a link there is then refused by name, never skipped)
+        return sorted(p for p in self.content.iterdir() if p.is_dir() and os.path.lexists(p / "game.yaml"))
 
     def select(self, names: list[str] | None) -> list[Path]:
         """The named games' folders (every game when none is named); an unknown name is UnknownGame."""

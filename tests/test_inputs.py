@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from pnpgen.errors import ContentError, Location
-from pnpgen.inputs import LISTING, MISSING, Reader, confined, digest_of
+from pnpgen.inputs import LISTING, MISSING, NOT_A_FILE, Reader, confined, digest_of
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_digest_of_never_reads_outside_or_non_files(game, tmp_path):
     assert digest_of(game / "link", roots) == "refused"
     assert digest_of(tmp_path / "secret.txt", roots) == "refused"
     assert digest_of(game / "nothing.yaml", roots) == MISSING
-    assert digest_of(game / "decks", roots) == MISSING
+    assert digest_of(game / "decks", roots) == NOT_A_FILE  # never "missing": something is there
 
 
 def test_decoded_pixels_are_bounded_per_build_not_only_per_image(game, monkeypatch):

@@ -100,6 +100,8 @@ class _Builder:
         if isinstance(b, TableBlock):
             return [self.table(b.header, b.rows, width), Spacer(1, 6)]
         if isinstance(b, Quote):
+            if width < 60 * MM:  # quoted too deeply to box again: the rest is set at this width
+                return self.blocks(b.blocks, width)
             return [self.quote(b, width), Spacer(1, 6)]
         if isinstance(b, Picture):
             return [self.picture(b.component), Spacer(1, 4)]

@@ -19,7 +19,7 @@ def find_sources(root: Path, reader=None) -> list[Path]:
         return [single] if single.is_file() else sorted((root / "rulebook").glob("*.md"))
     if reader.probe(root / "rulebook.md", "rulebook source"):
         return [root / "rulebook.md"]
-    return reader.listing(root / "rulebook", "*.md")
+    return reader.listing(root / "rulebook", "*.md", "rulebook folder")
 
 
 def read_source(path: Path, reader=None) -> str:
