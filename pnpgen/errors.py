@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,11 +40,16 @@ def column_letters(col: int) -> str:
 
 def display_path(path: Path | str) -> str:
     """A path as the user should read it: relative to the working directory when possible."""
-    p = Path(path)
+    p = Path(os.path.abspath(path))  # not resolved: a link is shown where it stands, not where it points
+    for base in (Path(os.path.abspath(os.getcwd())), Path.cwd().resolve()):
+        try:
+            return str(p.relative_to(base))
+        except ValueError:
+            continue
     try:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(p)
+    except (ValueError, OSError, RuntimeError):
+        return str(path)
 
 
 def printable(text: str) -> str:

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics, UsageProblem
+from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem
 from pnpgen.model import Deck
 from pnpgen.pipeline.staging import Stage, staging_folder, swap_folder
 from pnpgen.units import MM
@@ -79,7 +79,12 @@ def _render_pages(faces, bleed_pt, icons, dpi: float, title: str, scratch: Path)
     from pnpgen.render.pdf import write_face_pages
 
     pdf_path = scratch / "faces.pdf"
-    write_face_pages(pdf_path, faces, bleed_pt, icons, title)
+    try:
+        write_face_pages(pdf_path, faces, bleed_pt, icons, title)
+    except Exception as exc:  # a failure that shows only while drawing the pages (damaged art...)
+        from pnpgen.pipeline.jobs import plain_error
+
+        raise ContentError.at(Location(title), f"could not draw the images: {plain_error(exc)}") from None
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
         first = faces[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -62,12 +63,8 @@ def write_one(job: Job) -> dict:
         pages = job.target.write(job.path, job.name, job.writing)
     except ContentError:
         raise
-    except OSError as exc:
-        raise ContentError.at(job.target.loc, f"could not write {job.name}: {exc.strerror or exc}") from None
-    except Exception as exc:  # a failure that shows only while writing (an image that fails to decode...)
-        raise ContentError.at(
-            job.target.loc, f"could not write {job.name}: {type(exc).__name__}: {exc}"
-        ) from None
+    except Exception as exc:  # a failure that shows only while writing (a full disk, damaged art...)
+        raise ContentError.at(job.target.loc, f"could not write {job.name}: {plain_error(exc)}") from None
     return {"pages": pages, "sha256": sha256_of(job.path)}
 
 
@@ -102,3 +99,13 @@ def write_all(jobs: list[Job], workers: int, step: Callable[[int], None] = lambd
 
 def cores() -> int:
     return os.cpu_count() or 1
+
+
+def plain_error(exc: BaseException) -> str:
+    """A library's error as a user reads it: no object addresses or internal reprs (ReportLab prefixes its
+    errors with `identity=[ImageReader@0x...]`)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = re.sub(r"\s*identity=\[[^\]]*\]\s*", " ", str(exc))
+    text = re.sub(r"<[^<>]*@0x[0-9a-fA-F]+[^<>]*>", "an object", text).strip()
+    return text or type(exc).__name__

@@ -330,13 +330,12 @@ def build_rulebook_pdf(
     story += builder.blocks(book.blocks)
     try:
         doc.multiBuild(story, maxPasses=6)
-    except LayoutError as exc:
+    except LayoutError:
         from pnpgen.errors import ContentError, Location, display_path
 
         raise ContentError.at(
             Location(display_path(book.path)),
-            "rulebook: a block is too large to fit on one page "
-            f"(a very long table row or call-out?): {str(exc)[:120]}",
+            "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
         ) from None
     return doc.page
 

@@ -63,13 +63,21 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
         try:
             with PILImage.open(path) as im:  # reads the header, decodes nothing
                 fmt, dims = im.format, im.size
+            if fmt == "PNG" and dims[0] * dims[1] <= MAX_IMAGE_PIXELS:
+                with PILImage.open(
+                    path
+                ) as im:  # checks every chunk, so a damaged file fails here, not mid-write
+                    im.verify()
         except PILImage.DecompressionBombError:
             p.fail(
                 "src",
                 f"names an image too large to decode safely (over {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels)",
             )
-        except Exception as exc:  # unreadable or not an image
-            p.fail("src", f"cannot be read as an image: {exc}")
+        except Exception:  # unreadable or not an image
+            p.fail(
+                "src",
+                f"names a file that cannot be read as an image: art/{path.name} is damaged or not a PNG or JPEG",
+            )
         if fmt not in ("PNG", "JPEG"):
             p.fail("src", f"must be a PNG or JPEG image (got {fmt})")
         if dims[0] * dims[1] > MAX_IMAGE_PIXELS:
