@@ -299,3 +299,108 @@ def test_two_builds_at_once_do_not_corrupt_each_other(tmp_path):
         for f in sorted((clean / game).iterdir()):
             assert (out / game / f.name).read_bytes() == f.read_bytes(), f"{game}/{f.name}"
         assert not list((out / game).glob(".*.tmp"))
+
+
+# -- structural fuzzing: nesting, types, templates and links, not only characters ----------------------------
+
+STRUCT_SOURCES = [
+    "content/sample/game.yaml",
+    "content/sample/decks/heroes.yaml",
+    "content/sample/decks/minis.yaml",
+    "content/sample/layouts/hero.yaml",
+    "content/sample/icons.yaml",
+    "content/sample/facts.yaml",
+    "layouts/sample-back.yaml",
+]
+TEMPLATES = [
+    "{{ card.name * 3 }}",
+    "{{ 9 ** 99 }}",
+    "{% for i in range(50) %}{{ i }}{% endfor %}",
+    "{{ card }}",
+    "{{ card.values }}",
+    "{{ x.y.z }}",
+    "{{ '%s' % card }}",
+    "{{ range(3) | list }}",
+    "{{ 1 / 0 }}",
+    "{{ [] }}",
+    "{{ none }}",
+    "{{ 1e308 * 10 }}",
+    "{{ -1 }}",
+    "{{ card.count | string * 3 }}",
+    "{{ ''.__class__ }}",
+    "{% include 'x' %}",
+]
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*prefix, i))
+
+
+def _set(tree, path, value):
+    if not path:
+        return value
+    node = tree
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return tree
+
+
+@st.composite
+def structure(draw):
+    import yaml
+
+    source = draw(st.sampled_from(STRUCT_SOURCES))
+    tree = yaml.safe_load((FIXTURES / "basic" / source).read_text())
+    path = draw(st.sampled_from(list(_paths(tree))))
+    kind = draw(st.sampled_from(["nest", "type", "template", "number", "wrap", "link"]))
+    if kind == "link":
+        return source, None
+    depth = draw(st.integers(1, 80))
+    replacement = {
+        "nest": [[]] if depth < 2 else eval("[" * depth + "]" * depth),
+        "type": draw(st.sampled_from([{}, [], "", None, True, {"a": [1, {"b": 2}]}, ["x"] * 5])),
+        "template": draw(st.sampled_from(TEMPLATES)),
+        "number": draw(st.sampled_from([float("nan"), float("inf"), -1, 0, 10**30, 1e-30, 2**63])),
+        "wrap": None,
+    }[kind]
+    if kind == "wrap":
+        node = tree
+        for key in path:
+            node = node[key]
+        replacement = draw(st.sampled_from([[node], {"x": node}]))
+    return source, yaml.safe_dump(_set(tree, path, replacement), allow_unicode=True)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(structure())
+def test_structurally_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
+    source, text = case
+    root = tmp_path_factory.mktemp("sfuzz")
+    shutil.copytree(FIXTURES / "basic", root, dirs_exist_ok=True)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    out = root / "out" / "sample"
+    before = snapshot(out)
+    target = root / source
+    if text is None:  # the file becomes a link out of the project
+        (root.parent / "elsewhere.yaml").write_text("id: sample\n")
+        target.unlink()
+        target.symlink_to(root.parent / "elsewhere.yaml")
+    else:
+        target.write_text(text)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code in (0, 1), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+    if result.exit_code == 1:
+        assert snapshot(out) == before
+        assert any(" error: " in line for line in result.output.splitlines()), result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    for f in manifest["files"]:
+        assert hashlib.sha256((out / f["path"]).read_bytes()).hexdigest() == f["sha256"]
