@@ -36,6 +36,7 @@ class Card:
     fields: Mapping[str, Any]  # the card's own fields merged over the deck's defaults
     back: FaceRef | None  # the card's own back, overriding the deck's
     loc: Location
+    front: FaceRef | None = None  # the card's own front, overriding the deck's
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ class Deck:
 
     def back_for(self, card: Card) -> FaceRef | None:
         return card.back or self.back
+
+    def front_for(self, card: Card) -> FaceRef:
+        return card.front or self.front
 
 
 @dataclass(frozen=True)

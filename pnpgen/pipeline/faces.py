@@ -115,8 +115,9 @@ class Painter:
             f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
         )
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
-        fields = {**deck.front.fields, **card.fields, **extra}
-        front_layout = self.library.get(deck.front.layout, deck.front.loc)
+        front_ref = deck.front_for(card)
+        fields = {**front_ref.fields, **card.fields, **extra}
+        front_layout = self.library.get(front_ref.layout, front_ref.loc)
         front = self._face(front_layout, fc, fields, deck_info, label, diags, memo)
         back, ok = None, front is not None
         ref = deck.back_for(card)

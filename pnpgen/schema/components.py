@@ -43,6 +43,37 @@ def as_face(value, loc: Location) -> FaceRef:
     raise Invalid(f"must be a layout name or {{layout: name, ...}} (got {describe(value)})")
 
 
+def as_sheet(value, loc: Location) -> tuple:
+    """`cards_from`: (file, sheet or None, where it was given)."""
+    if isinstance(value, str) and value:
+        return value, None, loc
+    if isinstance(value, LMap) and isinstance(value.get("file"), str) and set(value) <= {"file", "sheet"}:
+        sheet = value.get("sheet")
+        if sheet is not None and not isinstance(sheet, str):
+            raise Invalid(f"'sheet' must be a sheet's name (got {describe(sheet)})")
+        return value["file"], sheet, value.loc_of("file")
+    raise Invalid("must be a file such as data/cards.csv, or {file: data/cards.xlsx, sheet: Monuments}")
+
+
+def as_columns(value) -> dict:
+    """`columns`: each a type (int, number, bool, text) or {list: separator}."""
+    from pnpgen.datasheets import TYPES
+
+    if not isinstance(value, LMap):
+        raise Invalid("must map column names to int, number, bool, text or {list: ';'}")
+    out = {}
+    for name, spec in value.items():
+        if spec in TYPES or (
+            isinstance(spec, LMap) and set(spec) == {"list"} and isinstance(spec["list"], str)
+        ):
+            out[str(name)] = dict(spec) if isinstance(spec, LMap) else spec
+        else:
+            raise Invalid(
+                f"column '{name}' must be one of {', '.join(TYPES)} or {{list: ';'}} (got {describe(spec)})"
+            )
+    return out
+
+
 def as_shape(value) -> str:
     text = as_str(value)
     if text not in SHAPES:
@@ -64,6 +95,7 @@ CARD_KEYS = (
     Key("count", as_count, "copies to print, 1 to 10,000", default=1),
     Key("designed", as_bool, "true: our own design, not listed by the source document", default=False),
     Key("back", as_face, "this card's own back: a layout name or {layout: name, ...}", takes=("loc",)),
+    Key("front", as_face, "this card's own front: a layout name or {layout: name, ...}", takes=("loc",)),
 )
 CARD = Table("card", CARD_KEYS, open=True)
 DEFAULTS = Table(
@@ -99,7 +131,18 @@ def _piece_table(kind: str) -> Table:
         Key(
             "defaults", mapping("must be a mapping of card fields"), "what every item gets unless it sets it"
         ),
-        Key(kind, listing(), "the items", required=True),
+        Key(kind, listing(), "the items (YAML); with `cards_from`, these come first"),
+        Key(
+            "cards_from",
+            as_sheet,
+            "a data sheet whose rows are more items: data/cards.csv, or {file: data/cards.xlsx, sheet: Name}",
+            takes=("loc",),
+        ),
+        Key(
+            "columns",
+            as_columns,
+            "how to read a sheet's columns: {name: int|number|bool|text, name: {list: ';'}}",
+        ),
     ]
     return Table(what, tuple(keys), title="" if cards else "Keys of a tile set or token sheet")
 
@@ -137,7 +180,9 @@ SIDE = Table(
 # -- loaders ---------------------------------------------------------------------------------------------------
 
 
-def load_component(path: Path, data, diags: Diagnostics, inputs: Mapping[str, str]):
+def load_component(
+    path: Path, data, diags: Diagnostics, inputs: Mapping[str, str], reader=None, root: Path | None = None
+):
     """A component file's mapping -> Deck or Board (None when it has errors, which go to `diags`)."""
     display = display_path(path)
     if not isinstance(data, LMap):
@@ -146,7 +191,7 @@ def load_component(path: Path, data, diags: Diagnostics, inputs: Mapping[str, st
         )
     kind = data.get("kind")
     if kind in PIECES:
-        return load_deck(path, data, diags, inputs)
+        return load_deck(path, data, diags, inputs, reader, root or path.parent)
     if kind == "board":
         return load_board(path, data, diags, inputs)
     loc = data.loc_of("kind") if "kind" in data else data.loc
@@ -159,18 +204,34 @@ def _name(v: Values, fallback: str) -> str:
     return v["name"] or (v["id"] or fallback).replace("-", " ").capitalize()
 
 
-def load_deck(path: Path, data: LMap, diags: Diagnostics, inputs: Mapping[str, str]) -> Deck | None:
+def load_deck(
+    path: Path,
+    data: LMap,
+    diags: Diagnostics,
+    inputs: Mapping[str, str],
+    reader=None,
+    root: Path | None = None,
+) -> Deck | None:
     kind = data["kind"]
     table = PIECES[kind]
     v = table.read(data, diags)
     defaults = DEFAULTS.read(v["defaults"], diags) if v["defaults"] is not None else None
     items = v[kind]
     cards: list[Card] = []
+    if items is None and v["cards_from"] is None and kind not in v.given:
+        diags.error(
+            data.loc, f"{table.what} needs '{kind}' (its items) or 'cards_from' (a data sheet of them)"
+        )
     if items is not None:
-        if not items:
+        if not items and v["cards_from"] is None:
             diags.error(data.loc_of(kind), f"a {table.what} needs at least one item in '{kind}'")
         for i, item in enumerate(items):
             card = _card(item, i + 1, items.loc_at(i), defaults, diags)
+            if card:
+                cards.append(card)
+    if v["cards_from"] is not None:
+        for row in _sheet_rows(root or path.parent, v["cards_from"], v["columns"] or {}, reader, diags):
+            card = _card(row, len(cards) + 1, row.loc, defaults, diags)
             if card:
                 cards.append(card)
     total = sum(c.count for c in cards)
@@ -217,7 +278,26 @@ def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagn
         fields=freeze(fields),
         back=v["back"],
         loc=loc,
+        front=v["front"],
     )
+
+
+def _sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics):
+    """The rows of `cards_from` as located mappings (see `pnpgen.datasheets`), read through the game's reader."""
+    from pnpgen.datasheets import load_rows
+
+    file, sheet, loc = ref  # a path inside the game folder, like every path content gives
+    try:
+        sheet_path = reader.inside(root, file, loc, "data sheet")
+        if not reader.probe(sheet_path, "data sheet", loc):
+            raise ContentError.at(loc, f"data sheet '{file}' not found")
+        rows = load_rows(reader, sheet_path, sheet, loc, columns, diags)
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return []
+    if not rows:
+        diags.error(loc, f"data sheet '{file}' has a header but no rows")
+    return rows
 
 
 def load_board(path: Path, data: LMap, diags: Diagnostics, inputs: Mapping[str, str]) -> Board | None:

@@ -118,4 +118,4 @@ def _component(root: Path, item, loc: Location, reader: Reader, diags: Diagnosti
         if not reader.probe(path, "component file", loc):
             raise ContentError.at(loc, f"component file '{item}' not found")
         data = reader.load_yaml(path, "component file")
-        return load_component(path, data, diags, recorded)
+        return load_component(path, data, diags, recorded, reader, root)
