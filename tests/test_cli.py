@@ -106,3 +106,18 @@ def test_internal_errors_hide_the_traceback_unless_debug(project, tmp_path, monk
     assert "internal error: RuntimeError: kaboom" in quiet.output and "Traceback" not in quiet.output
     loud = run_cli("build", "--out", tmp_path, "--debug", cwd=root)
     assert loud.exit_code == 1 and "Traceback" in loud.output
+
+
+def test_new_writes_a_starter_game_that_builds_and_checks(tmp_path):
+    result = run_cli("new", "my-game", "--content", tmp_path / "content")
+    assert result.exit_code == 0, result.output
+    assert "data/cards.csv" in result.output
+    build = run_cli("build", "my-game", "--content", tmp_path / "content", "--out", tmp_path / "out", "--strict")
+    assert build.exit_code == 0, build.output
+    assert "built my-game: 2 files" in build.output
+    check = run_cli("check", "my-game", "--content", tmp_path / "content")
+    assert check.exit_code == 0 and "my-game: 1 facts checked, 0 errors, 0 warnings" in check.output
+    again = run_cli("new", "my-game", "--content", tmp_path / "content")
+    assert again.exit_code == 2 and "exists already; pnpgen new never writes over a folder" in again.output
+    bad = run_cli("new", "My Game", "--content", tmp_path / "content")
+    assert bad.exit_code == 2 and "a game's name is lower-case letters" in bad.output
