@@ -119,11 +119,8 @@ def _convert(raw, name: str, spec):
         items = LList(_auto(p) for p in parts if p)
         items.loc, items.item_locs = None, []
         return items
-    kind = (
-        spec
-        if isinstance(spec, str)
-        else ("bool" if name == "designed" else "int" if name == "count" else None)
-    )
+    # `designed` reads yes/no too; every other reserved column (count, name...) is checked by the card table
+    kind = spec if isinstance(spec, str) else ("bool" if name == "designed" else None)
     if kind == "text":
         return _text(raw)
     if kind == "bool":

@@ -112,7 +112,9 @@ def test_new_writes_a_starter_game_that_builds_and_checks(tmp_path):
     result = run_cli("new", "my-game", "--content", tmp_path / "content")
     assert result.exit_code == 0, result.output
     assert "data/cards.csv" in result.output
-    build = run_cli("build", "my-game", "--content", tmp_path / "content", "--out", tmp_path / "out", "--strict")
+    build = run_cli(
+        "build", "my-game", "--content", tmp_path / "content", "--out", tmp_path / "out", "--strict"
+    )
     assert build.exit_code == 0, build.output
     assert "built my-game: 2 files" in build.output
     check = run_cli("check", "my-game", "--content", tmp_path / "content")
