@@ -47,8 +47,29 @@ def errors(root: Path) -> list:
 def mutate(root: Path, cid: str, change) -> None:
     path = component_file(root, cid)
     data = yaml.safe_load(path.read_text())
+    if items_key(data) not in data and isinstance(
+        data.get("cards_from"), str
+    ):  # the cards are in a CSV sheet
+        mutate_sheet(root / data["cards_from"], data, change)
+        return
     change(data, data[items_key(data)])
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+
+def mutate_sheet(sheet: Path, data: dict, change) -> None:
+    import csv
+
+    with open(sheet, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    for row in rows:
+        if row.get("count"):
+            row["count"] = int(row["count"])
+    change(data, rows)
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, columns)
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def total_facts():
