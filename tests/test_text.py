@@ -76,3 +76,33 @@ def test_a_long_label_keeps_its_sheet_and_side_and_fits():
         assert unit_width(short, "sans") * 3.5 <= width + 1e-6
         assert short.endswith(" · sheet 3 of 12 · backs")
     assert shorten_label(text, "sans", 3.5, 1000) == text
+
+
+def test_a_character_the_font_lacks_falls_back_glyph_by_glyph():
+    fitted = fit_text(
+        "Lose −2 ★ now", x=0, y=0, w=300, h=40, font="sans", size=10, min_size=6, color="#000000"
+    )
+    texts = [(op.font, op.text) for op in fitted.ops if isinstance(op, Text)]
+    assert ("fallback-math", "−") in texts and ("fallback-symbols2", "★") in texts
+    xs = [op.x for op in fitted.ops if isinstance(op, Text)]
+    assert xs == sorted(xs)  # each run set after the one before, measured in its own font
+    from pnpgen.text.fit import missing_in
+
+    assert missing_in("−2 ★ ⚔ →", "sans") == ""
+    assert missing_in("中", "sans") == "中"  # no shipped font has it: still reported
+
+
+def test_a_fallback_glyph_is_embedded_where_it_belongs(project):
+    import pdfplumber
+    from conftest import run_cli
+
+    root = project("basic")
+    deck = root / "content" / "sample" / "decks" / "minis.yaml"
+    deck.write_text(deck.read_text().replace("Tiny.", "Lose −2."))
+    assert run_cli("build", "--out", "out", "--strict", cwd=root).exit_code == 0
+    with pdfplumber.open(root / "out" / "sample" / "minis.pdf") as pdf:
+        chars = pdf.pages[0].chars
+    minus = [c for c in chars if c["text"] == "−"]
+    assert minus and all("NotoSansMath" in c["fontname"] for c in minus)
+    two = min((c for c in chars if c["text"] == "2"), key=lambda c: abs(c["x0"] - minus[0]["x1"]))
+    assert 0 <= two["x0"] - minus[0]["x1"] < 1.0 and abs(two["top"] - minus[0]["top"]) < 3

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pnpgen.faces import Icon, Text
-from pnpgen.text.fonts import missing_glyphs, unit_width, variant, vertical_metrics
+from pnpgen.text.fonts import missing_glyphs, runs, unit_width, variant, vertical_metrics
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
 ICON_SCALE = 0.92  # an inline icon's height, relative to the font size
@@ -58,8 +58,8 @@ def parse(text: str, font: str, is_icon) -> list[list[Word]]:
                     current = []
             elif tok.startswith(":") and tok.endswith(":") and len(tok) > 2 and is_icon(tok[1:-1]):
                 current.append(Piece("icon", tok[1:-1], font))
-            else:
-                current.append(Piece("text", tok, variant(font, bold, italic)))
+            else:  # a character the font lacks is set in a fallback font that has it
+                current.extend(Piece("text", part, f) for f, part in runs(tok, variant(font, bold, italic)))
         if current:
             words.append(Word(current))
         paragraphs.append(words)

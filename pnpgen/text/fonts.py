@@ -28,6 +28,15 @@ FONT_FILES = {
     "display-bolditalic": "NotoSerifDisplay-BoldItalic.ttf",
 }  # every name has a file of its own: no style is ever printed in another's face
 FONT_NAMES = tuple(sorted(FONT_FILES))
+# Where a character missing from a run's font is looked for, in order (Noto, OFL): mathematical signs (the
+# minus sign U+2212, arrows, relations), then two sets of symbols (stars, checks, card suits, dice, swords...).
+FALLBACK_FILES = {
+    "fallback-math": "NotoSansMath-Regular.ttf",
+    "fallback-symbols2": "NotoSansSymbols2-Regular.ttf",
+    "fallback-symbols": "NotoSansSymbols-Regular.ttf",
+}
+FALLBACKS = tuple(FALLBACK_FILES)
+_FILES = {**FONT_FILES, **FALLBACK_FILES}
 _PREFIX = "pnp-"  # registered names, kept apart from reportlab's standard fonts
 
 
@@ -35,7 +44,7 @@ _PREFIX = "pnp-"  # registered names, kept apart from reportlab's standard fonts
 def pdf_name(font: str) -> str:
     """The name ReportLab knows a shipped font by, registering it the first time it is asked for: no writer can
     set a font that was never registered."""
-    pdfmetrics.registerFont(TTFont(_PREFIX + font, str(FONT_DIR / FONT_FILES[font])))
+    pdfmetrics.registerFont(TTFont(_PREFIX + font, str(FONT_DIR / _FILES[font])))
     return _PREFIX + font
 
 
@@ -81,3 +90,26 @@ def missing_glyphs(text: str, font: str) -> str:
     pdf_name(font)
     chars = pdfmetrics.getFont(pdf_name(font)).face.charToGlyph
     return "".join(sorted({ch for ch in text if ord(ch) not in chars and not ch.isspace()}))
+
+
+@lru_cache(maxsize=64)
+def _charset(font: str) -> frozenset:
+    pdf_name(font)
+    return frozenset(pdfmetrics.getFont(pdf_name(font)).face.charToGlyph)
+
+
+@lru_cache(maxsize=100_000)
+def runs(text: str, font: str) -> tuple:
+    """`text` split into (font, part) runs: each character in `font` when it has it, else in the first fallback
+    font that has it (glyph by glyph), else left in `font` (and reported as missing where text is set)."""
+    own = _charset(font)
+    out: list[list] = []
+    for ch in text:
+        use = font
+        if ord(ch) not in own and not ch.isspace():
+            use = next((f for f in FALLBACKS if ord(ch) in _charset(f)), font)
+        if out and out[-1][0] == use:
+            out[-1][1] += ch
+        else:
+            out.append([use, ch])
+    return tuple((f, part) for f, part in out)
