@@ -241,3 +241,10 @@ class ElementType:
 BOX = {"x": Length(), "y": Length(), "w": Length(), "h": Length()}
 STROKE_WIDTH = Length("pt", 0.5)
 OPACITY = Number(0, 1, 1)
+# How a shape is painted: rect, ellipse and polygon take these the same way.
+PAINT = {"fill": COLOUR, "stroke": COLOUR, "stroke_width": STROKE_WIDTH, "dash": Dash(), "opacity": OPACITY}
+
+
+def paint(p) -> tuple:
+    """A shape's fill, stroke, stroke width, dash and opacity, evaluated for one card."""
+    return tuple(p.get(key) for key in PAINT)

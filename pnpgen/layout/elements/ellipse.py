@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 from pnpgen.faces import Ellipse
-from pnpgen.layout.kinds import BOX, COLOUR, OPACITY, STROKE_WIDTH, Area, Dash, ElementType
+from pnpgen.layout.kinds import BOX, PAINT, Area, ElementType, paint
 
 
 def draw(p, fc, ops, label, diags) -> None:
     x, y, w, h = p.box()
-    ops.append(
-        Ellipse(
-            x,
-            y,
-            w,
-            h,
-            p.get("fill"),
-            p.get("stroke"),
-            p.get("stroke_width"),
-            p.get("dash"),
-            p.get("opacity"),
-        )
-    )
+    ops.append(Ellipse(x, y, w, h, *paint(p)))
 
 
 TYPE = ElementType(
@@ -28,11 +16,7 @@ TYPE = ElementType(
     keys={
         **BOX,
         "area": Area(),
-        "fill": COLOUR,
-        "stroke": COLOUR,
-        "stroke_width": STROKE_WIDTH,
-        "dash": Dash(),
-        "opacity": OPACITY,
+        **PAINT,
     },
     draw=draw,
     area=True,

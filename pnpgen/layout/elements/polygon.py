@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pnpgen.faces import Polygon
-from pnpgen.layout.kinds import COLOUR, OPACITY, STROKE_WIDTH, Dash, ElementType, Points
+from pnpgen.layout.kinds import PAINT, ElementType, Points
 
 
 def draw(p, fc, ops, label, diags) -> None:
@@ -23,11 +23,7 @@ TYPE = ElementType(
     "polygon",
     keys={
         "points": Points(),
-        "fill": COLOUR,
-        "stroke": COLOUR,
-        "stroke_width": STROKE_WIDTH,
-        "dash": Dash(),
-        "opacity": OPACITY,
+        **PAINT,
     },
     draw=draw,
     required=("points",),

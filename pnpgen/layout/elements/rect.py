@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 from pnpgen.faces import Rect
-from pnpgen.layout.kinds import BOX, COLOUR, OPACITY, STROKE_WIDTH, Area, Dash, ElementType, Length
+from pnpgen.layout.kinds import BOX, PAINT, Area, ElementType, Length, paint
 
 
 def draw(p, fc, ops, label, diags) -> None:
     x, y, w, h = p.box()
-    ops.append(
-        Rect(
-            x,
-            y,
-            w,
-            h,
-            p.get("radius"),
-            p.get("fill"),
-            p.get("stroke"),
-            p.get("stroke_width"),
-            p.get("dash"),
-            p.get("opacity"),
-        )
-    )
+    ops.append(Rect(x, y, w, h, p.get("radius"), *paint(p)))
 
 
 TYPE = ElementType(
@@ -30,11 +17,7 @@ TYPE = ElementType(
         **BOX,
         "area": Area(),
         "radius": Length(default=0),
-        "fill": COLOUR,
-        "stroke": COLOUR,
-        "stroke_width": STROKE_WIDTH,
-        "dash": Dash(),
-        "opacity": OPACITY,
+        **PAINT,
     },
     draw=draw,
     area=True,
