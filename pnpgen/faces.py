@@ -87,6 +87,19 @@ class Image:
     clip: tuple  # (x, y, w, h): the box the image is cut to
 
 
+@dataclass(frozen=True, slots=True)
+class Vector:
+    """SVG art, drawn as vectors: the renderer draws the file's drawing (`pnpgen.svg`) scaled to the box."""
+
+    path: str  # absolute path of the SVG file
+    digest: str  # its sha256 when the face was drawn: the renderer draws exactly those bytes
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple  # (x, y, w, h): the box the art is cut to
+
+
 @dataclass(frozen=True)
 class Face:
     width_pt: float

@@ -17,8 +17,9 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
-from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text
+from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector
 from pnpgen.imposition import Label, SheetPlan
+from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import ensure_registered, pdf_name, unit_width
 
@@ -32,7 +33,8 @@ def colour(hex_: str):
 
 
 class _Form(pdfdoc.PDFFormXObject):
-    """ReportLab's form XObject leaves out the ExtGState resources its stream uses (opacity); add them."""
+    """ReportLab's form XObject leaves out the ExtGState and Shading resources its stream uses (opacity, an SVG's
+    gradients); add them."""
 
     def format(self, document):
         if not self.Resources:
@@ -44,14 +46,19 @@ class _Form(pdfdoc.PDFFormXObject):
             ext = getattr(self, "ExtGState", None)
             if ext:
                 resources.ExtGState = ext
+            shadings = getattr(self, "shadings", None)
+            if shadings:
+                resources.setShading(shadings)
             self.Resources = resources
         return super().format(document)
 
 
 def _end_form(canvas: Canvas, name: str) -> None:
+    shadings = dict(canvas._shadingUsed)  # this form's own: endForm hands the accumulators back to the page
     canvas.endForm()
     form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
     form.__class__ = _Form
+    form.shadings = shadings
 
 
 def new_canvas(path: Path, size: tuple, title: str, subject: str = "") -> Canvas:
@@ -77,6 +84,7 @@ class FaceDrawer:
         self.face_forms: dict[Face, str] = {}
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, ImageReader] = {}
+        self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
         """Place a face with its trim's bottom-left at (x, y), cut to its shape (with its bleed unless not)."""
@@ -114,10 +122,12 @@ class FaceDrawer:
         if name is None:
             name = f"{self.prefix}F{len(self.face_forms)}"
             b = face.bleed_pt
-            # icon forms used inside must exist before this form begins
+            # icon and SVG art forms used inside must exist before this form begins
             for op in face.ops:
                 if isinstance(op, Icon):
                     self.icon_form(op.name, op.tint)
+                elif isinstance(op, Vector):
+                    self.vectors.art_form(op.path, op.digest)
             self.c.beginForm(name, -b, -b, face.width_pt + b, face.height_pt + b)
             self._draw_ops(face)
             _end_form(self.c, name)
@@ -125,11 +135,16 @@ class FaceDrawer:
         return name
 
     def icon_form(self, name: str, tint: str | None) -> str:
-        key = (name, tint)
+        icon = self.icons[name]
+        svg_icon = getattr(icon, "digest", None) is not None  # from an SVG file (`pnpgen.svgicons.SvgIcon`)
+        key = (name, tint if not svg_icon or icon.tintable else None)
         form = self.icon_forms.get(key)
-        if form is None:
+        if form is None and svg_icon:
             form = f"{self.prefix}I{len(self.icon_forms)}"
-            icon = self.icons[name]
+            svg_icon_form(self.c, form, icon, tint, _end_form)
+            self.icon_forms[key] = form
+        elif form is None:
+            form = f"{self.prefix}I{len(self.icon_forms)}"
             tint_colour = tint or icon.tint
             c = self.c
             c.beginForm(form, 0, 0, 100, 100)
@@ -222,6 +237,8 @@ class FaceDrawer:
                 c.clipPath(p, stroke=0, fill=0)
                 c.drawImage(reader, op.x, H - op.y - op.h, op.w, op.h, mask="auto")
                 c.restoreState()
+            elif t is Vector:
+                self.vectors.place(op, H)
 
     def _style(self, fill, stroke, width, dash, opacity) -> None:
         c = self.c

@@ -1,7 +1,8 @@
-"""`image`: a PNG or JPEG from the game's `art/` folder, fitted to its box (contain, cover or stretch).
+"""`image`: a PNG, JPEG or SVG from the game's `art/` folder, fitted to its box (contain, cover or stretch).
 
-The file is found through the build's reader (confined to the game folder, recorded with its digest); its size
-is read from its header alone, so nothing is decoded before it is known to be sane."""
+The file is found through the build's reader (confined to the game folder, recorded with its digest). A bitmap's
+size is read from its header alone, so nothing is decoded before it is known to be sane; an SVG is checked and
+converted once per process (`pnpgen.svg`) and drawn as vectors, cut to the box like a bitmap."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 from pnpgen.errors import ContentError
-from pnpgen.faces import Image
+from pnpgen.faces import Image, Vector
 from pnpgen.layout.draw import DrawProblem, FaceContext
 from pnpgen.layout.kinds import BOX, Area, Choice, ElementType, Text
 
@@ -21,23 +22,35 @@ MIN_DPI = 300
 
 def draw(p, fc, ops, label, diags) -> None:
     src = p.get("src")
+    if src.lower().endswith(".svg"):
+        path, digest = find_svg(src, p, fc, label)
+        x, y, w, h = p.box()
+        dx, dy, dw, dh = fitted(p.get("fit"), (x, y, w, h), fc.image_sizes[(path, digest)])
+        ops.append(Vector(str(path), digest, dx, dy, dw, dh, (x, y, w, h)))
+        return
     path = find(src, p, fc)
     x, y, w, h = p.box()
     iw, ih = image_size(path, fc, p)
-    fit = p.get("fit")
-    if fit == "stretch":
-        dx, dy, dw, dh = x, y, w, h
-    else:
-        scale = (min if fit == "contain" else max)(w / iw, h / ih)
-        dw, dh = iw * scale, ih * scale
-        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+    dx, dy, dw, dh = fitted(p.get("fit"), (x, y, w, h), (iw, ih))
     dpi = min(iw / (dw / 72), ih / (dh / 72)) if dw > 0 and dh > 0 else 0
     if dpi < MIN_DPI:
         fc.note(p.loc("src"), f"image art/{src} prints at {dpi:.0f} dpi, under {MIN_DPI}", label)
     ops.append(Image(str(path), dx, dy, dw, dh, (x, y, w, h)))
 
 
-def find(src: str, p, fc: FaceContext) -> Path:
+def fitted(fit: str, box: tuple, size: tuple) -> tuple:
+    """Where art of `size` (any unit) is drawn in `box` (x, y, w, h in points) to `fit` it."""
+    (x, y, w, h), (iw, ih) = box, size
+    if fit == "stretch":
+        dx, dy, dw, dh = x, y, w, h
+    else:
+        scale = (min if fit == "contain" else max)(w / iw, h / ih)
+        dw, dh = iw * scale, ih * scale
+        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+    return dx, dy, dw, dh
+
+
+def find(src: str, p, fc: FaceContext, limit: int = sys.maxsize) -> Path:
     """The real path of art/<src>, confined to the art folder; its digest is recorded (a missing file too)."""
     reader, loc = fc.art_reader(), p.loc("src")
     try:
@@ -45,9 +58,30 @@ def find(src: str, p, fc: FaceContext) -> Path:
         if not os.path.lexists(path):
             reader.probe(path, "image", loc)  # recorded as missing: adding it later counts
             p.fail("src", f"names an image that does not exist: art/{src}")
-        return reader.use(path, "image", loc, limit=sys.maxsize)  # bounded by `image_size`, in MB
+        return reader.use(path, "image", loc, limit=limit)  # a bitmap is bounded by `image_size`, in MB
     except ContentError as exc:
         raise DrawProblem(loc, exc.diagnostics.items[0].message) from None
+
+
+def find_svg(src: str, p, fc: FaceContext, label: str) -> tuple[Path, str]:
+    """The real path and digest of an SVG in art/, checked and converted (once per process: `pnpgen.svg`); its
+    size is noted in `fc.image_sizes` and what it leaves out is one warning."""
+    from pnpgen import svg
+
+    reader = fc.art_reader()
+    with reader.recording() as seen:
+        path = find(src, p, fc, limit=svg.MAX_SVG_BYTES)
+    digest = next(iter(seen.values()))  # the one file `find` recorded: this one
+    if (path, digest) not in fc.image_sizes:
+        try:
+            art = svg.load(path, digest)
+        except svg.SvgError as exc:
+            where = f":{exc.line}" if exc.line else ""
+            p.fail("src", f"names an SVG that cannot be drawn: art/{src}{where} {exc.message}")
+        if art.left_out:
+            fc.note(p.loc("src"), f"SVG art/{src} is drawn without {'; '.join(art.left_out)}", label)
+        fc.image_sizes[(path, digest)] = (art.width, art.height)
+    return path, digest
 
 
 def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
