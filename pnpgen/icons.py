@@ -1,7 +1,7 @@
 """Vector icons as data: shapes in a 100 x 100 box (y downwards), drawn as PDF paths.
 
-pnpgen ships a set (pnpgen/data/icons.yaml); a game adds or overrides icons with its own file. Paths use an
-SVG subset: M L H V C S Q T Z, absolute or relative.
+pnpgen ships a set (pnpgen/data/icons.yaml); a game adds or overrides icons with its own file, and with a folder
+of SVG files (`pnpgen.svgicons`). Paths use an SVG subset: M L H V C S Q T Z, absolute or relative.
 """
 
 from __future__ import annotations
@@ -52,6 +52,17 @@ class IconDef:
         if not xs:
             return 0.0, 0.0, 100.0, 100.0
         return max(min(xs), 0.0), max(min(ys), 0.0), min(max(xs), 100.0), min(max(ys), 100.0)
+
+
+@dataclass(frozen=True)
+class IconSources:
+    """A game's own icons: its icons file and its folder of SVG icons (either may be None)."""
+
+    file: Path | None
+    svg: Path | None
+
+    def __bool__(self) -> bool:
+        return self.file is not None or self.svg is not None
 
 
 class PathError(ValueError):
@@ -305,11 +316,25 @@ def _shape(data: LMap, name: str, palette: Mapping[str, str], diags: Diagnostics
 
 
 def load_icons(
-    path: Path, palette: Mapping[str, str], diags: Diagnostics, into: dict | None = None, reader=None
+    path: Path | IconSources,
+    palette: Mapping[str, str],
+    diags: Diagnostics,
+    into: dict | None = None,
+    reader=None,
 ) -> dict[str, IconDef]:
     """Read an icons file into `into` (later files override earlier ones); through `reader` (confined and recorded)
-    when one is given."""
+    when one is given. A game's `IconSources`: its file, then its SVG folder (through `reader`)."""
     icons = {} if into is None else into
+    if isinstance(path, IconSources):
+        before = dict(icons)
+        if path.file is not None:
+            load_icons(path.file, palette, diags, icons, reader)
+        if path.svg is not None:
+            from pnpgen.svgicons import load_svg_icons
+
+            own = frozenset(n for n in icons if before.get(n) is not icons[n])
+            load_svg_icons(path.svg, diags, icons, reader, own)
+        return icons
     display = display_path(path)
     try:
         data = reader.load_yaml(path, "icons file") if reader is not None else load_file(path, display)

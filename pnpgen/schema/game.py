@@ -9,8 +9,34 @@ from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.inputs import Reader
 from pnpgen.model import Game
 from pnpgen.schema.components import load_component
-from pnpgen.schema.fields import Key, Table, as_colour, as_id, as_players, as_str, each_value, listing
+from pnpgen.schema.fields import (
+    Invalid,
+    Key,
+    Table,
+    as_colour,
+    as_id,
+    as_players,
+    as_str,
+    each_value,
+    listing,
+)
 from pnpgen.source import LMap
+
+
+def _as_icons(value):
+    """`icons: icons.yaml`, or `icons: {file: icons.yaml, svg: icons/}` (either key may be left out)."""
+    if not isinstance(value, LMap):
+        return as_str(value)
+    for key in value:
+        if key not in ("file", "svg"):
+            message = f"takes 'file' (an icons file) and 'svg' (a folder of SVG icons), not '{key}'"
+            raise Invalid(message, value.key_loc(key))
+        if not isinstance(value[key], str) or not value[key]:
+            raise Invalid(f"'{key}' must be a path inside the game folder", value.loc_of(key))
+    if not value:
+        raise Invalid("needs 'file' (an icons file), 'svg' (a folder of SVG icons) or both")
+    return value
+
 
 GAME = Table(
     "game.yaml",
@@ -25,7 +51,11 @@ GAME = Table(
             "named colours, usable wherever a colour is expected",
             default=MappingProxyType({}),
         ),
-        Key("icons", as_str, "the game's own icons file, inside the game folder"),
+        Key(
+            "icons",
+            _as_icons,
+            "the game's own icons: a file, or {file: icons.yaml, svg: icons/} with a folder of SVG icons",
+        ),
         Key(
             "components",
             listing("must be a list of component files"),
@@ -93,18 +123,39 @@ def load_game(root: Path, reader: Reader | None = None) -> Game:
     )
 
 
-def _icons_file(
-    root: Path, name: str | None, loc: Location, reader: Reader, diags: Diagnostics
-) -> Path | None:
-    if not name:
+def _icons_file(root: Path, value, loc: Location, reader: Reader, diags: Diagnostics):
+    """The game's icons file (a Path), or with the mapping form its `IconSources`; None when it names none."""
+    if not value:
         return None
+    if isinstance(value, LMap):
+        from pnpgen.icons import IconSources
+
+        file = folder = None
+        if "file" in value:
+            file = _icons_file(root, value["file"], value.loc_of("file"), reader, diags)
+        if "svg" in value:
+            folder = _icons_folder(root, value["svg"], value.loc_of("svg"), reader, diags)
+        return IconSources(file, folder) if file or folder else None
     try:
-        path = reader.inside(root, name, loc, "icons")
+        path = reader.inside(root, value, loc, "icons")
         if not reader.probe(path, "icons file", loc):
-            diags.error(loc, f"icons file '{name}' not found")
+            diags.error(loc, f"icons file '{value}' not found")
             return None
     except ContentError as exc:
         diags.extend(exc.diagnostics)
+        return None
+    return path
+
+
+def _icons_folder(root: Path, name: str, loc: Location, reader: Reader, diags: Diagnostics) -> Path | None:
+    """A folder of SVG icons inside the game folder (listed, and so recorded, when the icons are loaded)."""
+    try:
+        path = reader.inside(root, name, loc, "icons folder")
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return None
+    if not path.is_dir():
+        diags.error(loc, f"icons folder '{name}' " + ("is not a folder" if path.exists() else "not found"))
         return None
     return path
 
