@@ -322,6 +322,8 @@ def _draw(root) -> tuple[Any, list[str]]:
     """svglib's drawing of the cleaned tree, and what svglib logged while drawing it (instead of printing it)."""
     from svglib.svglib import SvgRenderer
 
+    from pnpgen.budget import TooMuchWork
+
     package, module = logging.getLogger("svglib"), logging.getLogger("svglib.svglib")
     collect = _Collect()
     propagate, level = package.propagate, module.level
@@ -333,6 +335,8 @@ def _draw(root) -> tuple[Any, list[str]]:
         drawing = SvgRenderer(io.BytesIO()).render(root)
     except RecursionError:
         raise SvgError("is nested too deeply to draw") from None
+    except TooMuchWork:  # the face's time limit struck: not a fault of the file, never cached as one
+        raise
     except Exception as exc:
         raise SvgError(f"could not be drawn ({type(exc).__name__}: {exc})") from None
     finally:
