@@ -43,7 +43,9 @@ def svg_game(project):
     (g / "icons").mkdir()
     for name in ("crossed-swords", "two-tone"):
         (g / "icons" / f"{name}.svg").write_bytes((SVG / f"{name}.svg").read_bytes())
-    text = (g / "game.yaml").read_text().replace("icons: icons.yaml", "icons: {file: icons.yaml, svg: icons/}")
+    text = (
+        (g / "game.yaml").read_text().replace("icons: icons.yaml", "icons: {file: icons.yaml, svg: icons/}")
+    )
     (g / "game.yaml").write_text(text + "  - decks/plate.yaml\n")
     (g / "decks" / "plate.yaml").write_text(
         f"id: plate\nkind: board\nsize: 100mm x 50mm\nbleed: {BLEED}mm\nsides:\n  - {{id: a, layout: plate}}\n"
@@ -180,8 +182,11 @@ def test_a_badly_named_svg_icon_file_is_a_warning_naming_it(svg_game):
 def test_the_icons_key_takes_a_file_or_a_file_and_a_folder(svg_game):
     g = game(svg_game)
     text = (g / "game.yaml").read_text()
-    (g / "game.yaml").write_text(text.replace("{file: icons.yaml, svg: icons/}", "{file: icons.yaml, svgs: x}"))
-    assert "game.yaml:7:" in failed(svg_game) and "takes 'file' (an icons file) and 'svg'" in failed(svg_game)
+    (g / "game.yaml").write_text(
+        text.replace("{file: icons.yaml, svg: icons/}", "{file: icons.yaml, svgs: x}")
+    )
+    output = failed(svg_game)
+    assert "game.yaml:7:" in output and "takes 'file' (an icons file) and 'svg'" in output
     (g / "game.yaml").write_text(text.replace("svg: icons/", "svg: nowhere/"))
     assert "icons folder 'nowhere/' not found" in failed(svg_game)
 
@@ -297,7 +302,11 @@ def test_an_svg_naming_a_file_outside_is_refused_and_the_file_never_opened(svg_g
         )
         output = proc.stdout + proc.stderr
         assert proc.returncode == 1, output
-        assert "art/leak.svg:2 refers to" in output and "which pnpgen never reads" in output and "refused" in output
+        assert (
+            "art/leak.svg:2 refers to" in output
+            and "which pnpgen never reads" in output
+            and "refused" in output
+        )
 
 
 def test_svglib_itself_resolves_no_reference_to_a_file(tmp_path):
