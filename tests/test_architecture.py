@@ -67,6 +67,9 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "markdown_it": {"rulebook"},
     "pypdfium2": {"exports"},
     "watchfiles": {"commands/watch"},
+    "svglib": {"svg"},
+    "lxml": {"svg"},
+    "python_calamine": {"datasheets"},
 }
 
 

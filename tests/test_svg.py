@@ -176,7 +176,10 @@ def test_a_badly_named_svg_icon_file_is_a_warning_naming_it(svg_game):
     assert "rename it (as 'crossed-swords.svg')" in result.output
     listed = [line.strip() for line in result.output.splitlines() if "warning" not in line]
     assert "crossed-swords" in listed and "Crossed Swords" not in listed  # not an icon
-    built(svg_game)  # the game builds without it
+    result = run_cli("build", "--out", "out", cwd=svg_game)  # the game builds without it, and says why
+    assert result.exit_code == 0, result.output
+    assert "icons/Crossed Swords.svg: warning: 'Crossed Swords.svg' is not an icon" in result.output
+    assert run_cli("build", "--out", "out", "--strict", cwd=svg_game).exit_code == 1
 
 
 def test_the_icons_key_takes_a_file_or_a_file_and_a_folder(svg_game):

@@ -25,7 +25,7 @@ def build_game(
     run = GameRun(project, root, strict)
     diags = Diagnostics()
     try:
-        run.load()
+        run.load(diags)
         if check:
             run.check(diags)
         targets = run.claim(diags)

@@ -36,8 +36,9 @@ class GameRun:
         self.checked = False
 
     # -- load ---------------------------------------------------------------------------------------------
-    def load(self) -> None:
-        """Read and validate the game and everything it names; raises ContentError with every problem."""
+    def load(self, diags: Diagnostics | None = None) -> None:
+        """Read and validate the game and everything it names; raises ContentError with every problem. Warnings
+        found while loading (icons, sheets) go to `diags`."""
         from pnpgen.layout.spec import LayoutLibrary
         from pnpgen.pipeline.faces import Painter
         from pnpgen.rulebook import find_sources
@@ -48,13 +49,15 @@ class GameRun:
         if self.root.is_symlink():  # a game folder must be a folder: a link could make anywhere "the game"
             raise ContentError.at(Location(display_path(self.root)), "the game folder is a link; refused")
         with self.reader.recording() as self.model_inputs:  # what the whole game stands on
-            self.game = load_game(self.root, self.reader)
+            self.game = load_game(self.root, self.reader, diags)
             with self.reader.recording() as self.source_inputs:  # a rulebook added later counts too
                 self.sources = find_sources(self.root, self.reader)
-        diags = Diagnostics()
+        found = Diagnostics()
         with self.reader.recording() as self.icon_inputs:
-            self.icons = game_icons(self.game, diags, self.reader)
-        diags.raise_if_errors()
+            self.icons = game_icons(self.game, found, self.reader)
+        found.raise_if_errors()
+        if diags is not None:
+            diags.extend(found)
         self.library = LayoutLibrary(
             self.project.layout_folders(self.root),
             Compiler(),

@@ -73,7 +73,7 @@ def default_reader(root: Path) -> Reader:
     return Reader([root, project / "layouts"], project)
 
 
-def load_game(root: Path, reader: Reader | None = None) -> Game:
+def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | None = None) -> Game:
     """Read and validate content/<game>/: game.yaml and every component file it names, through `reader` (which
     confines and records every read; the game's own reads are kept as `Game.inputs`, each component's as its
     `inputs`)."""
@@ -107,6 +107,8 @@ def load_game(root: Path, reader: Reader | None = None) -> Game:
         seen[comp.id] = comp.loc
         components.append(comp)
     diags.raise_if_errors()
+    if warnings is not None:  # a caller that reports warnings gets them (a sheet's unnamed column...)
+        warnings.extend(diags)
     lo, hi = v["players"]
     return Game(
         id=v["id"],
