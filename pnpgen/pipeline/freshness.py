@@ -81,6 +81,6 @@ def game_up_to_date(project, game_root: Path, strict: bool = False, checked: boo
         return False
     if checked and not (old.get("check") and inputs_hold(old["check"]["inputs"], root, roots)):
         return False  # built with --no-check, or the check's inputs changed
-    if strict and any(f.get("warnings") for f in old["files"]):
+    if strict and (old.get("warnings") or any(f.get("warnings") for f in old["files"])):
         return False  # its warnings must be reported again, as errors
     return all(entry_fresh(f, out_dir, root, roots) for f in old["files"])

@@ -41,6 +41,9 @@ def valid(data: object) -> bool:
             return False
     if not _inputs_ok(data.get("model", {})):
         return False
+    warnings = data.get("warnings", 0)
+    if isinstance(warnings, bool) or not isinstance(warnings, int) or warnings < 0:
+        return False
     check = data.get("check")
     if check is not None and not (isinstance(check, dict) and _inputs_ok(check.get("inputs"))):
         return False

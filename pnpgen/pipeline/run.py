@@ -34,6 +34,7 @@ class GameRun:
         self.old = freshness.usable(manifest.read(self.out_dir), project.paper)
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
+        self.load_warnings = 0
 
     # -- load ---------------------------------------------------------------------------------------------
     def load(self, diags: Diagnostics | None = None) -> None:
@@ -58,6 +59,7 @@ class GameRun:
         found.raise_if_errors()
         if diags is not None:
             diags.extend(found)
+            self.load_warnings = len(diags.warnings)  # kept in the manifest: --strict must see them again
         self.library = LayoutLibrary(
             self.project.layout_folders(self.root),
             Compiler(),
@@ -160,6 +162,7 @@ class GameRun:
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),
             "model": dict(sorted(self.model_inputs.items())),
+            "warnings": self.load_warnings,
             "files": files,
         }
         if self.checked:
