@@ -49,6 +49,7 @@ class FaceContext:
     shape: str = "rect"
     board: object = None  # a board's data, for its sides' layouts
     reader: Reader | None = None  # reads (and records) the art; None: one confined to the game folder
+    fonts: dict | None = None  # the game's own font names -> registered names (`fonts:` in game.yaml)
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)

@@ -35,6 +35,7 @@ class Known:
 
     palette: Mapping[str, str] | None = None
     icons: Mapping[str, Any] | None = None
+    fonts: Mapping[str, str] | None = None  # the game's own font names -> registered names
 
 
 class Kind:
@@ -123,6 +124,32 @@ class Choice(Kind):
                 + did_you_mean(str(value), self.options)
             )
         return value
+
+
+@dataclass(frozen=True)
+class FontName(Kind):
+    """A shipped font (sans, serif-bold...) or one of the game's own (`fonts:` in game.yaml)."""
+
+    default: Any = "sans"
+
+    def parse(self, value, known) -> str:
+        from pnpgen.text.fonts import FONT_NAMES
+
+        text = str(value)
+        if text in FONT_NAMES:
+            return text
+        fonts = getattr(known, "fonts", None)
+        if fonts is None:
+            return text  # the game's fonts are not known yet: checked per card
+        if text in fonts:
+            return fonts[text]
+        family, _, style = text.partition("-")
+        if family in fonts and style:
+            raise Bad(
+                f"names the {style} of the game's font '{family}', which has no such file (fonts: {family}: {style}: ...)"
+            )
+        names = sorted([*FONT_NAMES, *fonts])
+        raise Bad(f"must be a font: one of {', '.join(names)} (got {text!r}); " + did_you_mean(text, names))
 
 
 @dataclass(frozen=True)

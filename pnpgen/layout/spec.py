@@ -61,6 +61,7 @@ class LayoutLibrary:
         reader: Reader | None = None,
         palette: Mapping[str, str] | None = None,
         icons: Mapping[str, Any] | None = None,
+        fonts: Mapping[str, str] | None = None,
     ):
         self.folders = list(folders)
         self.compiler = compiler
@@ -69,7 +70,7 @@ class LayoutLibrary:
             parent = Path(os.path.commonpath([f.resolve() for f in existing])) if existing else Path.cwd()
             reader = Reader(existing, parent)
         self.reader = reader
-        self.known = Known(palette, icons)
+        self.known = Known(palette, icons, fonts)
         self._cache: dict[str, tuple[Layout, dict[str, str]]] = {}
 
     def names(self) -> list[str]:

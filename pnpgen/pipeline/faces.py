@@ -43,8 +43,9 @@ class BoardFaces:
 class Painter:
     """Draws the faces of one game's components; holds what every face of the game shares."""
 
-    def __init__(self, game: Game, library, icons: dict, reader):
+    def __init__(self, game: Game, library, icons: dict, reader, fonts: dict | None = None):
         self.game, self.library, self.icons, self.reader = game, library, icons, reader
+        self.fonts = fonts or {}  # the game's own font names -> registered names
         self.game_info = {"id": game.id, "title": game.title, "players": game.players}
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
@@ -58,6 +59,7 @@ class Painter:
             self.game.root / "art",
             shape=deck.shape,
             reader=self.reader,
+            fonts=self.fonts,
         )
 
     def deck(self, deck: Deck, diags: Diagnostics, bleed_pt: float | None = None) -> DeckFaces | None:
@@ -95,6 +97,7 @@ class Painter:
             self.game.root / "art",
             board=board.data,
             reader=self.reader,
+            fonts=self.fonts,
         )
         info = {"id": board.id, "name": board.name, "count": len(board.sides)}
         faces, failed = [], False

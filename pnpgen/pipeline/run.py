@@ -53,6 +53,7 @@ class GameRun:
             self.game = load_game(self.root, self.reader, diags)
             with self.reader.recording() as self.source_inputs:  # a rulebook added later counts too
                 self.sources = find_sources(self.root, self.reader)
+        self.fonts = game_fonts(self.game)
         found = Diagnostics()
         with self.reader.recording() as self.icon_inputs:
             self.icons = game_icons(self.game, found, self.reader)
@@ -66,8 +67,9 @@ class GameRun:
             self.reader,
             palette=self.game.palette,
             icons=self.icons,  # constant colours and icon names are then checked once, when a layout loads
+            fonts=self.fonts,
         )
-        self.painter = Painter(self.game, self.library, self.icons, self.reader)
+        self.painter = Painter(self.game, self.library, self.icons, self.reader, self.fonts)
 
     # -- check --------------------------------------------------------------------------------------------
     def check(self, diags: Diagnostics) -> None:
@@ -102,8 +104,14 @@ class GameRun:
     def inputs_of(self, target) -> dict[str, str]:
         """What a target read before it was drawn: its component's file and the game's (or, for the rulebook,
         its sources), and the icons."""
-        if isinstance(target, outputs.RulebookFile):
-            return {**self.icon_inputs, **self.source_inputs}
+        if isinstance(target, outputs.RulebookFile):  # its pictures are drawn in the game's fonts too
+            font_files = {
+                self.reader.key(Path(path))
+                for styles in self.game.fonts.values()
+                for path, _ in styles.values()
+            }
+            fonts = {k: v for k, v in self.model_inputs.items() if k in font_files}
+            return {**self.icon_inputs, **self.source_inputs, **fonts}
         component = self.game.component(target.component)
         return {**self.game.inputs, **component.inputs, **self.icon_inputs}
 
@@ -178,3 +186,25 @@ def game_icons(game, diags: Diagnostics, reader=None) -> dict:
     if game.icons_file:
         load_icons(game.icons_file, dict(game.palette), diags, icons, reader=reader)
     return icons
+
+
+def game_fonts(game) -> dict[str, str]:
+    """Register the game's own fonts; the names layouts use (`mine`, `mine-bold`) -> registered names. A file
+    ReportLab cannot embed (a CFF-based OTF, a file that is no font) is an error at its line in game.yaml."""
+    from pnpgen.text.fonts import register_family
+
+    names: dict[str, str] = {}
+    for family, styles in game.fonts.items():
+        try:
+            names.update(
+                register_family(game.id, family, {style: path for style, (path, _) in styles.items()})
+            )
+        except ValueError as exc:
+            style = str(exc).split(":", 1)[0]
+            loc = styles[style][1] if style in styles else game.loc
+            raise ContentError.at(
+                loc,
+                f"font '{family}' {style}: ReportLab cannot embed this file ({str(exc).split(':', 1)[-1].strip()})",
+                "use a TrueType (.ttf) font; OpenType fonts with CFF outlines cannot be embedded",
+            ) from None
+    return names

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.inputs import Reader
 from pnpgen.model import Game
+from pnpgen.names import RULE, is_name
 from pnpgen.schema.components import load_component
 from pnpgen.schema.fields import (
     Invalid,
@@ -38,6 +39,33 @@ def _as_icons(value):
     return value
 
 
+FONT_STYLES = ("regular", "bold", "italic", "bolditalic")
+SHIPPED_FAMILIES = ("sans", "serif", "display")
+
+
+def _as_fonts(value) -> LMap:
+    """`fonts:` {family: {style: file}}: names, styles and paths checked here; the files when they are read."""
+    if not isinstance(value, LMap):
+        raise Invalid("must map font family names to {regular: file, bold: file, ...}")
+    for family, styles in value.items():
+        if not is_name(family) or family in SHIPPED_FAMILIES:
+            raise Invalid(
+                f"font family name {family!r} must be a name ({RULE}) other than sans, serif and display"
+            )
+        if not isinstance(styles, LMap) or "regular" not in styles:
+            raise Invalid(
+                f"font '{family}' must give at least its regular file: {{regular: fonts/X.ttf, ...}}"
+            )
+        for style, file in styles.items():
+            if style not in FONT_STYLES:
+                raise Invalid(
+                    f"font '{family}': '{style}' is not a style; " + did_you_mean(str(style), FONT_STYLES)
+                )
+            if not isinstance(file, str):
+                raise Invalid(f"font '{family}' {style}: must be a file such as fonts/{family}-{style}.ttf")
+    return value
+
+
 GAME = Table(
     "game.yaml",
     (
@@ -55,6 +83,11 @@ GAME = Table(
             "icons",
             _as_icons,
             "the game's own icons: a file, or {file: icons.yaml, svg: icons/} with a folder of SVG icons",
+        ),
+        Key(
+            "fonts",
+            _as_fonts,
+            "the game's own fonts: {family: {regular: fonts/X.ttf, bold: ..., italic: ..., bolditalic: ...}}",
         ),
         Key(
             "components",
@@ -90,6 +123,7 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
         if v["id"] and v["id"] != root.name:
             diags.error(data.loc_of("id"), f"id '{v['id']}' must equal the folder name '{root.name}'")
         icons_file = _icons_file(root, v["icons"], data.loc_of("icons"), reader, diags)
+        fonts = _fonts(root, v["fonts"], reader, diags)
     game_inputs = MappingProxyType(dict(recorded))
     components = []
     seen: dict[str, Location] = {}
@@ -122,7 +156,28 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
         components=tuple(components),
         loc=data.loc,
         inputs=game_inputs,
+        fonts=MappingProxyType(fonts),
     )
+
+
+def _fonts(root: Path, value, reader: Reader, diags: Diagnostics) -> dict:
+    """{family: {style: (real path, location)}}, each file found and read through the reader (recorded)."""
+    out: dict = {}
+    for family, styles in (value or {}).items():
+        found = {}
+        for style, file in styles.items():
+            loc = styles.loc_of(style)
+            try:
+                path = reader.inside(root, file, loc, "font")
+                if Path(file).suffix.lower() not in (".ttf", ".otf"):
+                    raise ContentError.at(
+                        loc, f"font '{family}' {style}: expected a .ttf or .otf file (got {file!r})"
+                    )
+                found[style] = (str(reader.use(path, "font", loc)), loc)
+            except ContentError as exc:
+                diags.extend(exc.diagnostics)
+        out[family] = MappingProxyType(found)
+    return out
 
 
 def _icons_file(root: Path, value, loc: Location, reader: Reader, diags: Diagnostics):

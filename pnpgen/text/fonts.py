@@ -5,6 +5,7 @@ Nothing depends on fonts installed on the machine. TrueType fonts embed as subse
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -58,15 +59,63 @@ def register_all() -> None:
         pdf_name(font)
 
 
+STYLES = ("regular", "bold", "italic", "bolditalic")
+
+
+class MissingStyle(Exception):
+    """A font family that has no file for a style a text asks for (never silently replaced)."""
+
+    def __init__(self, family: str, style: str):
+        self.family, self.style = family, style
+        super().__init__(f"the font '{family}' has no {style} file")
+
+
+# Which family and style each font name is, and back: the shipped families, and the game fonts registered in
+# this process (as ReportLab's own font registry, it only grows; names are unique per game and family).
+_STYLE_OF: dict[str, tuple[str, str]] = {}
+_MEMBER: dict[tuple[str, str], str] = {}
+for _name in FONT_FILES:
+    _family, _, _style = _name.partition("-")
+    _STYLE_OF[_name] = (_family, _style or "regular")
+    _MEMBER[(_family, _style or "regular")] = _name
+
+
 def variant(font: str, bold: bool, italic: bool) -> str:
-    """The font of the same family with bold/italic switched on (markup **..** and *..*)."""
-    family = font.split("-")[0]
-    style = font.split("-")[1] if "-" in font else ""
+    """The font of the same family with bold/italic switched on (markup **..** and *..*); MissingStyle when
+    the family has no file for that style."""
+    family, style = _STYLE_OF.get(font, (font, "regular"))
     bold = bold or "bold" in style
     italic = italic or "italic" in style
-    suffix = ("bold" if bold else "") + ("italic" if italic else "")
-    name = f"{family}-{suffix}" if suffix else family
-    return name if name in FONT_FILES else font
+    want = ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+    name = _MEMBER.get((family, want))
+    if name is None:
+        if (family, "regular") not in _MEMBER:
+            return font  # not a family pnpgen knows (a fallback font): as it is
+        raise MissingStyle(_DISPLAY.get(family, family), want)
+    return name
+
+
+_DISPLAY: dict[str, str] = {}  # a game family's internal key -> the name its game gives it
+
+
+def register_family(game_id: str, family: str, files: dict[str, str]) -> dict[str, str]:
+    """Make a game's font family known: `files` maps styles (regular, bold, italic, bolditalic) to the real
+    paths of TTF files. Returns the names a layout uses (`mine`, `mine-bold`...) -> the registered names.
+    Raises ValueError naming the style whose file ReportLab cannot embed."""
+    key = "g" + hashlib.sha256(f"{game_id}/{family}".encode()).hexdigest()[:10]
+    _DISPLAY[key] = family
+    names = {}
+    for style, path in files.items():
+        name = f"{key}-{style}"
+        try:
+            TTFont(_PREFIX + name, path)  # parses the file: a font ReportLab cannot embed fails here
+        except Exception as exc:  # ReportLab's TTFError and friends: not a font it can embed
+            raise ValueError(f"{style}: {exc}") from None
+        _FILES[name] = path
+        _STYLE_OF[name] = (key, style)
+        _MEMBER[(key, style)] = name
+        names[family if style == "regular" else f"{family}-{style}"] = name
+    return names
 
 
 @lru_cache(maxsize=200_000)

@@ -6,8 +6,19 @@ from __future__ import annotations
 import math
 
 from pnpgen.faces import Icon, Polygon, Text
-from pnpgen.layout.kinds import BOX, COLOUR, ICON, Choice, Colour, ElementType, Entries, Length, Number
-from pnpgen.text.fonts import FONT_NAMES, unit_width, vertical_metrics
+from pnpgen.layout.kinds import (
+    BOX,
+    COLOUR,
+    ICON,
+    Choice,
+    Colour,
+    ElementType,
+    Entries,
+    FontName,
+    Length,
+    Number,
+)
+from pnpgen.text.fonts import unit_width, vertical_metrics
 
 SHAPES = ("square", "hex", "hex-flat", "triangle")
 
@@ -132,7 +143,7 @@ TYPE = ElementType(
         "icons": Entries(3),
         "labels": Entries(3),
         "skip": Entries(2),
-        "font": Choice(FONT_NAMES, "sans-bold"),
+        "font": FontName("sans-bold"),
         "size": Length("pt", 7),
         "color": Colour("black"),
         "icon_scale": Number(0.05, 1.5, 0.6),

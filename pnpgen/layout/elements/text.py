@@ -5,9 +5,9 @@ from __future__ import annotations
 from pnpgen import units
 from pnpgen.faces import Text as TextOp
 from pnpgen.layout.draw import DrawProblem, outside_safe
-from pnpgen.layout.kinds import BOX, Choice, Colour, ElementType, Length, Number, Text
+from pnpgen.layout.kinds import BOX, Choice, Colour, ElementType, FontName, Length, Number, Text
 from pnpgen.text.fit import fit_text
-from pnpgen.text.fonts import FONT_NAMES, missing_glyphs
+from pnpgen.text.fonts import MissingStyle, missing_glyphs
 
 
 def draw(p, fc, ops, label, diags) -> None:
@@ -21,22 +21,29 @@ def draw(p, fc, ops, label, diags) -> None:
     min_size = p.get("min_size", round(size * 0.6, 2))
     if min_size > size:
         min_size = size
-    fitted = fit_text(
-        text,
-        x=x,
-        y=y,
-        w=w,
-        h=h,
-        font=font,
-        size=size,
-        min_size=min_size,
-        color=p.get("color") or "#000000",
-        align=p.get("align"),
-        valign=p.get("valign"),
-        leading=p.get("leading"),
-        is_icon=lambda n: n in fc.icons,
-        tint=None,
-    )
+    try:
+        fitted = fit_text(
+            text,
+            x=x,
+            y=y,
+            w=w,
+            h=h,
+            font=font,
+            size=size,
+            min_size=min_size,
+            color=p.get("color") or "#000000",
+            align=p.get("align"),
+            valign=p.get("valign"),
+            leading=p.get("leading"),
+            is_icon=lambda n: n in fc.icons,
+            tint=None,
+        )
+    except MissingStyle as exc:  # **bold** or *italic* in a game family without that file: never substituted
+        p.fail(
+            "text",
+            f"asks for the {exc.style} of the font '{exc.family}' (**bold** or *italic*), which the game gives "
+            f"no file for (fonts: {exc.family}: {exc.style}: ...)",
+        )
     if not fitted.fits:
         raise DrawProblem(
             p.loc("text"),
@@ -67,7 +74,7 @@ TYPE = ElementType(
     keys={
         **BOX,
         "text": Text(),
-        "font": Choice(FONT_NAMES, "sans"),
+        "font": FontName("sans"),
         "size": Length("pt", 9),
         "min_size": Length("pt"),
         "color": Colour("black"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pnpgen import units
 from pnpgen.faces import Rect, Text
-from pnpgen.layout.kinds import BOX, Choice, Colour, ElementType, Length, Number
-from pnpgen.text.fonts import FONT_NAMES, unit_width, vertical_metrics
+from pnpgen.layout.kinds import BOX, Colour, ElementType, FontName, Length, Number
+from pnpgen.text.fonts import unit_width, vertical_metrics
 
 MIN_TRACK_SPACE = 4 * units.MM  # a track space smaller than this cannot hold a marker
 
@@ -75,7 +75,7 @@ TYPE = ElementType(
         "stroke_width": Length("pt", 0.6),
         "every": Number(1, 1000, 5),
         "highlight": Colour("#e7d3a1"),
-        "font": Choice(FONT_NAMES, "sans-bold"),
+        "font": FontName("sans-bold"),
         "color": Colour("black"),
     },
     draw=draw,

@@ -1,0 +1,90 @@
+"""A game's own fonts: named in layouts like the shipped ones, embedded, styles never substituted, files
+confined and recorded."""
+
+from __future__ import annotations
+
+import shutil
+
+import pdfplumber
+from conftest import ROOT, run_cli
+
+FONTS = ROOT / "pnpgen" / "fonts"
+
+
+def with_font(root, styles: dict, layout_font: str = "mine", text_font: str | None = None):
+    game = root / "content" / "sample"
+    (game / "fonts").mkdir(exist_ok=True)
+    lines = ["fonts:", "  mine:"]
+    for style, source in styles.items():
+        shutil.copy(FONTS / source, game / "fonts" / f"Mine-{style}.ttf")
+        lines.append(f"    {style}: fonts/Mine-{style}.ttf")
+    game_yaml = game / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("components:", "\n".join(lines) + "\ncomponents:"))
+    layout = game / "layouts" / "hero.yaml"
+    text = layout.read_text().replace("font: display-bold", f"font: {layout_font}")
+    if text_font:  # the rules text, which holds **bold** and *italic* markup
+        text = text.replace("    size: 10\n", f"    size: 10\n    font: {text_font}\n")
+    layout.write_text(text)
+    return root
+
+
+def fonts_in(pdf_path) -> set[str]:
+    with pdfplumber.open(pdf_path) as pdf:
+        return {c["fontname"].split("+")[-1] for page in pdf.pages for c in page.chars}
+
+
+def test_a_game_font_is_named_in_layouts_and_embedded(project):
+    root = with_font(project("basic"), {"regular": "NotoSerifDisplay-Italic.ttf"})
+    result = run_cli("build", "--out", "out", "--strict", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "NotoSerifDisplay-Italic" in fonts_in(root / "out" / "sample" / "heroes.pdf")
+
+
+def test_markup_switches_within_the_family_and_a_missing_style_is_an_error(project):
+    root = with_font(
+        project("basic"),
+        {"regular": "NotoSerif-Regular.ttf", "bold": "NotoSerifDisplay-Bold.ttf"},
+        text_font="mine",
+    )
+    result = run_cli("build", "--out", "out", cwd=root)  # card 1's text has **two** and *Once per turn.*
+    assert result.exit_code == 1
+    assert (
+        "error: 'text' asks for the italic of the font 'mine' (**bold** or *italic*), which the game gives"
+        in (result.output)
+    )
+    deck = root / "content" / "sample" / "decks" / "heroes.yaml"
+    deck.write_text(deck.read_text().replace("*Once per turn.*", "Once per turn."))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "NotoSerifDisplay-Bold" in fonts_in(
+        root / "out" / "sample" / "heroes.pdf"
+    )  # **two**, in mine's bold
+
+
+def test_a_layout_asking_for_a_style_the_game_lacks_is_located(project):
+    root = with_font(project("basic"), {"regular": "NotoSerif-Regular.ttf"}, layout_font="mine-bold")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert (
+        "content/sample/layouts/hero.yaml:20:11: error: 'font' names the bold of the game's font 'mine', which has "
+        "no such file" in result.output
+    )
+
+
+def test_font_files_are_confined_checked_and_recorded(project, tmp_path):
+    root = with_font(project("basic"), {"regular": "NotoSerif-Regular.ttf"})
+    font = root / "content" / "sample" / "fonts" / "Mine-regular.ttf"
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    font.write_bytes((FONTS / "NotoSans-Regular.ttf").read_bytes())  # another font under the same name
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "2 rendered" in result.output, result.output
+    font.write_text("not a font")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert "content/sample/game.yaml:10:14: error: font 'mine' regular: ReportLab cannot embed this file" in (
+        result.output
+    )
+    font.unlink()
+    font.symlink_to(FONTS / "NotoSans-Regular.ttf")  # a link out of the game folder
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1 and "leaves the game folder; refused" in result.output
