@@ -115,7 +115,7 @@ class Game:
     # game.yaml and what it looked up; not the component files: each component records its own
     inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
     # the game's own fonts: family -> style -> (real path, where game.yaml names it)
-    fonts: Mapping[str, Mapping[str, tuple]] = field(default_factory=_no_inputs, compare=False, repr=False)
+    fonts: Mapping[str, Any] = field(default_factory=_no_inputs, compare=False, repr=False)
 
     @property
     def players(self) -> str:
