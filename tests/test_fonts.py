@@ -88,3 +88,18 @@ def test_font_files_are_confined_checked_and_recorded(project, tmp_path):
     font.symlink_to(FONTS / "NotoSans-Regular.ttf")  # a link out of the game folder
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1 and "leaves the game folder; refused" in result.output
+
+
+def test_text_falls_back_to_the_games_own_fonts_first():
+    from pnpgen.text.fonts import fallback_chain, register_family, runs
+
+    names = register_family(
+        "fallback-test", "stars", {"regular": str(FONTS / "NotoSansSymbols2-Regular.ttf")}
+    )
+    chain = fallback_chain(names)
+    assert chain[0] == names["stars"] and chain[-1] == "fallback-symbols"
+    assert runs("a ★", "sans", chain) == (
+        ("sans", "a "),
+        (names["stars"], "★"),
+    )  # the game's font, not pnpgen's
+    assert runs("a ★", "sans") == (("sans", "a "), ("fallback-symbols2", "★"))  # without it: pnpgen's

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pnpgen.faces import Icon, Text
-from pnpgen.text.fonts import missing_glyphs, runs, unit_width, variant, vertical_metrics
+from pnpgen.text.fonts import FALLBACKS, missing_glyphs, runs, unit_width, variant, vertical_metrics
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
 ICON_SCALE = 0.92  # an inline icon's height, relative to the font size
@@ -38,7 +38,7 @@ class Word:
         return total
 
 
-def parse(text: str, font: str, is_icon) -> list[list[Word]]:
+def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[list[Word]]:
     """Markup -> paragraphs of words; a word is pieces joined without space."""
     paragraphs: list[list[Word]] = []
     bold = italic = False
@@ -59,7 +59,9 @@ def parse(text: str, font: str, is_icon) -> list[list[Word]]:
             elif tok.startswith(":") and tok.endswith(":") and len(tok) > 2 and is_icon(tok[1:-1]):
                 current.append(Piece("icon", tok[1:-1], font))
             else:  # a character the font lacks is set in a fallback font that has it
-                current.extend(Piece("text", part, f) for f, part in runs(tok, variant(font, bold, italic)))
+                current.extend(
+                    Piece("text", part, f) for f, part in runs(tok, variant(font, bold, italic), fallbacks)
+                )
         if current:
             words.append(Word(current))
         paragraphs.append(words)
@@ -117,9 +119,10 @@ def fit_text(
     leading: float = 1.2,
     is_icon=lambda name: False,
     tint=None,
+    fallbacks: tuple = FALLBACKS,
 ) -> Fitted:
     """Lay `text` into the box, shrinking from `size` down to `min_size` (0.25 pt steps) until it fits."""
-    paragraphs = parse(text, font, is_icon)
+    paragraphs = parse(text, font, is_icon, fallbacks)
     ascent, descent = vertical_metrics(font)
 
     def layout_at(s: float):

@@ -148,17 +148,25 @@ def _charset(font: str) -> frozenset:
 
 
 @lru_cache(maxsize=100_000)
-def runs(text: str, font: str) -> tuple:
-    """`text` split into (font, part) runs: each character in `font` when it has it, else in the first fallback
-    font that has it (glyph by glyph), else left in `font` (and reported as missing where text is set)."""
+def runs(text: str, font: str, fallbacks: tuple = FALLBACKS) -> tuple:
+    """`text` split into (font, part) runs: each character in `font` when it has it, else in the first of
+    `fallbacks` that has it (glyph by glyph: a game's own fonts, then pnpgen's), else left in `font` (and
+    reported as missing where text is set)."""
     own = _charset(font)
     out: list[list] = []
     for ch in text:
         use = font
         if ord(ch) not in own and not ch.isspace():
-            use = next((f for f in FALLBACKS if ord(ch) in _charset(f)), font)
+            use = next((f for f in fallbacks if ord(ch) in _charset(f)), font)
         if out and out[-1][0] == use:
             out[-1][1] += ch
         else:
             out.append([use, ch])
     return tuple((f, part) for f, part in out)
+
+
+def fallback_chain(game_fonts: dict | None) -> tuple:
+    """Where a missing character is looked for: the game's own families (their regular files, in name order),
+    then pnpgen's fallback fonts."""
+    own = [name for layout_name, name in sorted((game_fonts or {}).items()) if "-" not in layout_name]
+    return (*own, *FALLBACKS)

@@ -7,7 +7,7 @@ from pnpgen.faces import Text as TextOp
 from pnpgen.layout.draw import DrawProblem, outside_safe
 from pnpgen.layout.kinds import BOX, Choice, Colour, ElementType, FontName, Length, Number, Text
 from pnpgen.text.fit import fit_text
-from pnpgen.text.fonts import MissingStyle, missing_glyphs
+from pnpgen.text.fonts import MissingStyle, fallback_chain, missing_glyphs
 
 
 def draw(p, fc, ops, label, diags) -> None:
@@ -37,6 +37,7 @@ def draw(p, fc, ops, label, diags) -> None:
             leading=p.get("leading"),
             is_icon=lambda n: n in fc.icons,
             tint=None,
+            fallbacks=fallback_chain(fc.fonts),  # the game's own fonts first, then pnpgen's
         )
     except MissingStyle as exc:  # **bold** or *italic* in a game family without that file: never substituted
         p.fail(
