@@ -379,7 +379,11 @@ def structure(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("PNPGEN_FUZZ_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(structure())
 def test_structurally_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
     source, text = case

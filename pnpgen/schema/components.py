@@ -190,6 +190,10 @@ def load_component(
             Location(display, 1, 1), "a component file must be a mapping with 'id' and 'kind'"
         )
     kind = data.get("kind")
+    if not isinstance(kind, str) and kind is not None:  # a list or a mapping: never looked up as a name
+        raise ContentError.at(
+            data.loc_of("kind"), f"'kind' must be one of cards, tiles, tokens, board (got {describe(kind)})"
+        )
     if kind in PIECES:
         return load_deck(path, data, diags, inputs, reader, root or path.parent)
     if kind == "board":
