@@ -51,7 +51,7 @@ def _no_check_option(f):
     return click.option(
         "--no-check",
         is_flag=True,
-        help="Skip the rules check (says so); by default a game it fails is not written.",
+        help="Skip the rules check; by default a game it fails is neither written nor exported.",
     )(f)
 
 
