@@ -198,3 +198,13 @@ def test_a_field_no_layout_reads_is_a_warning_with_did_you_mean(project):
         "(first given on card 'Tide Caller')\n  did you mean 'colour'?" in result.output
     )
     assert build(root, "--strict").exit_code == 1
+
+
+def test_a_rulebook_added_to_a_game_without_one_is_noticed(project):
+    root = project("basic")
+    assert build(root).exit_code == 0
+    assert build(root).output.strip() == "up to date sample"
+    (root / "content" / "sample" / "rulebook.md").write_text("# Sample\n\n## Goal\n\nWin.\n")
+    result = build(root)
+    assert result.exit_code == 0 and "(1 rendered, 2 up to date)" in result.output, result.output
+    assert (root / "out" / "sample" / "rulebook.pdf").is_file()
