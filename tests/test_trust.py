@@ -312,24 +312,72 @@ STRUCT_SOURCES = [
     "content/sample/facts.yaml",
     "layouts/sample-back.yaml",
 ]
-TEMPLATES = [
-    "{{ card.name * 3 }}",
-    "{{ 9 ** 99 }}",
-    "{% for i in range(50) %}{{ i }}{% endfor %}",
-    "{{ card }}",
-    "{{ card.values }}",
-    "{{ x.y.z }}",
-    "{{ '%s' % card }}",
-    "{{ range(3) | list }}",
-    "{{ 1 / 0 }}",
-    "{{ [] }}",
-    "{{ none }}",
-    "{{ 1e308 * 10 }}",
-    "{{ -1 }}",
-    "{{ card.count | string * 3 }}",
-    "{{ ''.__class__ }}",
-    "{% include 'x' %}",
+# What a link, a pipe or a folder may replace: every file kind, and the folders that hold them.
+LINK_TARGETS = [
+    *STRUCT_SOURCES,
+    "content/sample/art/split.png",
+    "content/sample/rulebook.md",
+    "content/sample/decks",
+    "content/sample/layouts",
+    "content/sample/art",
+    "layouts",
 ]
+FUZZ_CANARY = "CANARY-fuzz-outside-the-project"
+
+# Random Jinja: expressions built from these, nested a few levels, as a value or inside a statement.
+NAMES = [
+    "card.name",
+    "card.count",
+    "card.index",
+    "w",
+    "h",
+    "bleed",
+    "deck.count",
+    "game.title",
+    "palette",
+    "nope",
+]
+NUMBERS = ["0", "1", "-1", "2.5", "1e308", "1e-308", "1000000", "99999999999", "(9 ** 99)"]
+TEXTS = ["''", "'x'", "'\\x1b[31m'", "'\\u202e'", "'{:>9}'", "'%s'", "'a,b'"]
+CALLS = [
+    "range({})",
+    "({}) | list",
+    "({}) | length",
+    "({}) | sum",
+    "({}) | string",
+    "({}) | int",
+    "({}) | join(',')",
+    "({}) | center(20)",
+    "({}) | reverse | list",
+    "cycler({}, 1).next()",
+    "joiner({})()",
+    "namespace(a={}).a",
+    "[{}] * 3",
+    "{{'k': {}}}",
+    "({}).__class__",
+    "'{{}}'.format({})",
+]
+OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "~", "and", "or", "<", "=="]
+STATEMENTS = [
+    "{{{{ {} }}}}",
+    "{{% for i in range(100) %}}{{{{ {} }}}}{{% endfor %}}",
+    "{{% for i in range(300) %}}{{% for j in range(300) %}}{{{{ {} }}}}{{% endfor %}}{{% endfor %}}",
+    "{{% if {} %}}a{{% else %}}b{{% endif %}}",
+    "{{% set v = {} %}}{{{{ v ~ v }}}}",
+    "{{% set ns = namespace(s={}) %}}{{% for i in range(30) %}}{{% set ns.s = ns.s ~ ns.s %}}{{% endfor %}}x",
+    "{{% macro m(n) %}}{{{{ m(n) }}}}{{% endmacro %}}{{{{ m({}) }}}}",
+    "{{% include {} %}}",
+]
+
+expressions = st.recursive(
+    st.sampled_from(NAMES + NUMBERS + TEXTS),
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(CALLS), inner).map(lambda t: t[0].format(t[1])),
+        st.tuples(inner, st.sampled_from(OPERATORS), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+    ),
+    max_leaves=6,
+)
+templates = st.tuples(st.sampled_from(STATEMENTS), expressions).map(lambda t: t[0].format(t[1]))
 
 
 def _paths(node, prefix=()):
@@ -342,69 +390,118 @@ def _paths(node, prefix=()):
             yield from _paths(v, (*prefix, i))
 
 
+def _get(tree, path):
+    for key in path:
+        tree = tree[key]
+    return tree
+
+
 def _set(tree, path, value):
     if not path:
         return value
-    node = tree
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value
+    _get(tree, path[:-1])[path[-1]] = value
     return tree
+
+
+def _nested(depth: int, mapping: bool):
+    node: object = "x"
+    for _ in range(depth):
+        node = {"a": node} if mapping else [node]
+    return node
 
 
 @st.composite
 def structure(draw):
+    """A change to the fixture game: ("write", file, text) with one value of one file replaced by another
+    structure (nested up to 200 deep, another type, a list where a mapping is expected, a mapping where a list
+    is, a non-finite or huge number, a random template), or ("link" | "fifo" | "folder", path) replacing a file
+    or a folder by a link out of the project, a link to itself, a pipe or an empty folder."""
     import yaml
 
+    kind = draw(
+        st.sampled_from(["nest", "type", "flip", "wrap", "number", "template", "template", "special"])
+    )
+    if kind == "special":
+        special = draw(st.sampled_from(["link-file", "link-folder", "link-loop", "fifo", "folder"]))
+        return (special, draw(st.sampled_from(LINK_TARGETS)), None)
     source = draw(st.sampled_from(STRUCT_SOURCES))
     tree = yaml.safe_load((FIXTURES / "basic" / source).read_text())
     path = draw(st.sampled_from(list(_paths(tree))))
-    kind = draw(st.sampled_from(["nest", "type", "template", "number", "wrap", "link"]))
-    if kind == "link":
-        return source, None
-    depth = draw(st.integers(1, 80))
-    replacement = {
-        "nest": [[]] if depth < 2 else eval("[" * depth + "]" * depth),
-        "type": draw(st.sampled_from([{}, [], "", None, True, {"a": [1, {"b": 2}]}, ["x"] * 5])),
-        "template": draw(st.sampled_from(TEMPLATES)),
-        "number": draw(st.sampled_from([float("nan"), float("inf"), -1, 0, 10**30, 1e-30, 2**63])),
-        "wrap": None,
-    }[kind]
-    if kind == "wrap":
-        node = tree
-        for key in path:
-            node = node[key]
-        replacement = draw(st.sampled_from([[node], {"x": node}]))
-    return source, yaml.safe_dump(_set(tree, path, replacement), allow_unicode=True)
+    node = _get(tree, path)
+    if kind == "nest":
+        replacement = _nested(draw(st.integers(1, 200)), draw(st.booleans()))
+    elif kind == "type":
+        replacement = draw(st.sampled_from([{}, [], "", None, True, 7, "7", {"a": [1, {"b": 2}]}, ["x"] * 5]))
+    elif kind == "flip":  # a list where a mapping is expected, and the other way round
+        if isinstance(node, dict):
+            replacement = [{k: v} for k, v in node.items()]
+        elif isinstance(node, list):
+            replacement = {str(i): v for i, v in enumerate(node)}
+        else:
+            replacement = [node]
+    elif kind == "wrap":
+        replacement = draw(st.sampled_from([[node], {"x": node}, [node, node]]))
+    elif kind == "number":
+        replacement = draw(st.sampled_from([float("nan"), float("inf"), -float("inf"), -1, 0, 10**30, 1e-30]))
+    else:
+        replacement = draw(templates)
+    return ("write", source, yaml.safe_dump(_set(tree, path, replacement), allow_unicode=True, width=1000))
+
+
+def _special(kind: str, target: Path, outside: Path) -> None:
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+    elif target.exists() or target.is_symlink():
+        target.unlink()
+    if kind == "link-file":
+        target.symlink_to(outside / "secret.yaml")
+    elif kind == "link-folder":
+        target.symlink_to(outside)
+    elif kind == "link-loop":
+        target.symlink_to(target.name)
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
 
 
 @pytest.mark.slow
 @settings(
     max_examples=int(os.environ.get("PNPGEN_FUZZ_EXAMPLES", "40")),
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=not os.environ.get("PNPGEN_FUZZ_RANDOM"),  # the same examples every run, unless asked
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(structure())
 def test_structurally_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
-    source, text = case
+    """Each example builds in a fresh process under the hostile corpus's time and memory limits: whatever the
+    change, exit 0 or 1 with a located message, never a traceback, nothing from outside read, and on failure the
+    output exactly as it was."""
+    from test_hostile import CASE_SECONDS, PEAK_MEMORY, run_pnpgen
+
+    kind, source, text = case
     root = tmp_path_factory.mktemp("sfuzz")
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.yaml").write_text(f"id: sample\ntitle: {FUZZ_CANARY}\nelements: []\n")
     shutil.copytree(FIXTURES / "basic", root, dirs_exist_ok=True)
     assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
     out = root / "out" / "sample"
     before = snapshot(out)
-    target = root / source
-    if text is None:  # the file becomes a link out of the project
-        (root.parent / "elsewhere.yaml").write_text("id: sample\n")
-        target.unlink()
-        target.symlink_to(root.parent / "elsewhere.yaml")
+    if kind == "write":
+        (root / source).write_text(text)
     else:
-        target.write_text(text)
-    result = run_cli("build", "--out", "out", cwd=root)
-    assert result.exit_code in (0, 1), result.output
-    assert "Traceback" not in result.output and "internal error" not in result.output, result.output
-    if result.exit_code == 1:
+        _special(kind, root / source, outside)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "200"}
+    code, output, took, peak = run_pnpgen(["build", "--out", "out"], root, env, None)
+    assert took < CASE_SECONDS and peak < PEAK_MEMORY, (took, peak >> 20, output[-2000:])
+    assert code in (0, 1), output[-2000:]
+    assert "Traceback" not in output and "internal error" not in output, output[-2000:]
+    assert FUZZ_CANARY not in output
+    if code == 1:
         assert snapshot(out) == before
-        assert any(" error: " in line for line in result.output.splitlines()), result.output
+        assert any(" error: " in line for line in output.splitlines()), output[-2000:]
     manifest = json.loads((out / "manifest.json").read_text())
     for f in manifest["files"]:
-        assert hashlib.sha256((out / f["path"]).read_bytes()).hexdigest() == f["sha256"]
+        data = (out / f["path"]).read_bytes()
+        assert FUZZ_CANARY.encode() not in data
+        assert hashlib.sha256(data).hexdigest() == f["sha256"]
