@@ -8,6 +8,7 @@ resolved on purpose: shown in every report, never a failure).
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -292,6 +293,8 @@ def _evaluate(compiler: Compiler, fact: Values, key: str, names: dict):
     result = value(names)
     if isinstance(result, bool) or not isinstance(result, (int, float)):
         raise TemplateProblem(fact.loc_of(key), f"'{key}' must give a number (got {result!r})")
+    if isinstance(result, float) and not math.isfinite(result):  # every comparison with NaN is false
+        raise TemplateProblem(fact.loc_of(key), f"'{key}' must be a finite number (got {result!r})")
     return result
 
 

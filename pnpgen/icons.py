@@ -6,6 +6,7 @@ of SVG files (`pnpgen.svgicons`). Paths use an SVG subset: M L H V C S Q T Z, ab
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -69,6 +70,20 @@ class PathError(ValueError):
     pass
 
 
+# No icon coordinate or stroke is larger than this (a 100 x 100 box, or an SVG's own view box): a number past it
+# is a mistake, and one past about 1e20 cannot be written into a PDF at all.
+MAX_ICON_NUMBER = 1e6
+
+
+def _drawable(number: float, shown) -> float:
+    if not math.isfinite(number) or abs(number) > MAX_ICON_NUMBER:
+        text = str(shown)
+        raise PathError(
+            f"holds a number too large to draw (got {text if len(text) <= 24 else text[:20] + '...'})"
+        )
+    return number
+
+
 def parse_path(d: str) -> tuple:
     tokens = _PATH_TOKEN.findall(d)
     if "".join(tokens).replace(" ", "") == "" or re.sub(r"[\s,]", "", d) != "".join(tokens):
@@ -85,7 +100,7 @@ def parse_path(d: str) -> tuple:
         for _ in range(n):
             if i >= len(tokens) or tokens[i].isalpha():
                 raise PathError(f"command '{cmd}' needs {n} numbers")
-            vals.append(float(tokens[i]))
+            vals.append(_drawable(float(tokens[i]), tokens[i]))
             i += 1
         return vals
 
@@ -204,7 +219,12 @@ def _numbers(n: tuple[int, ...]):
             raise Invalid(f"needs {' or '.join(map(str, n))} numbers")
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
             raise Invalid("needs numbers")
-        return tuple(float(v) for v in value)
+        try:
+            return tuple(_drawable(float(v), v) for v in value)
+        except OverflowError:  # a whole number past 1e308
+            raise Invalid("holds a number too large to draw") from None
+        except PathError as exc:
+            raise Invalid(str(exc)) from None
 
     return convert
 
@@ -213,7 +233,8 @@ def _path(value) -> tuple:
     try:
         return parse_path(as_str(value))
     except PathError as exc:
-        raise Invalid(str(exc)) from None
+        message = str(exc)
+        raise Invalid(f"'path' {message}" if message.startswith("holds") else message) from None
 
 
 def _circle(value) -> tuple:
@@ -259,6 +280,15 @@ def _tint(value, palette: Mapping[str, str]) -> str | None:
     return parse_colour(value, palette)
 
 
+def _stroke_width(value) -> float:
+    number = as_number(value)
+    if number < 0:
+        raise Invalid(f"must not be negative (got {value!r})")
+    if not math.isfinite(number) or number > 1000:
+        raise Invalid(f"is too large (got {value!r}; at most 1000 box units)")
+    return number
+
+
 def _opacity(value) -> float:
     number = as_number(value)
     if not 0 <= number <= 1:
@@ -283,7 +313,7 @@ SHAPE = Table(
         Key("line", _line, "[x1, y1, x2, y2]"),
         Key("fill", _colour, "a colour, tint or none; default tint (none for a line)", takes=("palette",)),
         Key("stroke", _colour, "a colour, tint or none; default none (tint for a line)", takes=("palette",)),
-        Key("stroke_width", as_number, "in box units; default 3 (4 for a line)"),
+        Key("stroke_width", _stroke_width, "in box units, 0 to 1000; default 3 (4 for a line)"),
         Key("opacity", _opacity, "0 to 1; default 1", default=1.0),
     ),
     title="Keys of an icon shape",

@@ -267,6 +267,8 @@ class Value:
             raise
         except (TooMuchWork, RecursionError, MemoryError) as exc:
             raise TemplateProblem(self.loc, too_much(exc)) from None
+        except OverflowError as exc:  # inf|int, a whole number too large for a float
+            raise TemplateProblem(self.loc, f"a number is infinite or too large ({exc})") from None
         except Exception as exc:  # any failure inside user templates becomes a located message
             raise TemplateProblem(self.loc, _explain(exc)) from None
         finally:

@@ -34,7 +34,11 @@ def to_pt(value, default_unit: str = "mm") -> float:
     if isinstance(value, bool):
         raise UnitError(f"expected a length, got {value!r}")
     if isinstance(value, (int, float)):
-        return _finite(float(value) * PT_PER[default_unit], value)
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number past 1e308
+            raise UnitError(f"is too large a length (got {_short(value)}; at most about 35 m)") from None
+        return _finite(number * PT_PER[default_unit], value)
     if isinstance(value, str):
         m = _LENGTH.match(value)
         if not m:
@@ -43,7 +47,13 @@ def to_pt(value, default_unit: str = "mm") -> float:
         if unit not in PT_PER:
             raise UnitError(f"unknown unit '{m.group(2)}' in {value!r} (accepted: mm, cm, in, pt)")
         return _finite(number * PT_PER[unit], value)
-    raise UnitError(f"expected a length, got {type(value).__name__} {value!r}")
+    raise UnitError(f"expected a length, got {_short(value)}")
+
+
+def _short(value) -> str:
+    """`value` as a message shows it: its repr, shortened (a number of 400 digits, a list of thousands)."""
+    text = repr(list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 MAX_PT = 100_000.0  # about 35 m: no piece, board or sheet is larger
@@ -54,7 +64,7 @@ def _finite(pt: float, value) -> float:
     if not math.isfinite(pt):
         raise UnitError(f"must be a finite number (got {value!r})")
     if abs(pt) > MAX_PT:
-        raise UnitError(f"is too large a length (got {value!r}; at most about 35 m)")
+        raise UnitError(f"is too large a length (got {_short(value)}; at most about 35 m)")
     return pt
 
 
@@ -88,7 +98,7 @@ _BY = re.compile(r"\s*[xX×]\s*")
 def _parse_size(value, one_length: bool) -> tuple[float, float]:
     if one_length and isinstance(value, (int, float)) and not isinstance(value, bool):
         side = to_pt(value)
-        return _positive(side, side, value)
+        return side, side
     if isinstance(value, str):
         key = value.strip().lower()
         if key in CARD_SIZES:
@@ -96,10 +106,10 @@ def _parse_size(value, one_length: bool) -> tuple[float, float]:
             return w * MM, h * MM
         parts = _BY.split(value.strip())
         if len(parts) == 2:
-            return _positive(to_pt(parts[0]), to_pt(parts[1]), value)
+            return to_pt(parts[0]), to_pt(parts[1])
         if one_length and len(parts) == 1:
             side = to_pt(value)
-            return _positive(side, side, value)
+            return side, side
         raise UnitError(
             f"unknown size {value!r}: expected one of {', '.join(CARD_SIZES)} or 'W x H' such as '63.5mm x 88.9mm'"
             + (", or one length such as '40mm'" if one_length else "")
@@ -108,11 +118,5 @@ def _parse_size(value, one_length: bool) -> tuple[float, float]:
         missing = {"width", "height"} - set(value)
         if missing:
             raise UnitError(f"a size needs width and height (missing: {', '.join(sorted(missing))})")
-        return _positive(to_pt(value["width"]), to_pt(value["height"]), None)
+        return to_pt(value["width"]), to_pt(value["height"])
     raise UnitError(f"expected a size name or 'W x H', got {value!r}")
-
-
-def _positive(w: float, h: float, value) -> tuple[float, float]:
-    if w <= 0 or h <= 0:
-        raise UnitError("a size must be positive" + (f", got {value!r}" if value is not None else ""))
-    return w, h

@@ -7,6 +7,7 @@ type of element draws, and which keys it takes, is declared in its own module of
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -125,7 +126,15 @@ def draw_face(
 def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:
     if el.for_each is not None:
         items = el.for_each(ctx)
-        if isinstance(items, (int, float)) and not isinstance(items, bool):
+        if isinstance(items, (int, float)) and not isinstance(
+            items, bool
+        ):  # a number repeats that many times
+            if isinstance(items, float) and not math.isfinite(items):
+                raise DrawProblem(el.for_each.loc, f"'for_each' must be a finite number (got {items!r})")
+            if items > MAX_REPEAT:
+                raise DrawProblem(
+                    el.for_each.loc, f"'for_each' repeats {int(items)} times; the limit is {MAX_REPEAT}"
+                )
             items = range(int(items))
         if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
             raise DrawProblem(el.for_each.loc, f"'for_each' must give a list (got {items!r})")

@@ -66,6 +66,7 @@ class Length(Kind):
 
     unit: str = "mm"
     default: Any = None
+    least: str = "any"  # or "zero" (a width: not negative) or "positive" (a text size: more than 0)
 
     def parse(self, value, known) -> float:
         if value is None:
@@ -76,7 +77,12 @@ class Length(Kind):
             pt = units.to_pt(value, self.unit)
         except units.UnitError as exc:
             raise Bad(str(exc)) from None
-        return finite(pt, value, MAX_LENGTH_PT)
+        pt = finite(pt, value, MAX_LENGTH_PT)
+        if self.least == "zero" and pt < 0:
+            raise Bad(f"must not be negative (got {value!r})")
+        if self.least == "positive" and pt <= 0:
+            raise Bad(f"must be more than 0 {self.unit} (got {value!r})")
+        return pt
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ class Number(Kind):
     def parse(self, value, known) -> float:
         try:
             f = float(value)
+        except OverflowError:  # a whole number past 1e308
+            raise Bad(f"is too large (got {str(value)[:20]}...)") from None
         except (TypeError, ValueError):
             raise Bad(f"must be a number (got {value!r})") from None
         finite(f, value, MAX_NUMBER)
@@ -173,11 +181,15 @@ class IconName(Kind):
 
 @dataclass(frozen=True)
 class Text(Kind):
-    """Text; nothing becomes ''."""
+    """Text (a number is written out); nothing becomes ''. A mapping or a list is a mistake, not text."""
 
     limit: int = MAX_TEXT
 
     def parse(self, value, known) -> str:
+        if isinstance(value, Mapping):
+            raise Bad("must be a text (got a mapping)")
+        if isinstance(value, (list, tuple)):
+            raise Bad("must be a text (got a list)")
         text = "" if value is None else str(value)
         if len(text) > self.limit:
             raise Bad(f"is {len(text):,} characters long; the limit is {self.limit:,}")
@@ -186,12 +198,25 @@ class Text(Kind):
 
 @dataclass(frozen=True)
 class Dash(Kind):
+    """A dash pattern in pt: lengths on and off, none negative, the pattern at least 0.1 pt long (a pattern of
+    1e-300 would ask a printer for more dashes than it has memory), none longer than a face."""
+
     def parse(self, value, known) -> tuple:
         if value in (None, "", ()):
             return ()
-        if not isinstance(value, (list, tuple)) or not all(isinstance(x, (int, float)) for x in value):
-            raise Bad(f"must be a list of lengths in pt such as [2, 1] (got {value!r})")
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) > 32
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)
+            or not all(math.isfinite(x) and 0 <= x <= MAX_DASH_PT for x in value)
+            or sum(value) < MIN_DASH_PT
+        ):
+            shown = repr(list(value)) if isinstance(value, (list, tuple)) else repr(value)
+            raise Bad(f"must be a list of lengths in pt such as [2, 1] (got {shown[:60]})")
         return tuple(float(x) for x in value)
+
+
+MIN_DASH_PT, MAX_DASH_PT = 0.1, 1000.0
 
 
 @dataclass(frozen=True)
@@ -266,7 +291,7 @@ class ElementType:
 
 # Keys many element types share.
 BOX = {"x": Length(), "y": Length(), "w": Length(), "h": Length()}
-STROKE_WIDTH = Length("pt", 0.5)
+STROKE_WIDTH = Length("pt", 0.5, "zero")
 OPACITY = Number(0, 1, 1)
 # How a shape is painted: rect, ellipse and polygon take these the same way.
 PAINT = {"fill": COLOUR, "stroke": COLOUR, "stroke_width": STROKE_WIDTH, "dash": Dash(), "opacity": OPACITY}

@@ -8,6 +8,7 @@ keys the table does not know with a did-you-mean.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -169,7 +170,8 @@ def describe(value) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    return f"{type(value).__name__} {value!r}"
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
 
 
 def as_str(value) -> str:
@@ -204,7 +206,13 @@ def as_whole(value) -> int:
 def as_number(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Invalid(f"must be a number (got {describe(value)})")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number past 1e308
+        raise Invalid(f"is too large (got {describe(value)})") from None
+    if not math.isfinite(number):
+        raise Invalid(f"must be a finite number (got {describe(value)})")
+    return number
 
 
 def as_bool(value) -> bool:

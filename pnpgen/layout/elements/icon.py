@@ -30,7 +30,7 @@ TYPE = ElementType(
     keys={
         "x": Length(),
         "y": Length(),
-        "size": Length(default=8),
+        "size": Length(default=8, least="positive"),
         "w": Length(),
         "h": Length(),
         "name": ICON,

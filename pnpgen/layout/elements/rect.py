@@ -16,7 +16,7 @@ TYPE = ElementType(
     keys={
         **BOX,
         "area": Area(),
-        "radius": Length(default=0),
+        "radius": Length(default=0, least="zero"),
         **PAINT,
     },
     draw=draw,

@@ -72,7 +72,7 @@ TYPE = ElementType(
         "start": Number(-1000, 1000, 0),
         "fill": Colour("#fbf6ea"),
         "stroke": Colour("#4a4036"),
-        "stroke_width": Length("pt", 0.6),
+        "stroke_width": Length("pt", 0.6, "zero"),
         "every": Number(1, 1000, 5),
         "highlight": Colour("#e7d3a1"),
         "font": FontName("sans-bold"),
