@@ -75,6 +75,7 @@ class _Composer:
     def __init__(self, display: str):
         self.display = display
         self.count = 0
+        self.aliased = False  # whether an alias has been expanded yet (the likely cause of a huge count)
         self.scalars = yaml.constructor.SafeConstructor()
         self.resolver = yaml.resolver.Resolver()
         self.anchors: dict[str, tuple[object, int]] = {}
@@ -84,10 +85,14 @@ class _Composer:
 
     def tally(self, n: int, event) -> None:
         self.count += n
+        if type(event) is yaml.AliasEvent:
+            self.aliased = True
         if self.count > MAX_VALUES:
             raise ContentError.at(
                 self.loc(event),
-                f"this file expands to more than {MAX_VALUES:,} values; YAML aliases nested too deep?",
+                f"this file expands to more than {MAX_VALUES:,} values; YAML aliases nested too deep?"
+                if self.aliased
+                else f"this file holds more than {MAX_VALUES:,} values",
             )
 
     def compose(self, events):
@@ -227,6 +232,14 @@ def load_text(text: str, display: str):
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         raise ContentError.at(_mark_loc(display, mark), f"invalid YAML: {problem}") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not take: located from its position
+        before = text[: exc.position]
+        line, column = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise ContentError.at(
+            Location(display, line, column),
+            f"invalid YAML: the control character U+{ord(char):04X} is not allowed",
+        ) from None
     except yaml.YAMLError as exc:
         raise ContentError.at(Location(display), f"invalid YAML: {exc}") from None
 
