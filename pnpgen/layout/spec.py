@@ -22,6 +22,7 @@ from pnpgen.templating import Compiler, Value
 
 MAX_ELEMENTS = 2_000
 LAYOUT_KEYS = ("extends", "vars", "elements", "description")
+MAX_EXTENDS = 32  # a layout extends one that extends one... at most this deep
 
 
 @dataclass(frozen=True)
@@ -89,13 +90,21 @@ class LayoutLibrary:
                 return p
         return None
 
-    def get(self, name: str, loc: Location, _chain: tuple = ()) -> Layout:
+    def get(self, name: str, loc: Location, _chain: tuple = (), _origin: Location | None = None) -> Layout:
+        """The layout `name`; `loc` is where it is named. (`_chain` and `_origin`: the layouts extending it, and
+        where the first of them says `extends`, which is where a chain too long is reported.)"""
         if name in self._cache:
             layout, recorded = self._cache[name]
             self.reader.replay(recorded)
             return layout
         if name in _chain:
             raise ContentError.at(loc, f"layout '{name}' extends itself ({' -> '.join(_chain + (name,))})")
+        if len(_chain) > MAX_EXTENDS:
+            shown = " -> ".join(_chain[:4]) + f" -> ... -> {name}"
+            raise ContentError.at(
+                _origin or loc,
+                f"layouts extend one another too deeply ({shown}: more than {MAX_EXTENDS} deep)",
+            )
         if not is_name(name):
             raise ContentError.at(
                 loc,
@@ -105,11 +114,11 @@ class LayoutLibrary:
             path = self.find(name, loc)
             if path is None:
                 raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
-            layout = self._load(name, path, _chain + (name,))
+            layout = self._load(name, path, _chain + (name,), _origin)
         self._cache[name] = (layout, dict(recorded))
         return layout
 
-    def _load(self, name: str, path: Path, chain: tuple) -> Layout:
+    def _load(self, name: str, path: Path, chain: tuple, origin: Location | None) -> Layout:
         display = display_path(path)
         data = self.reader.load_yaml(path, "layout")
         if not isinstance(data, LMap):
@@ -122,7 +131,8 @@ class LayoutLibrary:
                 )
         parent = None
         if "extends" in data:
-            parent = self.get(str(data["extends"]), data.loc_of("extends"), chain)
+            at = data.loc_of("extends")
+            parent = self.get(str(data["extends"]), at, chain, origin or at)
         vars_ = list(parent.vars) if parent else []
         raw_vars = data.get("vars", LMap())
         if not isinstance(raw_vars, LMap):
