@@ -66,6 +66,18 @@ def check_size(value: Any) -> Any:
     return value
 
 
+def bounded_join(parts: Any) -> str:
+    """Join the pieces of a template's output (or of `a ~ b`) into one text, refusing it as soon as it passes
+    MAX_ITEMS: a loop that writes a huge piece a thousand times stops at the first piece too many."""
+    out, total = [], 0
+    for part in parts:
+        total += len(part)
+        if total > MAX_ITEMS:
+            raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
+        out.append(part)
+    return "".join(out)
+
+
 def check_binop(operator: str, left: Any, right: Any) -> None:
     """Refuse an operation before it builds something huge."""
     ints = isinstance(left, int) and isinstance(right, int) and not isinstance(left, bool)

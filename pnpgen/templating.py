@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import jinja2
+from jinja2.compiler import CodeGenerator
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from pnpgen.budget import (
@@ -21,6 +22,7 @@ from pnpgen.budget import (
     FrozenItems,
     Items,
     TooMuchWork,
+    bounded_join,
     budget_var,
     charge,
     check_binop,
@@ -53,10 +55,26 @@ def content(value: Any) -> Any:
     return value
 
 
+class _CodeGenerator(CodeGenerator):
+    """Jinja's code generator, with `a ~ b` joined by the environment's `concat` (bounded, like every other text
+    a template builds: its output, a `{% set %}` block, a macro's) instead of an unbounded join of its own."""
+
+    def visit_Concat(self, node, frame) -> None:
+        self.write("concat(map(str, (")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write(")))")
+
+
 class Environment(ImmutableSandboxedEnvironment):
     """The sandbox, with a mapping's item winning over an attribute of the same name; `Fields` have no
     attributes at all. (Jinja's own order is the other way: `card.values` would be the dict's method.) Every
-    look-up, call and operator is a step of the evaluation's budget, and nothing it builds may be huge."""
+    look-up, call and operator is a step of the evaluation's budget, and nothing it builds may be huge: every
+    text a template joins goes through `concat`, which stops at MAX_ITEMS."""
+
+    code_generator_class = _CodeGenerator
+    concat = staticmethod(bounded_join)
 
     intercepted_binops = frozenset({"**", "*", "%", "+", "//", "-"})
 
