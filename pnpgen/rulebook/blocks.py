@@ -67,3 +67,4 @@ class Rulebook:
     title: str
     blocks: list = field(default_factory=list)
     counters: list = field(default_factory=lambda: [0, 0, 0])  # chapter and section numbers, across sources
+    marks: int = 0  # Markdown marks read so far, across sources (see markdown.MAX_MARKS)
