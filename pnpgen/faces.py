@@ -108,6 +108,18 @@ class Face:
     ops: tuple
     shape: str = "rect"  # what the face is cut to: rect, square, hex, hex-flat, triangle, circle
 
+    def __hash__(self) -> int:
+        """Computed once: a face is looked up once per copy placed on a sheet, and may hold 20,000 shapes."""
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            value = hash((self.width_pt, self.height_pt, self.bleed_pt, self.ops, self.shape))
+            object.__setattr__(self, "_hash", value)
+            return value
+
+    def __getstate__(self) -> dict:  # a hash is only good in the process that computed it
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def snapshot(self) -> str:
         """Stable text of the draw operations, rounded to 0.01 pt (for snapshot tests and diffs)."""
         lines = []
