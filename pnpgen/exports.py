@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem
 from pnpgen.model import Deck
-from pnpgen.pipeline.staging import Stage, staging_folder, swap_folder
+from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folder
 from pnpgen.units import MM
 
 SHOP_BLEED = 25.4 / 8 * MM  # 1/8 in, what print-on-demand shops ask for
@@ -220,10 +220,11 @@ def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bo
     results = []
     for deck in decks_of(run, components):
         final = project.out_dir(game_id) / "png" / deck.id
+        refuse_link(final, project.out)  # before a staging folder is made beside it
         folder = staging_folder(final)
         try:
             files = PngExport(deck, dpi, bleed).write(run, folder, diags)
-            swap_folder(folder, final)  # the deck's folder holds exactly this export, old or new
+            swap_folder(folder, final, project.out)  # the deck's folder holds exactly this export, old or new
         finally:
             if folder.exists():
                 _discard(folder)
@@ -235,7 +236,7 @@ def export_tts(project, game_id: str, components: list[str], check: bool = True)
     run, diags = loaded(project, game_id, check)
     results = []
     for deck in decks_of(run, components):
-        with Stage(project.out_dir(game_id) / "tts") as stage:
+        with Stage(project.out_dir(game_id) / "tts", project.out) as stage:
             files = TtsExport(deck).write(run, stage.dir, diags)
             stage.commit(files)
         results.append(Exported(deck.id, files))
@@ -252,7 +253,7 @@ def export_sheet(project, game_id: str, check: bool = True) -> Path:
         raise ContentError(result.diagnostics)
     pdfs = [result.out_dir / f["path"] for f in result.files]
     name = f"{game_id}-contact-sheet.png"
-    with Stage(result.out_dir) as stage:
+    with Stage(result.out_dir, project.out) as stage:
         contact_sheet(pdfs, stage.path(name))
         stage.commit([name])
     return result.out_dir / name

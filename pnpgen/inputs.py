@@ -18,6 +18,7 @@ without importing YAML, Jinja or ReportLab.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -42,6 +43,17 @@ def confined(path: Path, roots: list[Path]) -> Path | None:
     except (OSError, RuntimeError):  # a link loop
         return None
     return real if any(real == r or real.is_relative_to(r) for r in roots) else None
+
+
+def loops(path: Path) -> bool:
+    """Whether following `path`'s links goes round in a circle (a refusal says so, not that it leaves)."""
+    try:
+        path.resolve()
+    except RuntimeError:  # Python's "Symlink loop"
+        return True
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def digest_of(path: Path, roots: list[Path]) -> str:
@@ -76,8 +88,9 @@ def _list(folder: Path, pattern: str, roots: list[Path]) -> list[Path]:
     real = confined(folder, roots)
     if real is None or not real.is_dir():
         return []
-    # everything matching but folders: a pipe or a link out is then refused by name when it is read
-    return sorted(p for p in folder.glob(pattern) if p.is_symlink() or not p.is_dir())
+    # everything matching, folders too: a folder named like a chapter, a pipe or a link out is then refused by
+    # name when it is read, never skipped in silence
+    return sorted(folder.glob(pattern))
 
 
 def _sha_file(path: Path) -> str:
@@ -150,7 +163,8 @@ class Reader:
         base_real = confined(base, self.roots)
         real = confined(path, self.roots)
         if real is None or base_real is None or not real.is_relative_to(base_real):
-            raise ContentError.at(loc, f"{what} {relative!r} leaves {where}; refused")
+            why = "is a link that loops" if loops(path) else f"leaves {where}"
+            raise ContentError.at(loc, f"{what} {relative!r} {why}; refused")
         return path
 
     def probe(self, path: Path, what: str = "file", loc: Location | None = None) -> bool:
@@ -284,7 +298,8 @@ class Reader:
     def _confine(self, path: Path, what: str, loc: Location) -> Path:
         real = confined(path, self.roots)
         if real is None:
-            raise ContentError.at(loc, f"{what} '{display_path(path)}' leaves the game folder; refused")
+            why = "is a link that loops" if loops(path) else "leaves the game folder"
+            raise ContentError.at(loc, f"{what} '{display_path(path)}' {why}; refused")
         return real
 
 

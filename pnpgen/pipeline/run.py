@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,9 +47,16 @@ class GameRun:
         from pnpgen.schema import load_game
         from pnpgen.templating import Compiler
 
-        refuse_link(self.out_dir)
+        refuse_link(self.out_dir, self.project.out)
         if self.root.is_symlink():  # a game folder must be a folder: a link could make anywhere "the game"
             raise ContentError.at(Location(display_path(self.root)), "the game folder is a link; refused")
+        shared = (
+            self.project.shared_layouts
+        )  # a root of the reader: a link there would make anywhere readable
+        if os.path.lexists(shared) and not shared.resolve().is_relative_to(self.project.root):
+            raise ContentError.at(
+                Location(display_path(shared)), f"folder '{shared.name}' leaves the project; refused"
+            )
         with self.reader.recording() as self.model_inputs:  # what the whole game stands on
             self.game = load_game(self.root, self.reader, diags)
             with self.reader.recording() as self.source_inputs:  # a rulebook added later counts too
@@ -143,7 +151,7 @@ class GameRun:
         sweep(self.project.out)
         sweep(self.out_dir)
         writing = Writing(self.game, self.icons, self.project.paper)
-        with Stage(self.out_dir) as stage:
+        with Stage(self.out_dir, self.project.out) as stage:
             jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
             results = dict(zip((id(j) for j in jobs), write_all(jobs, min(workers, max(1, len(jobs))))))
             files: list[dict] = []

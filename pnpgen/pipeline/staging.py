@@ -24,8 +24,18 @@ from pnpgen.pipeline import manifest
 _STAGING = ".staging-"
 
 
-def refuse_link(folder: Path) -> None:
-    """An output folder that is a link (or not a folder) is refused, never written through."""
+def refuse_link(folder: Path, top: Path | None = None) -> None:
+    """An output folder that is a link (or not a folder) is refused, never written through; with `top` (the
+    `--out` folder), so is every folder from `top` down to it (a `png/` folder that is a link, `--out` itself)."""
+    chain = [folder]
+    if top is not None and folder.is_relative_to(top):
+        parts = folder.relative_to(top).parts
+        chain = [top, *(top.joinpath(*parts[: i + 1]) for i in range(len(parts)))]
+    for each in chain:
+        _refuse_one(each)
+
+
+def _refuse_one(folder: Path) -> None:
     try:
         mode = os.lstat(folder).st_mode
     except FileNotFoundError:
@@ -43,9 +53,9 @@ def refuse_link(folder: Path) -> None:
 class Stage:
     """A staging folder for one game's output folder `final`; use as a context manager."""
 
-    def __init__(self, final: Path):
-        self.final = final
-        refuse_link(final)
+    def __init__(self, final: Path, top: Path | None = None):
+        self.final, self.top = final, top
+        refuse_link(final, top)
         self.dir = staging_folder(final)
 
     def __enter__(self) -> Stage:
@@ -61,7 +71,7 @@ class Stage:
     def commit(self, names: list[str], remove: Iterable[str] = ()) -> None:
         """Move the staged `names` into the output folder (`manifest.json` last), then remove `remove`: old outputs
         the new manifest no longer lists, each only if pnpgen could have written it there."""
-        refuse_link(self.final)
+        refuse_link(self.final, self.top)
         self.final.mkdir(exist_ok=True)
         ordered = sorted(names, key=lambda n: n == manifest.NAME)
         for name in ordered:
@@ -74,10 +84,10 @@ class Stage:
         _remove_tree(self.dir)
 
 
-def swap_folder(staged: Path, final: Path) -> None:
+def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
     """Put the folder `staged` where `final` is, in one step where Linux allows (renameat2 RENAME_EXCHANGE), so a
     reader sees the old folder or the new one, never a mix; the old one is removed afterwards."""
-    refuse_link(final)
+    refuse_link(final, top)
     for f in staged.iterdir():
         _fsync(f)
     if not final.exists():
