@@ -14,10 +14,11 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem
+from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem, display_path
 from pnpgen.model import Deck
 from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folder
 from pnpgen.units import MM
@@ -72,7 +73,23 @@ def _draw(run, deck: Deck, bleed_pt: float, diags: Diagnostics):
     return drawn
 
 
-def _render_pages(faces, bleed_pt, icons, dpi: float, title: str, scratch: Path):
+def _save(write: Callable[[Path], object], folder: Path, name: str, loc: Location) -> str:
+    """Write one file of an export with `write(path)`; a failure (a full disk) is a message naming the file, at
+    the component it was made for. Returns `name`."""
+    from pnpgen.pipeline.jobs import plain_error
+
+    try:
+        write(folder / name)
+    except OSError as exc:
+        raise ContentError.at(loc, f"could not write {name}: {plain_error(exc)}") from None
+    return name
+
+
+def _png(image) -> Callable[[Path], object]:
+    return lambda path: image.save(path, compress_level=1)
+
+
+def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck, scratch: Path):
     """Rasterise faces through a PDF drawn by pnpgen; yields PIL images (RGB)."""
     import pypdfium2 as pdfium
 
@@ -80,11 +97,13 @@ def _render_pages(faces, bleed_pt, icons, dpi: float, title: str, scratch: Path)
 
     pdf_path = scratch / "faces.pdf"
     try:
-        write_face_pages(pdf_path, faces, bleed_pt, icons, title)
-    except Exception as exc:  # a failure that shows only while drawing the pages (damaged art...)
+        write_face_pages(pdf_path, faces, bleed_pt, icons, deck.name)
+    except (
+        Exception
+    ) as exc:  # a failure that shows only while drawing the pages (damaged art, a full disk...)
         from pnpgen.pipeline.jobs import plain_error
 
-        raise ContentError.at(Location(title), f"could not draw the images: {plain_error(exc)}") from None
+        raise ContentError.at(deck.loc, f"could not write the PNG images: {plain_error(exc)}") from None
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
         first = faces[0]
@@ -126,25 +145,24 @@ class PngExport:
 
         files = []
         fronts = [c[0] for c in cards]
-        for n, image in enumerate(_render_pages(fronts, b, run.icons, self.dpi, deck.name, folder), 1):
-            files.append(f"{deck.id}-{n:0{width}d}-front.png")
-            image.save(folder / files[-1], compress_level=1)
+        for n, image in enumerate(_render_pages(fronts, b, run.icons, self.dpi, deck, folder), 1):
+            files.append(_save(_png(image), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
         if backs:
             back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
-            for n, image in enumerate(
-                _render_pages(back_faces, b, run.icons, self.dpi, deck.name, folder), 1
-            ):
-                files.append(back_name(n))
-                image.save(folder / files[-1], compress_level=1)
-        with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
-            w.writerow(["front", "back", "count", "name"])
-            for n, (_front, back, count, name) in enumerate(cards, 1):
-                front_name = f"{deck.id}-{n:0{width}d}-front.png"
-                w.writerow(
-                    [front_name, back_name(n) if back is not None else "", count, spreadsheet_safe(name)]
-                )
-        return [*files, "cards.csv"]
+            for n, image in enumerate(_render_pages(back_faces, b, run.icons, self.dpi, deck, folder), 1):
+                files.append(_save(_png(image), folder, back_name(n), deck.loc))
+
+        def counts(path: Path) -> None:
+            with open(path, "w", newline="", encoding="utf-8") as fh:
+                w = csv.writer(fh)
+                w.writerow(["front", "back", "count", "name"])
+                for n, (_front, back, count, name) in enumerate(cards, 1):
+                    front_name = f"{deck.id}-{n:0{width}d}-front.png"
+                    w.writerow(
+                        [front_name, back_name(n) if back is not None else "", count, spreadsheet_safe(name)]
+                    )
+
+        return [*files, _save(counts, folder, "cards.csv", deck.loc)]
 
 
 def tts_cell(card_w_pt: float, card_h_pt: float, cols: int, rows: int) -> tuple[int, int]:
@@ -170,26 +188,23 @@ class TtsExport:
         rows = min(TTS_ROWS, max(2, math.ceil(min(len(slots), TTS_PER_SHEET) / cols)))
         cw, ch = tts_cell(deck.width_pt, deck.height_pt, cols, rows)
         dpi = cw / (deck.width_pt / 72)
-        fronts = list(_render_pages([c[0] for c in cards], 0.0, run.icons, dpi, deck.name, folder))
+        fronts = list(_render_pages([c[0] for c in cards], 0.0, run.icons, dpi, deck, folder))
         backs_faces = [c[1] for c in cards]
         shared_back = None not in backs_faces and len(set(backs_faces)) == 1
         files, sheets = [], []
         for s, chunk, sheet in _tiles(fronts, slots, cols, rows, cw, ch):
-            files.append(f"{deck.id}-sheet-{s}.png")
-            sheet.save(folder / files[-1], compress_level=1)
+            files.append(_save(_png(sheet), folder, f"{deck.id}-sheet-{s}.png", deck.loc))
             sheets.append({"face": files[-1], "num_width": cols, "num_height": rows, "cards": len(chunk)})
         if backs_faces[0] is not None:
             if shared_back:
-                back_img = next(_render_pages([backs_faces[0]], 0.0, run.icons, dpi, deck.name, folder))
-                files.append(f"{deck.id}-back.png")
-                back_img.resize((cw, ch)).save(folder / files[-1], compress_level=1)
+                back_img = next(_render_pages([backs_faces[0]], 0.0, run.icons, dpi, deck, folder))
+                files.append(_save(_png(back_img.resize((cw, ch))), folder, f"{deck.id}-back.png", deck.loc))
                 for sh in sheets:
                     sh["back"], sh["unique_backs"] = files[-1], False
             else:
-                backs = list(_render_pages(backs_faces, 0.0, run.icons, dpi, deck.name, folder))
+                backs = list(_render_pages(backs_faces, 0.0, run.icons, dpi, deck, folder))
                 for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
-                    files.append(f"{deck.id}-backs-{s}.png")
-                    sheet.save(folder / files[-1], compress_level=1)
+                    files.append(_save(_png(sheet), folder, f"{deck.id}-backs-{s}.png", deck.loc))
                     sheets[s - 1]["back"], sheets[s - 1]["unique_backs"] = files[-1], True
         desc = {
             "deck": deck.id,
@@ -198,8 +213,11 @@ class TtsExport:
             "card_px": [cw, ch],
             "sheets": sheets,
         }
-        (folder / f"{deck.id}.json").write_text(json.dumps(desc, indent=2) + "\n", encoding="utf-8")
-        return [*files, f"{deck.id}.json"]
+        text = json.dumps(desc, indent=2) + "\n"
+        return [
+            *files,
+            _save(lambda p: p.write_text(text, encoding="utf-8"), folder, f"{deck.id}.json", deck.loc),
+        ]
 
 
 def _tiles(images, slots, cols, rows, cw, ch):
@@ -254,7 +272,8 @@ def export_sheet(project, game_id: str, check: bool = True) -> Path:
     pdfs = [result.out_dir / f["path"] for f in result.files]
     name = f"{game_id}-contact-sheet.png"
     with Stage(result.out_dir, project.out) as stage:
-        contact_sheet(pdfs, stage.path(name))
+        where = Location(display_path(result.out_dir / name))
+        _save(lambda path: contact_sheet(pdfs, path), stage.dir, name, where)
         stage.commit([name])
     return result.out_dir / name
 

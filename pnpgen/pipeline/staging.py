@@ -73,6 +73,12 @@ class Stage:
         the new manifest no longer lists, each only if pnpgen could have written it there."""
         refuse_link(self.final, self.top)
         self.final.mkdir(exist_ok=True)
+        for name in names:  # checked before anything moves: all the files change, or none
+            there = self.final / name
+            if os.path.isdir(there) and not os.path.islink(there):
+                raise ContentError.at(
+                    Location(display_path(there)), f"a folder stands where {name} goes; refusing to replace it"
+                )
         ordered = sorted(names, key=lambda n: n == manifest.NAME)
         for name in ordered:
             staged = self.dir / name
