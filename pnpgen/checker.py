@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path, short
 from pnpgen.model import Board, Game
 from pnpgen.schema import Values, default_reader, load_game
 from pnpgen.schema.facts import read_facts
@@ -227,7 +227,7 @@ def _has_field(fact: Values, pieces: list[dict], comp: str, says: str, report: R
     lacking = [p for p in pieces if key not in p]
     if not lacking:
         return True
-    names = ", ".join(str(p.get("name", "?")) for p in lacking[:MAX_NAMED])
+    names = ", ".join(short(p.get("name", "?")) for p in lacking[:MAX_NAMED])
     if len(lacking) > MAX_NAMED:
         names += f" and {len(lacking) - MAX_NAMED} more"
     fields = {k for p in pieces for k in p} - {key}

@@ -52,6 +52,15 @@ def display_path(path: Path | str) -> str:
         return str(path)
 
 
+MAX_SHOWN = 40  # characters of a name a message shows (a 10,000-character card name is shortened)
+
+
+def short(text: object, limit: int = MAX_SHOWN) -> str:
+    """A name as a message shows it: whole when short, else its start and '...'."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def printable(text: str) -> str:
     """Text from content made safe for a terminal: control characters (escape sequences, carriage returns, line
     breaks) and the marks that reorder text (bidirectional overrides) are shown as escapes, never acted on."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.errors import Diagnostics, display_path
+from pnpgen.errors import Diagnostics, display_path, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.model import Board, Card, Deck, Game
 
@@ -114,9 +114,7 @@ class Painter:
 
     def card(self, deck: Deck, card: Card, fc: FaceContext, diags: Diagnostics, memo: dict | None = None):
         deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
-        label = (
-            f"card {card.index} '{card.name}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
-        )
+        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}

@@ -77,7 +77,8 @@ class Stage:
             there = self.final / name
             if os.path.isdir(there) and not os.path.islink(there):
                 raise ContentError.at(
-                    Location(display_path(there)), f"a folder stands where {name} goes; refusing to replace it"
+                    Location(display_path(there)),
+                    f"a folder stands where {name} goes; refusing to replace it",
                 )
         ordered = sorted(names, key=lambda n: n == manifest.NAME)
         for name in ordered:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pnpgen.errors import Diagnostics, did_you_mean
+from pnpgen.errors import Diagnostics, did_you_mean, short
 
 RESERVED = frozenset({"name", "count", "designed", "back", "front", "index"})
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
@@ -52,7 +52,7 @@ def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
         noun = NOUNS.get(deck.kind, "deck")
         diags.warning(
             card.loc,
-            f"no layout of {noun} '{deck.id}' reads the field '{name}' (first given on card '{card.name}')",
+            f"no layout of {noun} '{deck.id}' reads the field '{name}' (first given on card '{short(card.name)}')",
             did_you_mean(str(name), sorted(read)) if read else "its layouts read no card field",
         )
         found += 1

@@ -138,7 +138,13 @@ def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` that the font cannot draw (they would silently vanish)."""
     pdf_name(font)
     chars = pdfmetrics.getFont(pdf_name(font)).face.charToGlyph
-    return "".join(sorted({ch for ch in text if ord(ch) not in chars and not ch.isspace()}))
+    return "".join(sorted({ch for ch in text if (ord(ch) not in chars or _control(ch)) and not ch.isspace()}))
+
+
+def _control(ch: str) -> bool:
+    """A control character (ESC, NUL...): no font prints it, whatever glyph a font maps it to."""
+    code = ord(ch)
+    return code < 0x20 or 0x7F <= code < 0xA0
 
 
 @lru_cache(maxsize=64)
@@ -156,7 +162,7 @@ def runs(text: str, font: str, fallbacks: tuple = FALLBACKS) -> tuple:
     out: list[list] = []
     for ch in text:
         use = font
-        if ord(ch) not in own and not ch.isspace():
+        if ord(ch) not in own and not ch.isspace() and not _control(ch):
             use = next((f for f in fallbacks if ord(ch) in _charset(f)), font)
         if out and out[-1][0] == use:
             out[-1][1] += ch
