@@ -68,9 +68,10 @@ def load_rulebook(run, diags: Diagnostics):
     for key in ("title", "players", "credits"):  # the cover and the running header
         reader.note_value(f"{SCOPE}game/{key}", getattr(game, key))
     book = Rulebook(sources[0], title="")
+    errors = len(diags.errors)
     for src in sources:  # each on its own, so every block knows its own file and line
         parse(render_source(src, game, reader), src, diags, book)
-    if not book.title:
+    if not book.title and len(diags.errors) == errors:  # a source refused unread has not lost its title
         diags.error(Location(display_path(sources[0]), 1, 1), "a rulebook needs a '# Title' heading")
     pictures = {}
     for deck in game.components:
