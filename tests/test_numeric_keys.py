@@ -1,0 +1,68 @@
+"""Every numeric key of every layout element type, given a number no page can hold: a located error or a good
+build, never a crash inside ReportLab, an internal error or a file written with a number PDF readers reject.
+
+The element types come from the registry, so a new type is covered as soon as it has a minimal element below
+(the test fails until it has one)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+import yaml
+from conftest import FIXTURES, run_cli
+
+from pnpgen.layout.elements import TYPES
+from pnpgen.layout.kinds import Length, Number
+
+# The smallest element of each type that draws (values in mm), to which one hostile value is added.
+MINIMAL = {
+    "cells": {"x": 5, "y": 20, "w": 40, "h": 30, "cols": 3, "rows": 2},
+    "ellipse": {"x": 5, "y": 20, "w": 10, "h": 10, "fill": "black"},
+    "grid": {"x": 5, "y": 20, "w": 40, "h": 30, "cells": [["", ""]]},
+    "icon": {"x": 5, "y": 20, "name": "drop"},
+    "image": {"x": 5, "y": 20, "w": 10, "h": 10, "src": "split.png"},
+    "line": {"x1": 1, "y1": 1, "x2": 10, "y2": 10},
+    "polygon": {"points": [[1, 1], [10, 1], [5, 10]]},
+    "rect": {"x": 5, "y": 20, "w": 10, "h": 10, "fill": "black"},
+    "text": {"x": 5, "y": 20, "w": 40, "h": 10, "text": "hi"},
+    "track": {"x": 5, "y": 20, "w": 40, "h": 10, "count": 5},
+}
+# Written into the layout as YAML text: huge, huge whole, negative, and infinite and NaN computed by a template.
+HOSTILE = {
+    "1e300": "1.0e+300",
+    "int400": "1" + "0" * 400,
+    "negative": "-5",
+    "inf": '"{{ 1e308 * 10 }}"',
+    "nan": '"{{ (1e308 * 10) - (1e308 * 10) }}"',
+}
+NUMERIC = [
+    (name, key)
+    for name, t in sorted(TYPES.items())
+    for key, kind in sorted(t.keys.items())
+    if isinstance(kind, (Length, Number))
+]
+
+
+def test_every_element_type_has_a_minimal_element():
+    assert set(MINIMAL) == set(TYPES), "add the new element type to MINIMAL"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", sorted(HOSTILE))
+@pytest.mark.parametrize(("element", "key"), NUMERIC, ids=[f"{e}.{k}" for e, k in NUMERIC])
+def test_a_number_no_page_can_hold_is_a_located_error(element, key, value, tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "basic", project)
+    body = yaml.safe_dump({"elements": [{"type": element, **MINIMAL[element]}]}, sort_keys=False)
+    lines = [ln for ln in body.splitlines() if not ln.strip().startswith(f"{key}:")]
+    lines.append(f"  {key}: {HOSTILE[value]}")
+    (project / "content/sample/layouts/hero.yaml").write_text("\n".join(lines) + "\n")
+    result = run_cli("build", "--out", "out", cwd=project)
+    output = result.output
+    assert result.exit_code in (0, 1), output
+    assert "internal error" not in output and "Traceback" not in output, output
+    assert "could not write" not in output, f"refused only when writing the PDF:\n{output}"
+    if result.exit_code == 1:  # at the key, or at the element it makes impossible (a grid of negative height)
+        assert re.search(r"^content/sample/layouts/hero\.yaml:\d+:\d+: error: ", output, re.M), output
