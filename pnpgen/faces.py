@@ -6,6 +6,8 @@ Pure data: the render stage turns it into PDF, tests can read it as text.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass
 
 
@@ -134,3 +136,41 @@ class Face:
                 fields.append(f"{name}={v}")
             lines.append(type(op).__name__ + " " + " ".join(fields))
         return "\n".join(lines)
+
+
+def face_digest(face: Face) -> str:
+    """What a face prints, as 16 hex digits: its size, cut and every draw operation (numbers to 0.01 pt), with
+    art named by its bytes, not its path. Two builds print a face the same exactly when its digest is the same
+    (`pnpgen changes` compares them face by face)."""
+    h = hashlib.sha256(f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}".encode())
+    for op in face.ops:
+        fields = []
+        for name in op.__slots__:
+            v = getattr(op, name)
+            if isinstance(op, Image) and name == "path":
+                v = _file_digest(v)
+            elif isinstance(op, Vector) and name == "path":
+                continue  # its `digest` names its bytes
+            elif isinstance(v, float):
+                v = f"{v:.2f}"
+            elif isinstance(v, tuple):
+                v = "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
+            fields.append(f"{name}={v}")
+        h.update(("\n" + type(op).__name__ + " " + " ".join(fields)).encode())
+    return h.hexdigest()[:16]
+
+
+_FILE_DIGESTS: dict[tuple, str] = {}
+
+
+def _file_digest(path: str) -> str:
+    """The sha256 of an art file a face draws (read by the build already: confined and checked)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "missing"
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key not in _FILE_DIGESTS:
+        with open(path, "rb") as fh:
+            _FILE_DIGESTS[key] = hashlib.file_digest(fh, "sha256").hexdigest()
+    return _FILE_DIGESTS[key]

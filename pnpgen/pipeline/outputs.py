@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.faces import face_digest
 from pnpgen.model import Board, Deck
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
@@ -97,10 +98,36 @@ class DeckSheets(Target):
     def faces(self, pages: int) -> int:
         return len(self.drawn.faces)
 
+    def entry(self, name: str, pages: int, sha256: str) -> dict:
+        return {**super().entry(name, pages, sha256), "cards": card_records(self.drawn, self.plan)}
+
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.sheets import write_deck
 
         return write_deck(path, w.game.title, self.drawn, self.plan, w.icons, w.paper)
+
+
+def card_records(drawn, plan) -> list[dict]:
+    """Each card of a drawn deck once: its name, count, source line, the digest of its front (and back), and
+    where its first copy stands in the deck's PDF ([page from 0, x, y, width, height] of the trim, in pt from
+    the page's bottom-left), so two builds can be compared, and pictured, face by face."""
+    per, backs = plan.per_sheet, drawn.has_backs
+    records, i = [], 0
+    for card in drawn.deck.cards:
+        front, back = drawn.faces[i]
+        sheet, k = divmod(i, per)
+        page = sheet * (2 if backs else 1)
+        record = {"index": card.index, "name": card.name, "count": card.count, "line": card.loc.line}
+        record["front"], record["front_at"] = face_digest(front), [page, *_box(plan.slots[k])]
+        if back is not None:
+            record["back"], record["back_at"] = face_digest(back), [page + 1, *_box(plan.back_slots()[k])]
+        records.append(record)
+        i += card.count
+    return records
+
+
+def _box(slot) -> list[float]:
+    return [round(slot.x, 2), round(slot.y, 2), round(slot.w, 2), round(slot.h, 2)]
 
 
 class BoardFiles(Target):
@@ -125,6 +152,17 @@ class BoardFiles(Target):
 
     def faces(self, pages: int) -> int:
         return len(self.drawn.faces)
+
+    def entry(self, name: str, pages: int, sha256: str) -> dict:
+        out = super().entry(name, pages, sha256)
+        if name.endswith("-full.pdf"):  # one side a page, at full size
+            w, h = self.board.width_pt, self.board.height_pt
+            b = self.board.bleed_pt
+            out["sides"] = [
+                {"name": side.id, "front": face_digest(face), "front_at": [i, b, b, round(w, 2), round(h, 2)]}
+                for i, (side, face) in enumerate(zip(self.board.sides, self.drawn.faces))
+            ]
+        return out
 
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.board import write_board_full, write_board_tiled
