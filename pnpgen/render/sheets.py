@@ -18,12 +18,18 @@ def write_deck(path: Path, game_title: str, drawn, plan, icons: dict, paper: str
         f"{deck.name}: {len(faces)} cards, {paper.upper()}",
         icons,
     )
+    impose(writer, game_title, drawn, plan)
+    writer.save()
+    return writer.pages
+
+
+def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "") -> None:
+    """Add the sheets of one drawn deck to `writer` (several decks may share one file: a reprint)."""
+    deck, faces = drawn.deck, drawn.faces
     sheets = paginate(len(faces), plan.per_sheet)
     page = writer.piece_page if isinstance(plan, PiecePlan) else writer.sheet_page
     for n, rng in enumerate(sheets, 1):
-        label = f"{game_title} · {deck.name} · sheet {n} of {len(sheets)}"
+        label = f"{game_title} · {deck.name}{what} · sheet {n} of {len(sheets)}"
         page(plan, [faces[i][0] for i in rng], False, f"{label} · fronts")
         if drawn.has_backs:
             page(plan, [faces[i][1] for i in rng], True, f"{label} · backs")
-    writer.save()
-    return writer.pages
