@@ -17,9 +17,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
+from pnpgen import tts
 from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem, display_path
-from pnpgen.model import Deck
+from pnpgen.model import Board, Deck
 from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folder
 from pnpgen.units import MM
 
@@ -180,6 +182,7 @@ class TtsExport:
 
     def __init__(self, deck: Deck):
         self.deck = deck
+        self.info: tts.CardDeck | None = None  # what the saved object needs, once written
 
     def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
         deck, cards = self.deck, _draw(run, self.deck, 0.0, diags).distinct()
@@ -206,6 +209,19 @@ class TtsExport:
                 for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
                     files.append(_save(_png(sheet), folder, f"{deck.id}-backs-{s}.png", deck.loc))
                     sheets[s - 1]["back"], sheets[s - 1]["unique_backs"] = files[-1], True
+        if backs_faces[0] is None:  # TTS needs a back: a plain one
+            from PIL import Image
+
+            blank = Image.new("RGB", (cw, ch), "#d9d4c7")
+            files.append(_save(_png(blank), folder, f"{deck.id}-back.png", deck.loc))
+            for sh in sheets:
+                sh["back"], sh["unique_backs"] = files[-1], False
+        self.info = tts.CardDeck(
+            deck.name,
+            round(deck.width_pt / MM, 2),
+            [tts.DeckSheet(sh["face"], sh["back"], cols, rows, sh["unique_backs"]) for sh in sheets],
+            [(cards[idx][3], pos // TTS_PER_SHEET + 1, pos % TTS_PER_SHEET) for pos, idx in enumerate(slots)],
+        )
         desc = {
             "deck": deck.id,
             "name": deck.name,
@@ -250,14 +266,93 @@ def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bo
     return results, diags
 
 
-def export_tts(project, game_id: str, components: list[str], check: bool = True):
+class TtsPieces:
+    """A tile set or token sheet for Tabletop Simulator: one image per distinct front and back (at most 1024 px
+    a side), for the saved object's custom tiles and tokens."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.info: tts.PieceSet | None = None
+
+    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
+        deck, cards = self.deck, _draw(run, self.deck, 0.0, diags).distinct()
+        dpi = min(300.0, 1024 / (max(deck.width_pt, deck.height_pt) / 72))
+        files: list[str] = []
+        named: dict = {}  # face -> file: a back shared by every piece is one image
+
+        def image(face, side: str, n: int) -> str:
+            if face not in named:
+                picture = next(_render_pages([face], 0.0, run.icons, dpi, deck, folder))
+                named[face] = _save(_png(picture), folder, f"{deck.id}-{n:03d}-{side}.png", deck.loc)
+                files.append(named[face])
+            return named[face]
+
+        self.info = tts.PieceSet(deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM)
+        for n, (front, back, count, name) in enumerate(cards, 1):
+            self.info.pieces.append(
+                tts.Piece(name, count, image(front, "front", n), image(back, "back", n) if back else None)
+            )
+        return files
+
+
+class TtsBoard:
+    """Each side of a board as one image (at most 4096 px a side) for a custom board."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.info: list = []
+
+    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
+        board = self.board
+        drawn = run.painter.board(board, diags)
+        if drawn is None:
+            raise ContentError(diags)
+        dpi = min(150.0, 4096 / (max(board.width_pt, board.height_pt) / 72))
+        files = []
+        pictures = _render_pages(drawn.faces, 0.0, run.icons, dpi, board, folder)
+        for side, picture in zip(board.sides, pictures):
+            files.append(_save(_png(picture), folder, f"{board.id}-{side.id}.png", board.loc))
+            w, h = board.width_pt / MM, board.height_pt / MM
+            self.info.append(tts.BoardSide(f"{board.name}: {side.name or side.id}", files[-1], w, h))
+        return files
+
+
+def export_tts(project, game_id: str, components: list[str], check: bool = True, url_base: str | None = None):
+    """Deck sheets per card deck (as before), images of tiles, tokens and boards, and one saved object of all
+    of them: `OUT/<game>/tts/<game>-saved-object.json`."""
     run, diags = loaded(project, game_id, check)
-    results = []
-    for deck in decks_of(run, components):
-        with Stage(project.out_dir(game_id) / "tts", project.out) as stage:
-            files = TtsExport(deck).write(run, stage.dir, diags)
-            stage.commit(files)
-        results.append(Exported(deck.id, files))
+    game = run.game
+    wanted = [game.component(c) for c in components] if components else list(game.components)
+    for cid, comp in zip(components, wanted):
+        if comp is None:
+            ids = ", ".join(c.id for c in game.components)
+            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
+    final = project.out_dir(game_id) / "tts"
+    base = url_base.rstrip("/") + "/" if url_base else final.resolve().as_uri() + "/"
+    results, decks, sets, boards = [], [], [], []
+    with Stage(final, project.out) as stage:
+        every: list[str] = []
+        for comp in wanted:
+            if isinstance(comp, Board):
+                board = TtsBoard(comp)
+                files = board.write(run, stage.dir, diags)
+                boards += board.info
+            elif comp.kind == "cards":
+                cards = TtsExport(comp)
+                files = cards.write(run, stage.dir, diags)
+                decks.append(cards.info)
+            else:
+                pieces = TtsPieces(comp)
+                files = pieces.write(run, stage.dir, diags)
+                sets.append(pieces.info)
+            every += files
+            results.append(Exported(comp.id, files))
+        saved = tts.saved_object(game.title, decks, sets, boards, lambda name: base + quote(name))
+        text = json.dumps(saved, indent=2, ensure_ascii=False) + "\n"
+        name = f"{game.id}-saved-object.json"
+        every.append(_save(lambda p: p.write_text(text, encoding="utf-8"), stage.dir, name, game.loc))
+        stage.commit(every)
+    results.append(Exported("saved object", [name]))
     return results, diags
 
 

@@ -285,112 +285,6 @@ def new(game, content, debug):
     click.echo(f"next: pnpgen build {game}, then open output/{game}/cards.pdf")
 
 
-@main.group()
-def export():
-    """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
-
-
-def _export_common(f):
-    for option in (_no_check_option, _debug_option, _content_option, _out_option):
-        f = option(f)
-    return f
-
-
-def _no_decks(game, results) -> None:
-    if not results:
-        click.echo(f"{game} has no card decks to export")
-
-
-@export.command(name="png")
-@click.argument("game")
-@click.argument("components", nargs=-1)
-@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
-@click.option(
-    "--bleed/--no-bleed",
-    default=True,
-    show_default=True,
-    help="Include the 1/8 in bleed print-on-demand shops ask for.",
-)
-@_export_common
-@_guarded
-def export_png(game, components, dpi, bleed, content, out, debug, no_check):
-    """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
-    from pnpgen.exports import export_png as run
-
-    results, diags = run(_project(content, out), game, list(components), dpi, bleed, not no_check)
-    _report(diags)
-    _no_decks(game, results)
-    for r in results:
-        click.echo(
-            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
-        )
-
-
-@export.command(name="tts")
-@click.argument("game")
-@click.argument("components", nargs=-1)
-@_export_common
-@_guarded
-def export_tts(game, components, content, out, debug, no_check):
-    """Tabletop Simulator deck sheets (10 x 7 at most, 4096 px a side) and back images."""
-    from pnpgen.exports import export_tts as run
-
-    results, diags = run(_project(content, out), game, list(components), not no_check)
-    _report(diags)
-    _no_decks(game, results)
-    for r in results:
-        click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
-
-
-@export.command(name="sheet")
-@click.argument("game")
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
-@_export_common
-@_guarded
-def export_sheet(game, paper, content, out, debug, no_check):
-    """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
-    from pnpgen.exports import export_sheet as run
-
-    target = run(_project(content, out, paper), game, not no_check)
-    click.echo(f"contact sheet -> {target}")
-
-
-@main.command()
-@click.argument("old", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.argument("new", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.option(
-    "--since",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="The saved build to compare with (the same as OLD).",
-)
-@click.option("--game", "-g", "games", multiple=True, help="Compare only this game (repeatable).")
-@_content_option
-@_out_option
-@_no_check_option
-@_debug_option
-@_guarded
-def changes(old, new, since, games, content, out, no_check, debug):
-    """What changed between two builds, face by face, and only those cards to print again.
-
-    OLD is an output folder saved earlier (cp -r output output-v1). Without NEW, the content is built into
-    OUT first and compared with OLD; with NEW, the two folders are compared as they stand. Writes
-    NEW/<game>/changes/: proof.pdf (each changed face old | new | difference), reprint.pdf (every copy of each
-    changed or added card, and the extra copies of a card whose count grew, imposed with their backs) and
-    changes.txt (the summary printed here).
-    """
-    from pnpgen.changes import summary
-    from pnpgen.commands.changes import changes as run
-
-    if (old is None) == (since is None):
-        raise click.UsageError("name the earlier build once: pnpgen changes OLD [NEW], or --since OLD")
-    for w in run(_project(content, out), old or since, new, list(games), not no_check):
-        for line in summary(w.result):
-            click.echo(printable(line))
-        for note in w.notes:
-            click.echo(printable(note), err=True)
-        click.echo(f"  -> {w.folder}: {', '.join(w.files)}")
-
-
 @main.command()
 @click.argument("games", nargs=-1)
 @_content_option
@@ -415,3 +309,8 @@ def watch(games, content, out, paper, poll, no_check, debug):
         (sys.stderr if err else sys.stdout).flush()
 
     run(project, list(games) or None, echo, _report, poll=poll, check=not no_check)
+
+
+# More commands, each group in a module of its own (they register themselves on `main`).
+from pnpgen.cli import export as _export  # noqa: E402, F401
+from pnpgen.cli import iterate as _iterate  # noqa: E402, F401

@@ -1,0 +1,93 @@
+"""`pnpgen export png | tts | sheet`: a game's components as images and a virtual-table file."""
+
+from __future__ import annotations
+
+import click
+
+from pnpgen.cli import (
+    PAPER,
+    _content_option,
+    _debug_option,
+    _guarded,
+    _no_check_option,
+    _out_option,
+    _project,
+    _report,
+    main,
+)
+
+
+@main.group()
+def export():
+    """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
+
+
+def _export_common(f):
+    for option in (_no_check_option, _debug_option, _content_option, _out_option):
+        f = option(f)
+    return f
+
+
+def _no_decks(game, results) -> None:
+    if not results:
+        click.echo(f"{game} has no card decks to export")
+
+
+@export.command(name="png")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
+@click.option(
+    "--bleed/--no-bleed",
+    default=True,
+    show_default=True,
+    help="Include the 1/8 in bleed print-on-demand shops ask for.",
+)
+@_export_common
+@_guarded
+def export_png(game, components, dpi, bleed, content, out, debug, no_check):
+    """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
+    from pnpgen.exports import export_png as run
+
+    results, diags = run(_project(content, out), game, list(components), dpi, bleed, not no_check)
+    _report(diags)
+    _no_decks(game, results)
+    for r in results:
+        click.echo(
+            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
+        )
+
+
+@export.command(name="tts")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@click.option(
+    "--url-base",
+    help="Where the images will be uploaded (https://...): the saved object names them under it. "
+    "Default: file:/// URLs of the exported images, which TTS loads on this machine.",
+)
+@_export_common
+@_guarded
+def export_tts(game, components, url_base, content, out, debug, no_check):
+    """Tabletop Simulator: deck sheets (10 x 7 at most, 4096 px a side) and backs, images of tiles, tokens and
+    boards, and OUT/GAME/tts/GAME-saved-object.json holding all of them (every deck with its counts, tile and
+    token bags, boards): copy it into TTS's Saves/Saved Objects folder."""
+    from pnpgen.exports import export_tts as run
+
+    results, diags = run(_project(content, out), game, list(components), not no_check, url_base)
+    _report(diags)
+    for r in results:
+        click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")
+
+
+@export.command(name="sheet")
+@click.argument("game")
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@_export_common
+@_guarded
+def export_sheet(game, paper, content, out, debug, no_check):
+    """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
+    from pnpgen.exports import export_sheet as run
+
+    target = run(_project(content, out, paper), game, not no_check)
+    click.echo(f"contact sheet -> {target}")
