@@ -24,7 +24,12 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 build: $(VENV)/.installed
 	$(BIN)/pnpgen build
 
+# The serve page test drives Debian's chromium: installed here where apt-get can (the test skips, saying why, where
+# it is missing).
 test: $(VENV)/.installed-test
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; } || \
+		echo "chromium is not installed: the serve page test will be skipped"
 	$(BIN)/python -m pytest -q
 
 # everything but the tests marked slow (each of those builds or rasterises a lot): under a minute
@@ -45,3 +50,4 @@ clean:
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/serve_latency.py

@@ -58,6 +58,7 @@ FORBIDDEN = {
     "commands": {"cli"},
     "exports": {"cli"},
     "changes": {"commands", "cli"},
+    "serve": {"commands", "cli"},
     "project": {"pipeline", "commands", "cli", "layout", "render", "schema"},
 }
 THIRD_PARTY = {  # library -> the only places that may import it
@@ -66,7 +67,7 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "click": {"cli"},
     "reportlab": {"render", "text/fonts"},
     "markdown_it": {"rulebook"},
-    "pypdfium2": {"exports", "changes"},  # the two that read PDFs back: as images, and face by face
+    "pypdfium2": {"exports", "changes", "serve"},  # those that read PDFs back: as images, face by face
     "watchfiles": {"commands/watch"},
     "svglib": {"svg"},
     "lxml": {"svg"},

@@ -1,4 +1,4 @@
-"""`pnpgen changes`: what a revision changed, and only those cards to print again."""
+"""`pnpgen changes` and `pnpgen serve`: what a revision changed, and seeing it while editing."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from pathlib import Path
 import click
 
 from pnpgen.cli import (
+    PAPER,
     _content_option,
     _debug_option,
     _guarded,
     _no_check_option,
     _out_option,
     _project,
+    _report,
     main,
 )
 from pnpgen.errors import printable
@@ -52,3 +54,40 @@ def changes(old, new, since, games, content, out, no_check, debug):
         for note in w.notes:
             click.echo(printable(note), err=True)
         click.echo(f"  -> {w.folder}: {', '.join(w.files)}")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free port."
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on; anything but this machine's own exposes your game to the network.",
+)
+@_content_option
+@_out_option
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
+@_no_check_option
+@_debug_option
+@_guarded
+def serve(games, port, host, content, out, paper, poll, no_check, debug):
+    """A live page of GAMES (all when none): every face and back, boards, the rulebook's pages, the counts and
+    the rules check's findings, updated on every save.
+
+    Builds like `watch` (into OUT) and shows the faces cut from the PDFs it wrote; only faces that changed
+    reload. A save with an error shows it over the last good faces, with file:line:column. Click a face for its
+    fields and where it comes from.
+    """
+    import sys
+
+    from pnpgen.commands.serve import run
+
+    def echo(text, err):
+        click.echo(text, err=err)
+        (sys.stderr if err else sys.stdout).flush()
+
+    run(_project(content, out, paper), list(games) or None, echo, _report, host, port, poll, not no_check)

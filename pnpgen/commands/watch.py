@@ -38,8 +38,10 @@ def run(
     stop_event=None,
     poll: bool = False,
     check: bool = True,
+    after: Callable[[list, float], None] = lambda results, started: None,
 ) -> None:
-    """Build, then rebuild the games a save touches, running the rules check as `build` does."""
+    """Build, then rebuild the games a save touches, running the rules check as `build` does; `after` sees each
+    batch of results and when its build started (`pnpgen serve` updates its page from them)."""
     from watchfiles import watch as watch_changes
 
     from pnpgen import pipeline
@@ -58,6 +60,7 @@ def run(
             echo(printable(f"pnpgen: internal error: {type(exc).__name__}: {exc}"), True)
             return
         took = time.perf_counter() - start
+        after(results, start)
         for r in results:
             report(r.diagnostics)
             if r.ok:

@@ -1,0 +1,103 @@
+"""Edit-to-page latency of `pnpgen serve`: one card's name changed in each shipped game's first deck, timed from
+the save until the page's state shows the new face and its image has been fetched, as the page does it.
+
+Run: `.venv/bin/python bench/serve_latency.py` (also part of `make bench`). Each figure is the median of 3 edits;
+it includes the file watcher's debounce (150 ms) and the incremental build."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITS = 3
+
+
+def get(port: int, path: str) -> bytes:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", path)
+    body = conn.getresponse().read()
+    conn.close()
+    return body
+
+
+def first_deck(game: Path) -> Path:
+    for path in sorted(game.rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"^kind: (cards|tiles|tokens)$", text, re.M) and re.search(r"^  - name: ", text, re.M):
+            return path
+    raise SystemExit(f"no deck with a YAML card list in {game}")
+
+
+def measure(work: Path, game: str) -> list[float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pnpgen", "serve", game, "--port", "0", "--out", "out"],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        port = int(re.search(r":(\d+)/", proc.stdout.readline()).group(1))
+        state = json.loads(get(port, "/state?since=-1"))
+        deck = first_deck(work / "content" / game)
+        original = deck.read_text(encoding="utf-8")
+        took = []
+        for i in range(EDITS):
+            name = re.search(r"^  - name: (.+)$", original, re.M).group(1)
+            edited = original.replace(f"  - name: {name}\n", f"  - name: {name.strip(chr(34))} {i}\n", 1)
+            version = state["version"]
+            start = time.perf_counter()
+            deck.write_text(edited, encoding="utf-8")
+            while True:
+                state = json.loads(get(port, f"/state?since={version}"))
+                if state["version"] > version:
+                    break
+            urls = [
+                item["front"]
+                for g in state["games"]
+                for c in g["components"]
+                for item in c["items"]
+                if item["name"].endswith(f" {i}")
+            ]
+            for url in urls:
+                get(port, url)
+            took.append(time.perf_counter() - start)
+            deck.write_text(original, encoding="utf-8")
+            version = state["version"]
+            state = json.loads(get(port, f"/state?since={version}"))  # the revert is in
+        return took
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def main() -> None:
+    games = sorted(p.parent.name for p in (ROOT / "content").glob("*/game.yaml"))
+    work = Path(tempfile.mkdtemp(prefix="pnpgen-serve-bench-"))
+    try:
+        shutil.copytree(ROOT / "content", work / "content")
+        shutil.copytree(ROOT / "layouts", work / "layouts")
+        print(f"pnpgen serve: edit-to-page latency, median of {EDITS} one-card edits; {os.cpu_count()} cores")
+        print()
+        print("| game | edit to page |")
+        print("|---|---:|")
+        for game in games:
+            print(f"| {game} | {statistics.median(measure(work, game)):.2f} s |", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

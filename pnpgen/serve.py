@@ -1,0 +1,290 @@
+"""`pnpgen serve`: a live page of every face the build prints, updated on every save.
+
+The engine is the build itself (`pnpgen watch`): each save rebuilds what changed, exactly as `build` would, and
+the page is drawn from the PDFs it wrote. Every manifest entry records each printed face's digest and where it
+stands (`pipeline.outputs.card_records`), so a face is cut from its PDF page once per digest and kept in memory
+as PNG: a one-card edit re-crops one face, and the page reloads only the images whose digest changed (their
+URLs are their digests, cached by the browser for good). PNG rather than SVG: it is exactly what the PDF shows,
+fonts and art included, with no second renderer to disagree with the first.
+
+The server (the standard library's `ThreadingHTTPServer`: no dependency for a page one person opens on their own
+machine) answers four kinds of request and nothing else: `/` (the page), `/state` (JSON, long-polled),
+`/img/<key>.png` (a PNG held in memory) and `/favicon.ico` (none). No part of a request's path reaches the file
+system. A broken save shows its errors over the last good faces; a client that closes its connection early is
+ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import OrderedDict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from pnpgen.errors import printable
+from pnpgen.pipeline import manifest
+
+DPI = 110  # faces on the page: a poker card about 275 px wide
+PAGE_DPI = 50  # rulebook pages
+MAX_IMAGES = 4_000  # PNGs kept in memory (the least recently used go first)
+_KEY = re.compile(r"^[0-9a-z-]{1,64}$")
+
+
+class Preview:
+    """What the page shows, per game; updated from each batch of build results, read by the request threads."""
+
+    def __init__(self, project, games: list[str]):
+        self.project = project
+        self.order = games
+        self.games: dict[str, dict] = {}
+        self.version = 0
+        self.changed = threading.Condition()
+        self.images: OrderedDict[str, bytes] = OrderedDict()
+        self._pages: dict = {}  # (pdf sha256, page) -> rendered page, for the faces still to be cut from it
+        self.took: float | None = None  # seconds of the last update, build included
+
+    # -- updates (the watch thread) ----------------------------------------------------------------------------
+    def update(self, results: list, started: float | None = None) -> None:
+        """Show a batch of build results (`started`: when their build began, for the page's latency figure)."""
+        for r in results:
+            old = self.games.get(r.game, {"game": r.game, "components": [], "rulebook": []})
+            if r.ok:
+                state = self._game_state(r.game, r.out_dir)
+            else:
+                state = {**old}  # the last good faces stay; the errors show over them
+            state["errors"] = [_diag(d) for d in r.diagnostics.errors]
+            state["warnings"] = [_diag(d) for d in r.diagnostics.warnings]
+            self.games[r.game] = state
+        self._pages.clear()
+        with self.changed:
+            self.version += 1
+            if started is not None:
+                self.took = time.perf_counter() - started
+            self.changed.notify_all()
+
+    def _game_state(self, game: str, out_dir: Path) -> dict:
+        data = manifest.read(out_dir) or {"files": []}
+        fields = _fields(self.project, game)
+        components, rulebook = {}, []
+        for entry in data["files"]:
+            rows = entry.get("cards") if "cards" in entry else entry.get("sides")
+            if entry.get("kind") == "rulebook":
+                rulebook = self._rulebook(out_dir, entry)
+                continue
+            if not isinstance(rows, list):
+                continue
+            comp = components.setdefault(
+                entry["component"],
+                {
+                    "id": entry["component"],
+                    "kind": entry["kind"],
+                    "faces": entry.get("faces", 0),
+                    "items": [],
+                },
+            )
+            info = fields.get(entry["component"], {})
+            for n, row in enumerate(rows):
+                item = self._item(out_dir, entry, row, info.get(n))
+                if item is not None:
+                    comp["items"].append(item)
+        title = fields.get("", {}).get("title", game)
+        return {"game": game, "title": title, "components": list(components.values()), "rulebook": rulebook}
+
+    def _item(self, out_dir: Path, entry: dict, row: object, info: dict | None) -> dict | None:
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            return None
+        item = {"name": row["name"], "count": row.get("count", 1), "line": row.get("line", 0)}
+        for side in ("front", "back"):
+            digest, at = row.get(side), row.get(f"{side}_at")
+            if (
+                not isinstance(digest, str)
+                or not _KEY.match(digest)
+                or not isinstance(at, list)
+                or len(at) != 5
+            ):
+                item[side] = None
+                continue
+            if digest not in self.images:
+                image = self._cut(out_dir / entry["path"], entry["sha256"], at)
+                if image is None:
+                    item[side] = None
+                    continue
+                self._keep(digest, image)
+            item[side] = f"/img/{digest}.png"
+        if info:
+            item["fields"], item["source"] = info["fields"], info["source"]
+        return item if item.get("front") else None
+
+    def _cut(self, pdf: Path, sha: str, at: list):
+        page_no, x, y, w, h = at
+        key = (sha, page_no)
+        if key not in self._pages:
+            self._pages[key] = _render_page(pdf, page_no, DPI)
+        page = self._pages[key]
+        if page is None:
+            return None
+        image, height = page
+        s = DPI / 72
+        box = (round(x * s), round((height - y - h) * s), round((x + w) * s), round((height - y) * s))
+        return _png(image.crop(box))
+
+    def _rulebook(self, out_dir: Path, entry: dict) -> list:
+        sha, pages = entry["sha256"][:16], entry.get("pages", 0)
+        urls = []
+        for n in range(min(pages, 200)):
+            key = f"rb{sha}-{n}"
+            if key not in self.images:
+                page = _render_page(out_dir / entry["path"], n, PAGE_DPI)
+                if page is None:
+                    break
+                self._keep(key, _png(page[0]))
+            urls.append(f"/img/{key}.png")
+        return urls
+
+    def _keep(self, key: str, data: bytes) -> None:
+        self.images[key] = data
+        self.images.move_to_end(key)
+        while len(self.images) > MAX_IMAGES:
+            self.images.popitem(last=False)
+
+    # -- reads (the request threads) -----------------------------------------------------------------------------
+    def state(self, since: int, wait: float) -> dict:
+        with self.changed:
+            if self.version <= since:
+                self.changed.wait(timeout=wait)
+            games = [self.games[g] for g in self.order if g in self.games]
+            return {"version": self.version, "took": self.took, "games": games}
+
+    def image(self, key: str) -> bytes | None:
+        if not _KEY.match(key):
+            return None
+        return self.images.get(key)
+
+
+def _diag(d) -> dict:
+    return {
+        "at": printable(str(d.location)),
+        "message": printable(d.message + (f" ({d.hint})" if d.hint else "")),
+    }
+
+
+def _fields(project, game: str) -> dict:
+    """Each card's fields and source line by component and position, and the game's title (key ''); nothing
+    when the content does not load (its errors are on the page already)."""
+    from pnpgen.errors import ContentError
+    from pnpgen.schema import load_game
+
+    try:
+        model = load_game(project.content / game, project.reader(project.content / game))
+    except (ContentError, OSError):
+        return {}
+    out: dict = {"": {"title": model.title}}
+    for comp in model.components:
+        cards = getattr(comp, "cards", None)
+        if cards is not None:
+            out[comp.id] = {
+                n: {"fields": _plain(dict(c.fields)), "source": f"{comp.loc.path}:{c.loc.line}"}
+                for n, c in enumerate(cards)
+            }
+        else:
+            out[comp.id] = {
+                n: {"fields": _plain(dict(s.fields)), "source": f"{comp.loc.path}:{s.loc.line}"}
+                for n, s in enumerate(comp.sides)
+            }
+    return out
+
+
+def _plain(value):
+    """Content as JSON can hold it (located mappings and lists become plain ones)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def _render_page(pdf: Path, page_no: int, dpi: float):
+    import pypdfium2 as pdfium
+
+    if not manifest.ours(pdf.parent, pdf.name):
+        return None
+    try:
+        doc = pdfium.PdfDocument(str(pdf))
+    except (OSError, pdfium.PdfiumError):
+        return None
+    try:
+        if page_no >= len(doc):
+            return None
+        page = doc[page_no]
+        image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+        height = page.get_height()
+        page.close()
+        return image, height
+    finally:
+        doc.close()
+
+
+def _png(image) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def page_html() -> bytes:
+    return resources.files("pnpgen").joinpath("data/serve.html").read_bytes()
+
+
+class Handler(BaseHTTPRequestHandler):
+    """The four routes; nothing else, and never a path of the file system."""
+
+    preview: Preview
+    server_version = "pnpgen"
+
+    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        url = urlparse(self.path)
+        try:
+            if url.path in ("/", "/index.html"):
+                self._send(200, "text/html; charset=utf-8", page_html(), cache=False)
+            elif url.path == "/state":
+                since = parse_qs(url.query).get("since", ["-1"])[0]
+                since = int(since) if since.isdigit() else -1
+                body = json.dumps(self.preview.state(since, wait=15.0)).encode()
+                self._send(200, "application/json", body, cache=False)
+            elif url.path.startswith("/img/") and url.path.endswith(".png"):
+                data = self.preview.image(url.path[len("/img/") : -len(".png")])
+                if data is None:
+                    self._send(404, "text/plain", b"no such image\n", cache=False)
+                else:
+                    self._send(200, "image/png", data, cache=True)
+            else:
+                self._send(404, "text/plain", b"not found\n", cache=False)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away mid-answer
+
+    def _send(self, code: int, kind: str, body: bytes, cache: bool) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if cache else "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - http.server's name
+        pass  # quiet: the terminal shows builds, not requests
+
+
+def make_server(preview: Preview, host: str, port: int) -> ThreadingHTTPServer:
+    handler = type("PreviewHandler", (Handler,), {"preview": preview})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server

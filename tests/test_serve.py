@@ -1,0 +1,188 @@
+"""`pnpgen serve`: the page in a real browser (Debian's chromium driven by Playwright), and the server's routes
+as an attacker would try them. The server runs as the user runs it: `python -m pnpgen serve` in its own process."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, ROOT
+
+HEROES = "content/sample/decks/heroes.yaml"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class Served:
+    def __init__(self, project: Path):
+        self.project = project
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "pnpgen", "serve", "sample", "--port", "0", "--out", "out"],
+            cwd=project,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        line = self.proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line + self.proc.stdout.read()
+        self.port = int(match.group(1))
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.state(since=-1)  # the first build is in
+
+    def get(self, path: str) -> tuple[int, str, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn.request("GET", path)
+        response = conn.getresponse()
+        body = response.read()
+        conn.close()
+        return response.status, response.getheader("Content-Type", ""), body
+
+    def state(self, since: int) -> dict:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            status, _, body = self.get(f"/state?since={since}")
+            state = json.loads(body)
+            if status == 200 and state["version"] > since and state["games"]:
+                return state
+        raise AssertionError("the page's state never changed")
+
+    def stop(self) -> str:
+        """Stop it; what it printed."""
+        self.proc.terminate()
+        try:
+            out, _ = self.proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, _ = self.proc.communicate()
+        return out
+
+
+@pytest.fixture
+def served(tmp_path):
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", project)
+    server = Served(project)
+    yield server
+    print(server.stop())  # shown when a test fails
+
+
+def edit(project: Path, old: str, new: str) -> None:
+    path = project / HEROES
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+@pytest.mark.slow
+def test_state_lists_every_face_with_its_source(served):
+    state = served.state(since=-1)
+    (game,) = state["games"]
+    assert game["errors"] == [] and game["title"] == "Sample Game"
+    heroes = next(c for c in game["components"] if c["id"] == "heroes")
+    assert [i["name"] for i in heroes["items"]] == ["Ash Walker", "Tide Caller"]
+    assert heroes["faces"] == 11
+    first = heroes["items"][0]
+    assert first["source"] == "content/sample/decks/heroes.yaml:10" and first["fields"]["colour"] == "ember"
+    status, kind, body = served.get(first["front"])
+    assert status == 200 and kind == "image/png" and body.startswith(b"\x89PNG")
+
+
+@pytest.mark.slow
+def test_no_request_reaches_the_file_system(served):
+    (served.project / "out" / "secret.txt").write_text("not for the page")
+    for path in (
+        "/../../etc/passwd",
+        "/img/../../etc/passwd.png",
+        "/img/..%2f..%2fetc%2fpasswd.png",
+        "/out/sample/heroes.pdf",
+        "/secret.txt",
+        "/img/%00.png",
+        "/content/sample/decks/heroes.yaml",
+        "//etc/passwd",
+    ):
+        status, _, body = served.get(path)
+        assert status == 404, path
+        assert b"root:" not in body and b"not for the page" not in body
+
+
+@pytest.mark.slow
+def test_the_server_survives_clients_that_go_away(served):
+    for request in (b"GET /state?since=-1 HTTP/1.1\r\nHost: x\r\n\r\n", b"GET /img/", b"\x16\x03\x01garbage"):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=5) as s:
+            s.sendall(request)  # and close at once, mid-answer or mid-request
+    status, _, body = served.get("/")
+    assert status == 200 and b"pnpgen preview" in body
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (make test installs it where apt-get can)")
+    return path
+
+
+@pytest.mark.slow
+def test_the_page_shows_faces_updates_on_save_and_shows_errors(served):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extra")
+    executable = chromium()
+    with sync_api.sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        except sync_api.Error as exc:
+            pytest.skip(f"chromium does not start here: {str(exc).splitlines()[0]}")
+        page = browser.new_page()
+        page.goto(served.url)
+        loaded = "n => [...document.querySelectorAll('figure img.front')].filter(i => i.complete && i.naturalWidth > 0).length === n"
+        page.wait_for_function(loaded, arg=3, timeout=30_000)  # Ash Walker, Tide Caller, Spark
+        front = lambda i: page.get_attribute(f"#f-sample-heroes-{i} img.front", "src")  # noqa: E731
+        ash, tide = front(0), front(1)
+        assert page.get_attribute("#f-sample-heroes-0 img.back", "src") is not None
+
+        edit(served.project, "to move **two** spaces", "to move **three** spaces")
+        page.wait_for_function(
+            "old => document.querySelector('#f-sample-heroes-0 img.front').getAttribute('src') !== old",
+            arg=ash,
+            timeout=30_000,
+        )
+        page.wait_for_function(loaded, arg=3, timeout=30_000)
+        assert front(1) == tide  # only the edited face changed
+        new_ash = front(0)
+
+        edit(served.project, "count: 5", "count: three")
+        page.wait_for_selector("#overlay.shown", timeout=30_000)
+        overlay = page.inner_text("#overlay")
+        assert "content/sample/decks/heroes.yaml:11:12: error: 'count' must be a whole number" in overlay
+        assert front(0) == new_ash and front(1) == tide  # the last good faces stay under the errors
+
+        edit(served.project, "count: three", "count: 5")
+        page.wait_for_selector("#overlay", state="hidden", timeout=30_000)
+
+        page.click("#f-sample-heroes-1")
+        page.wait_for_selector("#panel.shown", timeout=5_000)
+        panel = page.inner_text("#panel")
+        assert (
+            "Tide Caller" in panel
+            and "content/sample/decks/heroes.yaml:13" in panel
+            and '"colour": "sea"' in panel
+        )
+        browser.close()
