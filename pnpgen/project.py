@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import UsageProblem
+from pnpgen.imposition.duplex import DEFAULT, Printing
 from pnpgen.inputs import Reader
 
 
@@ -22,6 +23,7 @@ class Project:
     content: Path  # one folder per game
     out: Path = Path("output")  # one folder per game is written here
     paper: str = "a4"
+    printing: Printing = DEFAULT  # duplex forms and the printer's back offset
 
     @property
     def root(self) -> Path:

@@ -94,10 +94,62 @@ def _guarded(command):
     return wrapper
 
 
-def _project(content: Path, out: Path = Path("output"), paper: str = "a4") -> Project:
+def _project(content: Path, out: Path = Path("output"), paper: str = "a4", printing=None) -> Project:
     if not content.is_dir():
         raise click.UsageError(f"content folder '{content}' does not exist")
-    return Project(content, out, paper.lower())
+    if printing is None:
+        return Project(content, out, paper.lower())
+    return Project(content, out, paper.lower(), printing)
+
+
+def _printing_options(f):
+    """How the sheets are printed: duplex form(s), the printer's back offset, or a named printer profile."""
+    for option in reversed(
+        (
+            click.option(
+                "--duplex",
+                type=click.Choice(["long", "short", "none"]),
+                help="How the printer turns the sheet: long (the default), short, or none (backs as pages of their "
+                "own, unmirrored, for single-sided printing and gluing).",
+            ),
+            click.option(
+                "--forms",
+                type=click.Choice(["all"]),
+                help="Write every duplex form: <deck>.pdf (long), <deck>-short.pdf and <deck>-single.pdf.",
+            ),
+            click.option(
+                "--back-offset",
+                metavar="X,Y[,ANGLE]",
+                help="Move every back page X,Y mm (and turn it ANGLE degrees) to correct a printer's drift, as "
+                "`pnpgen calibrate` measures it.",
+            ),
+            click.option(
+                "--printer", metavar="NAME", help="A printer profile of printers.yaml (see the README)."
+            ),
+        )
+    ):
+        f = option(f)
+    return f
+
+
+def _printing(content: Path, paper, duplex, forms, back_offset, printer):
+    """(paper, Printing) from the flags, over the named printer profile, over the defaults."""
+    from pnpgen.imposition.duplex import FLIPS, Printing, parse_offset
+
+    profile = None
+    if printer:
+        from pnpgen.printers import find
+
+        profile = find(printer, content.resolve().parent)
+    paper = paper or (profile.paper if profile else None) or "a4"
+    flip = duplex or (profile.duplex if profile else None) or "long"
+    offset = back_offset or (profile.back_offset if profile else None)
+    try:
+        dx, dy, angle = parse_offset(offset) if offset else (0.0, 0.0, 0.0)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--back-offset") from None
+    flips = FLIPS if forms == "all" else (flip,)
+    return paper, Printing(flips, dx, dy, angle)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -114,7 +166,8 @@ def main() -> None:
 @click.argument("games", nargs=-1)
 @_content_option
 @_out_option
-@click.option("--paper", type=PAPER, default="a4", show_default=True, help="Paper size of the sheets.")
+@click.option("--paper", type=PAPER, help="Paper size of the sheets: a4 (the default) or letter.")
+@_printing_options
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option(
     "--jobs",
@@ -126,7 +179,7 @@ def main() -> None:
 @_no_check_option
 @_debug_option
 @_guarded
-def build(games, content, out, paper, strict, debug, jobs, no_check):
+def build(games, content, out, paper, duplex, forms, back_offset, printer, strict, debug, jobs, no_check):
     """Build GAMES (all games in the content folder when none are named).
 
     Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf and
@@ -136,7 +189,8 @@ def build(games, content, out, paper, strict, debug, jobs, no_check):
     """
     from pnpgen.commands.build import build as run
 
-    project = _project(content, out, paper)
+    paper, printing = _printing(content, paper, duplex, forms, back_offset, printer)
+    project = _project(content, out, paper, printing)
     if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
         sys.exit(0)
@@ -314,3 +368,4 @@ def watch(games, content, out, paper, poll, no_check, debug):
 # More commands, each group in a module of its own (they register themselves on `main`).
 from pnpgen.cli import export as _export  # noqa: E402, F401
 from pnpgen.cli import iterate as _iterate  # noqa: E402, F401
+from pnpgen.cli import printing as _printing_commands  # noqa: E402, F401

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label
 from pnpgen.units import MM, PAPERS
 
@@ -37,25 +38,31 @@ class PiecePlan:
     def per_sheet(self) -> int:
         return len(self.slots)
 
-    def back_slots(self) -> tuple:
-        """Mirrored for long-edge duplex: x -> paper width - x (a mirrored lattice is the same lattice)."""
-        pw = self.paper_w
+    def back_slots(self, duplex: Duplex = LONG) -> tuple:
+        """Where the backs go for the flip `duplex` names (a mirrored lattice is the same lattice). On a short-edge
+        flip each back is also turned half round, which `up` records as the renderer reads it."""
+        pw, ph = self.paper_w, self.paper_h
         return tuple(
-            PieceSlot(pw - s.x - s.w, s.y, s.w, s.h, s.up, _mirror(s.clip, pw), _mirror(s.guide, pw))
+            PieceSlot(
+                *duplex.box(s.x, s.y, s.w, s.h, pw, ph),
+                s.up != duplex.turned,
+                _moved(s.clip, duplex, pw, ph),
+                _moved(s.guide, duplex, pw, ph),
+            )
             for s in self.slots
         )
 
-    def boxes(self, back: bool = False) -> tuple:
-        slots = self.back_slots() if back else self.slots
+    def boxes(self, back: bool = False, duplex: Duplex = LONG) -> tuple:
+        slots = self.back_slots(duplex) if back else self.slots
         xs = [s.x for s in slots] + [s.x + s.w for s in slots]
         ys = [s.y for s in slots] + [s.y + s.h for s in slots]
         return (min(xs), min(ys), max(xs), max(ys))
 
 
-def _mirror(spec: tuple, pw: float) -> tuple:
+def _moved(spec: tuple, duplex: Duplex, pw: float, ph: float) -> tuple:
     if spec[0] == "circle":
-        return ("circle", pw - spec[1], spec[2], spec[3])
-    return ("poly", tuple((pw - x, y) for x, y in spec[1]))
+        return ("circle", *duplex.point(spec[1], spec[2], pw, ph), spec[3])
+    return ("poly", tuple(duplex.point(x, y, pw, ph) for x, y in spec[1]))
 
 
 def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> PiecePlan:

@@ -8,8 +8,8 @@ Two ways to lay a grid, whichever holds more cards (gutters win a tie):
 - shared cut lines: cards butt together; the bleed survives only on the grid's outer edges, as much of it
   as the margin allows.
 Cut marks run outward from the grid along every cut line, in the band between the grid's outer bleed and the
-printer margin. Backs go on the page after their fronts, mirrored for long-edge duplex: the back of the face
-at x lands at paper_width - x - width.
+printer margin. Backs go on the page after their fronts, placed for the flip a `duplex.Duplex` names (long-edge
+by default: the back of the face at x lands at paper_width - x - width).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.units import MM, PAPERS
 
 MARGIN = 5 * MM  # nothing printed nearer the paper's edge
@@ -76,20 +77,29 @@ class SheetPlan:
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
-    def back_slots(self) -> tuple:
-        """The front slots mirrored for long-edge duplex."""
-        out = []
-        for s in self.slots:
-            left, bottom, right, top = s.bleed
-            out.append(Slot(self.paper_w - s.x - s.w, s.y, s.w, s.h, (right, bottom, left, top)))
-        return tuple(out)
+    def back_slots(self, duplex: Duplex = LONG) -> tuple:
+        """Where the backs go: each behind its front after the flip `duplex` names."""
+        pw, ph = self.paper_w, self.paper_h
+        return tuple(Slot(*duplex.box(s.x, s.y, s.w, s.h, pw, ph), duplex.bleed(s.bleed)) for s in self.slots)
 
-    def back_marks(self) -> tuple:
-        return tuple(Mark(self.paper_w - m.x1, m.y1, self.paper_w - m.x2, m.y2) for m in self.marks)
+    def back_marks(self, duplex: Duplex = LONG) -> tuple:
+        pw, ph = self.paper_w, self.paper_h
+        return tuple(
+            Mark(*duplex.point(m.x1, m.y1, pw, ph), *duplex.point(m.x2, m.y2, pw, ph)) for m in self.marks
+        )
 
-    def back_label(self) -> Label:
+    def back_label(self, duplex: Duplex = LONG) -> Label:
         lb = self.label
-        return Label(self.paper_w - lb.x, lb.y, lb.length, lb.thickness, lb.rotate)
+        x, y = duplex.point(lb.x, lb.y, self.paper_w, self.paper_h)
+        return Label(x, y, lb.length, lb.thickness, lb.rotate)
+
+    def back_boxes(self, duplex: Duplex = LONG) -> tuple:
+        """The trim box and bleed box of a back page."""
+        out = []
+        for x0, y0, x1, y1 in (self.trim_box, self.bleed_box):
+            x, y, w, h = duplex.box(x0, y0, x1 - x0, y1 - y0, self.paper_w, self.paper_h)
+            out.append((x, y, x + w, y + h))
+        return tuple(out)
 
     @property
     def trim_box(self) -> tuple:

@@ -18,6 +18,7 @@ import stat
 from functools import cache
 from pathlib import Path
 
+from pnpgen.imposition.duplex import DEFAULT
 from pnpgen.inputs import digest_of
 from pnpgen.pipeline import manifest
 from pnpgen.pipeline.staging import sha256_of
@@ -63,9 +64,11 @@ def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path]) -> bo
     return bool(inputs) and output_intact(out_dir, entry) and inputs_hold(inputs, root, roots)
 
 
-def usable(old: dict | None, paper: str) -> dict | None:
-    """The old manifest when its outputs may be reused at all: same pnpgen, same paper."""
+def usable(old: dict | None, paper: str, printing: str = DEFAULT.key()) -> dict | None:
+    """The old manifest when its outputs may be reused at all: same pnpgen, same paper, printed the same way."""
     if old is None or old.get("engine") != engine_digest() or old.get("paper") != paper:
+        return None
+    if old.get("printing", DEFAULT.key()) != printing:
         return None
     return old
 
@@ -73,7 +76,7 @@ def usable(old: dict | None, paper: str) -> dict | None:
 def game_up_to_date(project, game_root: Path, strict: bool = False, checked: bool = False) -> bool:
     """True when every output of the game is fresh: nothing needs to be loaded or drawn."""
     out_dir = project.out_dir(game_root.name)
-    old = usable(manifest.read(out_dir), project.paper)
+    old = usable(manifest.read(out_dir), project.paper, project.printing.key())
     if old is None or not old["files"]:
         return False
     root, roots = project.root, [r.resolve() for r in project.roots_of(game_root)]

@@ -26,6 +26,7 @@ class Writing:
     game: object  # pnpgen.model.Game
     icons: dict
     paper: str
+    printing: object = None  # pnpgen.imposition.duplex.Printing
 
 
 @dataclass

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.faces import face_digest
+from pnpgen.imposition.duplex import DEFAULT
+from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
 from pnpgen.model import Board, Deck
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
@@ -68,15 +70,16 @@ class Target:
 class DeckSheets(Target):
     """Cards, tiles or tokens imposed on sheets, backs behind their fronts: `<id>.pdf`."""
 
-    def __init__(self, deck: Deck):
+    def __init__(self, deck: Deck, printing=DEFAULT):
         super().__init__(deck.id, deck.loc)
         self.deck = deck
         self.kind = deck.kind
         self.drawn = None
         self.plan = None
+        self.printing = printing
 
     def names(self) -> list[str]:
-        return [f"{self.deck.id}.pdf"]
+        return self.printing.names(self.deck.id)  # one file per duplex form
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         from pnpgen.imposition import ImpositionError, plan_for
@@ -99,15 +102,17 @@ class DeckSheets(Target):
         return len(self.drawn.faces)
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:
-        return {**super().entry(name, pages, sha256), "cards": card_records(self.drawn, self.plan)}
+        duplex = self.printing.duplex(self.printing.flip_of(name, self.deck.id))
+        return {**super().entry(name, pages, sha256), "cards": card_records(self.drawn, self.plan, duplex)}
 
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.sheets import write_deck
 
-        return write_deck(path, w.game.title, self.drawn, self.plan, w.icons, w.paper)
+        duplex = self.printing.duplex(self.printing.flip_of(name, self.deck.id))
+        return write_deck(path, w.game.title, self.drawn, self.plan, w.icons, w.paper, duplex)
 
 
-def card_records(drawn, plan) -> list[dict]:
+def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
     """Each card of a drawn deck once: its name, count, source line, the digest of its front (and back), and
     where its first copy stands in the deck's PDF ([page from 0, x, y, width, height] of the trim, in pt from
     the page's bottom-left), so two builds can be compared, and pictured, face by face."""
@@ -120,7 +125,10 @@ def card_records(drawn, plan) -> list[dict]:
         record = {"index": card.index, "name": card.name, "count": card.count, "line": card.loc.line}
         record["front"], record["front_at"] = face_digest(front), [page, *_box(plan.slots[k])]
         if back is not None:
-            record["back"], record["back_at"] = face_digest(back), [page + 1, *_box(plan.back_slots()[k])]
+            record["back"], record["back_at"] = (
+                face_digest(back),
+                [page + 1, *_box(plan.back_slots(duplex)[k])],
+            )
         records.append(record)
         i += card.count
     return records
@@ -234,9 +242,11 @@ def label_glyphs(run, component, diags: Diagnostics) -> int:
     return found
 
 
-def targets_of(game, sources: list[Path]) -> list[Target]:
+def targets_of(game, sources: list[Path], printing=DEFAULT) -> list[Target]:
     """Every target of a game, in the order its files are listed in the manifest."""
-    out: list[Target] = [BoardFiles(c) if isinstance(c, Board) else DeckSheets(c) for c in game.components]
+    out: list[Target] = [
+        BoardFiles(c) if isinstance(c, Board) else DeckSheets(c, printing) for c in game.components
+    ]
     if sources:
         out.append(RulebookFile(sources))
     return out

@@ -32,7 +32,10 @@ class GameRun:
         self.reader = project.reader(root)
         self.out_dir = project.out_dir(root.name)
         self.roots = [r.resolve() for r in project.roots_of(root)]
-        self.old = freshness.usable(manifest.read(self.out_dir), project.paper)
+        self.previous = manifest.read(self.out_dir)  # what the folder holds now: its files may have to go
+        self.old = freshness.usable(
+            self.previous, project.paper, project.printing.key()
+        )  # what may be reused
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
         self.load_warnings = 0
@@ -92,7 +95,7 @@ class GameRun:
 
     # -- draw and plan ------------------------------------------------------------------------------------
     def claim(self, diags: Diagnostics) -> list:
-        targets = outputs.targets_of(self.game, self.sources)
+        targets = outputs.targets_of(self.game, self.sources, self.project.printing)
         if not outputs.claim(targets, diags):
             diags.raise_if_errors()
         return targets
@@ -150,7 +153,7 @@ class GameRun:
         """Write the stale targets into a staging folder, then move them and the manifest into place."""
         sweep(self.project.out)
         sweep(self.out_dir)
-        writing = Writing(self.game, self.icons, self.project.paper)
+        writing = Writing(self.game, self.icons, self.project.paper, self.project.printing)
         with Stage(self.out_dir, self.project.out) as stage:
             jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
             results = dict(zip((id(j) for j in jobs), write_all(jobs, min(workers, max(1, len(jobs))))))
@@ -164,7 +167,8 @@ class GameRun:
                     files.extend(self.old_entries(target))
             manifest.write(stage.path(manifest.NAME), self.manifest(files))
             kept = {e["path"] for e in files}
-            gone = [e["path"] for e in self.old["files"] if e["path"] not in kept] if self.old else []
+            before = self.previous["files"] if self.previous else []
+            gone = [e["path"] for e in before if e["path"] not in kept]  # printed another way last time too
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
         rendered = [t.component for t in stale]
         reused = [t.component for t in targets if t not in stale]
@@ -175,6 +179,7 @@ class GameRun:
             "game": self.game.id,
             "title": self.game.title,
             "paper": self.project.paper,
+            "printing": self.project.printing.key(),
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),
             "model": dict(sorted(self.model_inputs.items())),

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import __version__
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector
 from pnpgen.imposition import Label, SheetPlan
+from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import ensure_registered, pdf_name, unit_width
@@ -284,11 +285,12 @@ class PdfWriter:
         self.drawer = FaceDrawer(self.c, icons)
         self.pages = 0
 
-    def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str) -> None:
+    def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
         c = self.c
-        slots = plan.back_slots() if back else plan.slots
-        marks = plan.back_marks() if back else plan.marks
+        slots = plan.back_slots(duplex) if back else plan.slots
+        marks = plan.back_marks(duplex) if back else plan.marks
         names = [self.drawer.face_form(f) if f is not None else None for f in faces]
+        drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
         for slot, name in zip(slots, names):
             if name is None:
                 continue
@@ -299,28 +301,42 @@ class PdfWriter:
             p = c.beginPath()
             p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
             c.clipPath(p, stroke=0, fill=0)
+            if back and duplex.turned:  # turned half round in its place
+                c.translate(slot.w, slot.h)
+                c.rotate(180)
             c.doForm(name)
             c.restoreState()
         c.setStrokeColor(colour("#000000"))
         c.setLineWidth(0.25)
         for m in marks:
             c.line(m.x1, m.y1, m.x2, m.y2)
-        self._label(plan.back_label() if back else plan.label, label)
-        tx0, ty0, tx1, ty1 = plan.trim_box
-        bx0, by0, bx1, by1 = plan.bleed_box
-        if back:
-            tx0, tx1 = plan.paper_w - tx1, plan.paper_w - tx0
-            bx0, bx1 = plan.paper_w - bx1, plan.paper_w - bx0
-        c.setTrimBox((tx0, ty0, tx1, ty1))
-        c.setBleedBox((bx0, by0, bx1, by1))
+        self._label(plan.back_label(duplex) if back else plan.label, label)
+        if drifted:
+            c.restoreState()
+        trim, bleed = plan.back_boxes(duplex) if back else (plan.trim_box, plan.bleed_box)
+        c.setTrimBox(trim)
+        c.setBleedBox(bleed)
         c.showPage()
         self.pages += 1
 
-    def piece_page(self, plan, faces: list, back: bool, label: str) -> None:
+    def _drift(self, paper_w: float, paper_h: float, duplex: Duplex) -> bool:
+        """Move everything drawn on a back page by the printer's offset (and turn it by its angle about the
+        page's centre); True when it did, and the caller restores the state once the page is drawn."""
+        if not duplex.moved:
+            return False
+        c = self.c
+        c.saveState()
+        c.translate(duplex.dx + paper_w / 2, duplex.dy + paper_h / 2)
+        c.rotate(duplex.angle)
+        c.translate(-paper_w / 2, -paper_h / 2)
+        return True
+
+    def piece_page(self, plan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
         """Shaped pieces: each face cut to its outline; fronts carry a cut guide along every outline."""
         c = self.c
-        slots = plan.back_slots() if back else plan.slots
+        slots = plan.back_slots(duplex) if back else plan.slots
         names = [self.drawer.face_form(f) if f is not None else None for f in faces]
+        drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
         for slot, name in zip(slots, names):
             if name is None:
                 continue
@@ -338,15 +354,14 @@ class PdfWriter:
             for slot, name in zip(slots, names):
                 if name is not None:
                     c.drawPath(_shape_path(c, slot.guide), stroke=1, fill=0)
-        self._label(
-            plan.label
-            if not back
-            else Label(
-                plan.paper_w - plan.label.x, plan.label.y, plan.label.length, plan.label.thickness, False
-            ),
-            label,
-        )
-        x0, y0, x1, y1 = plan.boxes(back)
+        if back:
+            x, y = duplex.point(plan.label.x, plan.label.y, plan.paper_w, plan.paper_h)
+            self._label(Label(x, y, plan.label.length, plan.label.thickness, False), label)
+            if drifted:
+                c.restoreState()
+        else:
+            self._label(plan.label, label)
+        x0, y0, x1, y1 = plan.boxes(back, duplex)
         b = max((s.clip[3] - s.guide[3]) for s in plan.slots) if plan.shape == "circle" else 0.0
         c.setTrimBox((x0, y0, x1, y1))
         c.setBleedBox((x0 - b, y0 - b, x1 + b, y1 + b))

@@ -1,0 +1,39 @@
+"""`pnpgen calibrate`: the sheet that measures a duplex printer's back offset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnpgen.cli import PAPER, _debug_option, _guarded, main
+
+
+@main.command()
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The PDF to write (default: calibration-PAPER-DUPLEX.pdf here).",
+)
+@_debug_option
+@_guarded
+def calibrate(paper, duplex, out, debug):
+    """Write a two-sided calibration sheet: print it duplex, hold it to a light, and read your printer's back
+    offset off its scales, in the numbers --back-offset takes (keep them in printers.yaml: see the README)."""
+    import os
+
+    from pnpgen.render.calibration import write_calibration
+
+    target = out or Path(f"calibration-{paper.lower()}-{duplex}.pdf")
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        write_calibration(temp, paper.lower(), duplex)
+        os.replace(temp, target)
+    finally:
+        if temp.exists():
+            temp.unlink()
+    click.echo(
+        f"calibration sheet -> {target}: print both pages at 100 %, duplex, flipping on the {duplex} edge"
+    )
