@@ -177,3 +177,47 @@ def test_a_printer_profile_carries_the_settings(tmp_path):
     )
     result = run_cli("build", "--out", "out", "--back-offset", "40,0", cwd=project)
     assert result.exit_code == 2 and "at most 10 mm" in result.output
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("deck, count", [("poker", 11), ("mini", 17), ("tarot", 3)])
+def test_fold_over_puts_each_back_behind_its_front_on_one_page(tmp_path, paper, deck, count):
+    out = build(tmp_path, "--fold", "--paper", paper)
+    data = json.loads((out / "manifest.json").read_text())
+    assert f"{deck}-fold.pdf" in {f["path"] for f in data["files"]} and f"{deck}.pdf" in {
+        f["path"] for f in data["files"]
+    }
+    seen = 0
+    with pdfplumber.open(out / f"{deck}-fold.pdf") as pdf:
+        for page in pdf.pages:
+            dashed = [
+                ln
+                for ln in page.lines
+                if ln.get("dash") or ln["stroking_color"] not in (None, (0,), [0], (0, 0, 0))
+            ]
+            fold_x = [ln["x0"] for ln in dashed if abs(ln["x0"] - ln["x1"]) < 0.01]
+            fold_y = [ln["top"] for ln in dashed if abs(ln["top"] - ln["bottom"]) < 0.01]
+            assert len(fold_x) + len(fold_y) == 1, (fold_x, fold_y)  # one fold line, drawn dashed
+            fronts = [t for t in texts(page) if t[0].startswith("F")]
+            backs = [t for t in texts(page) if t[0].startswith("B")]
+            assert len(fronts) == len(backs) > 0
+            for name, x, y in fronts:
+                bx, by = (2 * fold_x[0] - x, y) if fold_x else (x, 2 * fold_y[0] - y)
+                match = [b for b in backs if abs(b[1] - bx) < 0.5 * MM and abs(b[2] - by) < 0.5 * MM]
+                assert [m[0] for m in match] == ["B" + name[1:]], (name, x, y)
+            seen += len(fronts)
+            for obj in page.chars + page.lines:  # nothing within 5 mm of the paper's edge
+                assert obj["x0"] >= 5 * MM - 0.01 and obj["x1"] <= page.width - 5 * MM + 0.01
+                assert obj["top"] >= 5 * MM - 0.01 and obj["bottom"] <= page.height - 5 * MM + 0.01
+    assert seen == count
+
+
+def test_pieces_without_a_fold_layout_say_so(tmp_path):
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "pieces", project)
+    result = run_cli("build", "--out", "out", "--fold", cwd=project)
+    assert result.exit_code == 0, result.output
+    assert "hex-fold.pdf is not written: hex pieces have no fold-over layout" in result.output
+    assert (project / "out/pieces/squares-fold.pdf").is_file() and not (
+        project / "out/pieces/hex-fold.pdf"
+    ).exists()

@@ -113,9 +113,15 @@ def _printing_options(f):
                 "own, unmirrored, for single-sided printing and gluing).",
             ),
             click.option(
+                "--fold",
+                is_flag=True,
+                help="Also write <deck>-fold.pdf: each front beside its own back, to print single-sided, fold "
+                "and cut.",
+            ),
+            click.option(
                 "--forms",
                 type=click.Choice(["all"]),
-                help="Write every duplex form: <deck>.pdf (long), <deck>-short.pdf and <deck>-single.pdf.",
+                help="Write every form: <deck>.pdf (long), <deck>-short.pdf, <deck>-single.pdf, <deck>-fold.pdf.",
             ),
             click.option(
                 "--back-offset",
@@ -132,9 +138,9 @@ def _printing_options(f):
     return f
 
 
-def _printing(content: Path, paper, duplex, forms, back_offset, printer):
+def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer):
     """(paper, Printing) from the flags, over the named printer profile, over the defaults."""
-    from pnpgen.imposition.duplex import FLIPS, Printing, parse_offset
+    from pnpgen.imposition.duplex import FORMS, Printing, parse_offset
 
     profile = None
     if printer:
@@ -148,7 +154,7 @@ def _printing(content: Path, paper, duplex, forms, back_offset, printer):
         dx, dy, angle = parse_offset(offset) if offset else (0.0, 0.0, 0.0)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--back-offset") from None
-    flips = FLIPS if forms == "all" else (flip,)
+    flips = FORMS if forms == "all" else (flip, "fold") if fold else (flip,)
     return paper, Printing(flips, dx, dy, angle)
 
 
@@ -179,7 +185,9 @@ def main() -> None:
 @_no_check_option
 @_debug_option
 @_guarded
-def build(games, content, out, paper, duplex, forms, back_offset, printer, strict, debug, jobs, no_check):
+def build(
+    games, content, out, paper, duplex, fold, forms, back_offset, printer, strict, debug, jobs, no_check
+):
     """Build GAMES (all games in the content folder when none are named).
 
     Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf and
@@ -189,7 +197,7 @@ def build(games, content, out, paper, duplex, forms, back_offset, printer, stric
     """
     from pnpgen.commands.build import build as run
 
-    paper, printing = _printing(content, paper, duplex, forms, back_offset, printer)
+    paper, printing = _printing(content, paper, duplex, fold, forms, back_offset, printer)
     project = _project(content, out, paper, printing)
     if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)

@@ -88,8 +88,7 @@ def _write_reprint(project, game: str, wanted: dict, result: GameChanges, folder
     from pnpgen.exports import loaded
     from pnpgen.imposition import plan_for
     from pnpgen.pipeline.faces import DeckFaces
-    from pnpgen.render.pdf import PdfWriter
-    from pnpgen.render.sheets import impose
+    from pnpgen.render.sheets import PdfWriter, impose
 
     run, diags = loaded(project, game, check=False)
     expected = {(c.new.component, c.new.name, c.new.nth): c.new for c in result.changes if c.new is not None}

@@ -1,9 +1,11 @@
 """Imposition: where faces go on sheets. Pure geometry in points, no ReportLab, testable on numbers.
 
 - `sheets`: cards (and square or rectangular pieces) on a grid with shared cut lines or gutters, cut marks,
-  the margin label, backs mirrored for long-edge duplex;
+  the margin label, backs placed for the flip `duplex` names;
 - `pieces`: shaped pieces packed densely, each cut to its outline;
-- `boards`: a board tiled at true size across pages, with overlap strips and alignment crosses.
+- `boards`: a board tiled at true size across pages, with overlap strips and alignment crosses;
+- `duplex`: where backs go for a long-edge, short-edge or no flip, and a printer's back offset;
+- `fold`: fold-over sheets, each front beside its back about a fold line.
 """
 
 from __future__ import annotations

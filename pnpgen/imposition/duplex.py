@@ -74,7 +74,9 @@ class Duplex:
 LONG = Duplex()
 
 
-SUFFIX = {"long": "", "short": "-short", "none": "-single"}  # <deck>.pdf, <deck>-short.pdf, <deck>-single.pdf
+# <deck>.pdf, <deck>-short.pdf, <deck>-single.pdf, and the fold-over form <deck>-fold.pdf (`imposition.fold`)
+SUFFIX = {"long": "", "short": "-short", "none": "-single", "fold": "-fold"}
+FORMS = (*FLIPS, "fold")
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,8 @@ class Printing:
     angle: float = 0.0
 
     def duplex(self, flip: str) -> Duplex:
-        return Duplex(flip, self.dx, self.dy, self.angle)
+        """The back pages' placing for a duplex form (the fold form has no back pages: it takes none)."""
+        return Duplex(flip if flip in FLIPS else "long", self.dx, self.dy, self.angle)
 
     def names(self, stem: str) -> list[str]:
         """The files of a sheet output `stem`, one per form."""

@@ -76,19 +76,34 @@ class DeckSheets(Target):
         self.kind = deck.kind
         self.drawn = None
         self.plan = None
+        self.fold_plan = None
         self.printing = printing
 
     def names(self) -> list[str]:
-        return self.printing.names(self.deck.id)  # one file per duplex form
+        """One file per form asked for; shaped pieces have no fold-over layout (yet): duplex forms only."""
+        names = self.printing.names(self.deck.id)
+        if self.deck.shape not in ("rect", "square"):
+            names = [n for n in names if n != f"{self.deck.id}-fold.pdf"]
+        return names
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         from pnpgen.imposition import ImpositionError, plan_for
+        from pnpgen.imposition.fold import plan_fold
 
+        deck = self.deck
         try:
-            self.plan = plan_for(self.deck, run.project.paper)
+            self.plan = plan_for(deck, run.project.paper)
+            if "fold" in self.printing.flips and deck.shape in ("rect", "square"):
+                self.fold_plan = plan_fold(run.project.paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
         except ImpositionError as exc:
-            diags.error(self.deck.loc, f"deck '{self.deck.id}': {exc}")
+            diags.error(deck.loc, f"deck '{deck.id}': {exc}")
             return False
+        if "fold" in self.printing.flips and deck.shape not in ("rect", "square"):
+            diags.warning(
+                deck.loc,
+                f"{deck.id}-fold.pdf is not written: {deck.shape} pieces have no fold-over layout; print "
+                f"{deck.id}.pdf duplex",
+            )
         self.drawn = run.painter.deck(self.deck, diags)
         if self.drawn is None:
             return False
@@ -101,15 +116,22 @@ class DeckSheets(Target):
     def faces(self, pages: int) -> int:
         return len(self.drawn.faces)
 
+    def _plan_of(self, name: str):
+        """The sheet plan and back placing of one of this target's files."""
+        form = self.printing.flip_of(name, self.deck.id)
+        if form == "fold" and self.drawn.has_backs:
+            return self.fold_plan, None
+        return self.plan, self.printing.duplex(form)  # a deck without backs has nothing to fold
+
     def entry(self, name: str, pages: int, sha256: str) -> dict:
-        duplex = self.printing.duplex(self.printing.flip_of(name, self.deck.id))
-        return {**super().entry(name, pages, sha256), "cards": card_records(self.drawn, self.plan, duplex)}
+        plan, duplex = self._plan_of(name)
+        return {**super().entry(name, pages, sha256), "cards": card_records(self.drawn, plan, duplex)}
 
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.sheets import write_deck
 
-        duplex = self.printing.duplex(self.printing.flip_of(name, self.deck.id))
-        return write_deck(path, w.game.title, self.drawn, self.plan, w.icons, w.paper, duplex)
+        plan, duplex = self._plan_of(name)
+        return write_deck(path, w.game.title, self.drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX)
 
 
 def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
@@ -117,18 +139,17 @@ def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
     where its first copy stands in the deck's PDF ([page from 0, x, y, width, height] of the trim, in pt from
     the page's bottom-left), so two builds can be compared, and pictured, face by face."""
     per, backs = plan.per_sheet, drawn.has_backs
+    folded = duplex is None  # a fold-over sheet: each back on its front's page
     records, i = [], 0
     for card in drawn.deck.cards:
         front, back = drawn.faces[i]
         sheet, k = divmod(i, per)
-        page = sheet * (2 if backs else 1)
+        page = sheet * (2 if backs and not folded else 1)
         record = {"index": card.index, "name": card.name, "count": card.count, "line": card.loc.line}
         record["front"], record["front_at"] = face_digest(front), [page, *_box(plan.slots[k])]
         if back is not None:
-            record["back"], record["back_at"] = (
-                face_digest(back),
-                [page + 1, *_box(plan.back_slots(duplex)[k])],
-            )
+            where = page if folded else page + 1
+            record["back"], record["back_at"] = face_digest(back), [where, *_box(plan.back_slots(duplex)[k])]
         records.append(record)
         i += card.count
     return records

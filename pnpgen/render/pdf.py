@@ -18,11 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector
-from pnpgen.imposition import Label, SheetPlan
-from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.render.vector import VectorForms, svg_icon_form
-from pnpgen.text.fit import shorten_label
-from pnpgen.text.fonts import ensure_registered, pdf_name, unit_width
+from pnpgen.text.fonts import ensure_registered, pdf_name
 
 SEAM = 0.15  # pt
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
@@ -266,125 +263,6 @@ def _poly(path, pts) -> None:
     for q in pts[1:]:
         path.lineTo(*q)
     path.close()
-
-
-def _shape_path(c, spec):
-    p = c.beginPath()
-    if spec[0] == "circle":
-        p.circle(spec[1], spec[2], spec[3])
-    else:
-        _poly(p, spec[1])
-    return p
-
-
-class PdfWriter:
-    """One sheet PDF: faces imposed on pages with cut marks and labels."""
-
-    def __init__(self, path: Path, page_size: tuple, title: str, subject: str, icons: dict):
-        self.c = new_canvas(path, page_size, title, subject)
-        self.drawer = FaceDrawer(self.c, icons)
-        self.pages = 0
-
-    def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
-        c = self.c
-        slots = plan.back_slots(duplex) if back else plan.slots
-        marks = plan.back_marks(duplex) if back else plan.marks
-        names = [self.drawer.face_form(f) if f is not None else None for f in faces]
-        drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
-        for slot, name in zip(slots, names):
-            if name is None:
-                continue
-            # inner edges of a shared-cut grid get a hair of overlap so no viewer shows a seam between cards
-            left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
-            c.saveState()
-            c.translate(slot.x, slot.y)
-            p = c.beginPath()
-            p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
-            c.clipPath(p, stroke=0, fill=0)
-            if back and duplex.turned:  # turned half round in its place
-                c.translate(slot.w, slot.h)
-                c.rotate(180)
-            c.doForm(name)
-            c.restoreState()
-        c.setStrokeColor(colour("#000000"))
-        c.setLineWidth(0.25)
-        for m in marks:
-            c.line(m.x1, m.y1, m.x2, m.y2)
-        self._label(plan.back_label(duplex) if back else plan.label, label)
-        if drifted:
-            c.restoreState()
-        trim, bleed = plan.back_boxes(duplex) if back else (plan.trim_box, plan.bleed_box)
-        c.setTrimBox(trim)
-        c.setBleedBox(bleed)
-        c.showPage()
-        self.pages += 1
-
-    def _drift(self, paper_w: float, paper_h: float, duplex: Duplex) -> bool:
-        """Move everything drawn on a back page by the printer's offset (and turn it by its angle about the
-        page's centre); True when it did, and the caller restores the state once the page is drawn."""
-        if not duplex.moved:
-            return False
-        c = self.c
-        c.saveState()
-        c.translate(duplex.dx + paper_w / 2, duplex.dy + paper_h / 2)
-        c.rotate(duplex.angle)
-        c.translate(-paper_w / 2, -paper_h / 2)
-        return True
-
-    def piece_page(self, plan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
-        """Shaped pieces: each face cut to its outline; fronts carry a cut guide along every outline."""
-        c = self.c
-        slots = plan.back_slots(duplex) if back else plan.slots
-        names = [self.drawer.face_form(f) if f is not None else None for f in faces]
-        drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
-        for slot, name in zip(slots, names):
-            if name is None:
-                continue
-            c.saveState()
-            c.clipPath(_shape_path(c, slot.clip), stroke=0, fill=0)
-            c.translate(slot.x, slot.y)
-            if not slot.up:  # a point-down triangle shows its face turned half round
-                c.translate(slot.w, slot.h)
-                c.rotate(180)
-            c.doForm(name)
-            c.restoreState()
-        if not back:
-            c.setStrokeColor(colour("#6f6f6f"))
-            c.setLineWidth(0.35)
-            for slot, name in zip(slots, names):
-                if name is not None:
-                    c.drawPath(_shape_path(c, slot.guide), stroke=1, fill=0)
-        if back:
-            x, y = duplex.point(plan.label.x, plan.label.y, plan.paper_w, plan.paper_h)
-            self._label(Label(x, y, plan.label.length, plan.label.thickness, False), label)
-            if drifted:
-                c.restoreState()
-        else:
-            self._label(plan.label, label)
-        x0, y0, x1, y1 = plan.boxes(back, duplex)
-        b = max((s.clip[3] - s.guide[3]) for s in plan.slots) if plan.shape == "circle" else 0.0
-        c.setTrimBox((x0, y0, x1, y1))
-        c.setBleedBox((x0 - b, y0 - b, x1 + b, y1 + b))
-        c.showPage()
-        self.pages += 1
-
-    def _label(self, lb: Label, text: str) -> None:
-        c = self.c
-        font = "sans"
-        size = min(7.0, lb.thickness * 0.7, lb.length / max(unit_width(text, font), 1e-6))
-        size = max(size, 3.5)
-        text = shorten_label(text, font, size, lb.length)  # a long name is cut, never pushed off the page
-        c.saveState()
-        c.setFillColor(colour("#555555"))
-        c.setFont(pdf_name(font), size)
-        c.translate(lb.x, lb.y)
-        if lb.rotate:
-            c.rotate(90)
-        c.drawCentredString(0, -size * 0.35, text)
-        c.restoreState()
-
-    def save(self) -> None:
-        self.c.save()
 
 
 def write_face_pages(path: Path, faces: list, bleed_pt: float, icons: dict, title: str) -> None:
