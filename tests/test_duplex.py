@@ -221,3 +221,44 @@ def test_pieces_without_a_fold_layout_say_so(tmp_path):
     assert (project / "out/pieces/squares-fold.pdf").is_file() and not (
         project / "out/pieces/hex-fold.pdf"
     ).exists()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_partial_sheet_keeps_bleed_on_every_edge_facing_an_empty_slot(tmp_path, paper):
+    import pypdfium2 as pdfium
+
+    from pnpgen.imposition import plan_sheet
+
+    out = build(tmp_path, "--paper", paper)
+    plan = plan_sheet(paper, 63.5 * MM, 88.9 * MM, 3 * MM)
+    assert plan.mode == "shared"  # the case that matters: cards butt, inner edges have no bleed of their own
+    per, cards = plan.per_sheet, 11
+    last = cards - (cards - 1) // per * per  # faces on the last sheet
+    doc = pdfium.PdfDocument(str(out / "poker.pdf"))
+    try:
+        scale = 4 / MM  # px per pt: 4 px a mm
+        checked = 0
+        for page_no, slots in ((len(doc) - 2, plan.slots), (len(doc) - 1, plan.back_slots())):
+            image = doc[page_no].render(scale=scale).to_pil().convert("RGB")
+            height = doc[page_no].get_height()
+            for k in range(last):
+                r, c = divmod(k, plan.cols)
+                s = slots[k]
+                sides = {"right": (r, c + 1), "left": (r, c - 1), "below": (r + 1, c), "above": (r - 1, c)}
+                for side, (rr, cc) in sides.items():
+                    if not (0 <= rr < plan.rows and 0 <= cc < plan.cols) or rr * plan.cols + cc < last:
+                        continue
+                    if page_no == len(doc) - 1:  # the back page is mirrored: left and right swap
+                        side = {"left": "right", "right": "left"}.get(side, side)
+                    x, y = {
+                        "right": (s.x + s.w + 2 * MM, s.y + s.h / 2),
+                        "left": (s.x - 2 * MM, s.y + s.h / 2),
+                        "below": (s.x + s.w / 2, s.y - 2 * MM),
+                        "above": (s.x + s.w / 2, s.y + s.h + 2 * MM),
+                    }[side]
+                    pixel = image.getpixel((round(x * scale), round((height - y) * scale)))
+                    assert min(pixel) < 200, (page_no, k, side, pixel)  # the card's colour, not paper white
+                    checked += 1
+        assert checked >= 4
+    finally:
+        doc.close()

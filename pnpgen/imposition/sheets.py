@@ -77,10 +77,36 @@ class SheetPlan:
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
-    def back_slots(self, duplex: Duplex = LONG) -> tuple:
+    def opened(self, present: list[bool]) -> tuple:
+        """The front slots with their bleed widened to the full bleed on every side whose neighbouring slot
+        holds no face (a partial sheet's last row, a card without a back): there the art may run on."""
+        if self.mode == "gutters":
+            return self.slots
+        out = []
+        for k, s in enumerate(self.slots):
+            r, c = divmod(k, self.cols)
+
+            def empty(rr: int, cc: int) -> bool:
+                i = rr * self.cols + cc
+                inside = 0 <= rr < self.rows and 0 <= cc < self.cols
+                return inside and not (i < len(present) and present[i])
+
+            left, bottom, right, top = s.bleed
+            b = self.bleed
+            opened = (
+                b if empty(r, c - 1) else left,
+                b if empty(r + 1, c) else bottom,
+                b if empty(r, c + 1) else right,
+                b if empty(r - 1, c) else top,
+            )
+            out.append(Slot(s.x, s.y, s.w, s.h, opened))
+        return tuple(out)
+
+    def back_slots(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
         """Where the backs go: each behind its front after the flip `duplex` names."""
         pw, ph = self.paper_w, self.paper_h
-        return tuple(Slot(*duplex.box(s.x, s.y, s.w, s.h, pw, ph), duplex.bleed(s.bleed)) for s in self.slots)
+        slots = self.slots if present is None else self.opened(present)
+        return tuple(Slot(*duplex.box(s.x, s.y, s.w, s.h, pw, ph), duplex.bleed(s.bleed)) for s in slots)
 
     def back_marks(self, duplex: Duplex = LONG) -> tuple:
         pw, ph = self.paper_w, self.paper_h

@@ -67,7 +67,8 @@ class PdfWriter:
 
     def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
         c = self.c
-        slots = plan.back_slots(duplex) if back else plan.slots
+        present = [f is not None for f in faces]  # an empty neighbour lets a face's bleed run on
+        slots = plan.back_slots(duplex, present) if back else plan.opened(present)
         marks = plan.back_marks(duplex) if back else plan.marks
         names = [self.drawer.face_form(f) if f is not None else None for f in faces]
         drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
