@@ -1,8 +1,8 @@
 """Piece shapes: bounding boxes, outlines, and dense packing on a sheet. Pure geometry in points, y upwards.
 
 A shape's outline is given relative to its bounding box's bottom-left corner. Packing puts pieces edge to edge
-where the shape allows it (squares, hexes, triangles share cut lines) and in a honeycomb with a gap otherwise
-(circles).
+where the shape allows it (squares and triangles share straight cut lines that run across the sheet) and with a
+gap otherwise (hexes, circles: each cut round on its own).
 """
 
 from __future__ import annotations
@@ -47,6 +47,30 @@ def outline(shape: str, w: float, h: float, up: bool = True) -> list[tuple[float
     return None
 
 
+def grow(points: list | tuple, dists: list | tuple) -> tuple:
+    """A convex polygon with each edge i (from point i to point i+1) moved outward by dists[i], its corners
+    where the moved edges meet: a piece's outline grown by its bleed (0 on an edge shared with a neighbour)."""
+    n = len(points)
+    area = sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n))
+    sign = 1.0 if area > 0 else -1.0  # anticlockwise: the outward normal of (dx, dy) is (dy, -dx)
+    lines = []
+    for i in range(n):
+        (x1, y1), (x2, y2) = points[i], points[(i + 1) % n]
+        dx, dy = x2 - x1, y2 - y1
+        length = math.hypot(dx, dy)
+        nx, ny = sign * dy / length, -sign * dx / length
+        d = dists[i]
+        lines.append(((x1 + nx * d, y1 + ny * d), (dx, dy)))
+    out = []
+    for i in range(n):
+        (ax, ay), (adx, ady) = lines[i - 1]
+        (bx, by), (bdx, bdy) = lines[i]
+        det = adx * bdy - ady * bdx
+        t = ((bx - ax) * bdy - (by - ay) * bdx) / det
+        out.append((ax + adx * t, ay + ady * t))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Place:
     x: float  # bounding box, bottom-left, on the page
@@ -62,20 +86,22 @@ def pack(shape: str, w: float, h: float, area: tuple[float, float, float, float]
     if shape in ("square", "rect"):
         cols, rows = int((aw + 1e-6) // w), int((ah + 1e-6) // h)
         places = [(c * w, r * h, True) for r in range(rows) for c in range(cols)]
-    elif shape == "hex":  # offset rows, odd rows shifted right by half a hex
-        rows = max(0, int((ah - h + 1e-6) // (0.75 * h)) + 1) if ah >= h else 0
-        full = int((aw + 1e-6) // w)
-        shifted = int((aw - w / 2 + 1e-6) // w)
+    elif shape == "hex":  # offset rows, odd rows shifted right by half a step; `gap` between facing edges
+        px, step = w + gap, (w + gap) * SQRT3 / 2  # hexes stand (w + gap) apart, centre to centre
+        rows = max(0, int((ah - h + 1e-6) // step) + 1) if ah >= h else 0
+        full = int((aw - w + 1e-6) // px) + 1 if aw >= w else 0
+        shifted = int((aw - w - px / 2 + 1e-6) // px) + 1 if aw >= w + px / 2 else 0
         for r in range(rows):
-            n, dx = (full, 0.0) if r % 2 == 0 else (shifted, w / 2)
-            places += [(dx + c * w, r * 0.75 * h, True) for c in range(n)]
-    elif shape == "hex-flat":  # offset columns, odd columns shifted down by half a hex
-        cols = max(0, int((aw - w + 1e-6) // (0.75 * w)) + 1) if aw >= w else 0
-        full = int((ah + 1e-6) // h)
-        shifted = int((ah - h / 2 + 1e-6) // h)
+            n, dx = (full, 0.0) if r % 2 == 0 else (shifted, px / 2)
+            places += [(dx + c * px, r * step, True) for c in range(n)]
+    elif shape == "hex-flat":  # offset columns, odd columns shifted down by half a step
+        py, step = h + gap, (h + gap) * SQRT3 / 2
+        cols = max(0, int((aw - w + 1e-6) // step) + 1) if aw >= w else 0
+        full = int((ah - h + 1e-6) // py) + 1 if ah >= h else 0
+        shifted = int((ah - h - py / 2 + 1e-6) // py) + 1 if ah >= h + py / 2 else 0
         for c in range(cols):
-            n, dy = (full, 0.0) if c % 2 == 0 else (shifted, h / 2)
-            places += [(c * 0.75 * w, dy + r * h, True) for r in range(n)]
+            n, dy = (full, 0.0) if c % 2 == 0 else (shifted, py / 2)
+            places += [(c * step, dy + r * py, True) for r in range(n)]
     elif shape == "triangle":  # alternate up and down along a row, sharing edges
         rows = int((ah + 1e-6) // h)
         per_row = max(0, int((2 * aw / w) + 1e-6) - 1)

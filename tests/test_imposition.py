@@ -3,6 +3,7 @@
 import pytest
 
 from pnpgen.imposition import MARGIN, ImpositionError, paginate, plan_sheet
+from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.units import CARD_SIZES, MM, PAPERS
 
 
@@ -19,24 +20,40 @@ def test_poker_is_three_by_three_on_both_papers(paper):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("size", sorted(CARD_SIZES))
-def test_everything_printed_keeps_the_margin(paper, size):
+def test_every_outer_edge_keeps_the_full_bleed_and_only_bleed_enters_the_margin(paper, size):
+    """Every named size on both papers: the grid's outer edges keep all 3 mm of bleed; only bleed (and marks
+    drawn over it) comes nearer the paper's edge than the 5 mm margin, and nothing nearer than 3 mm."""
     p = plan(paper, size)
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    tx0, ty0, tx1, ty1 = p.trim_box
     x0, y0, x1, y1 = p.bleed_box
-    assert (
-        x0 >= MARGIN - 1e-6 and y0 >= MARGIN - 1e-6 and x1 <= pw - MARGIN + 1e-6 and y1 <= ph - MARGIN + 1e-6
-    )
+    assert [tx0 - x0, ty0 - y0, x1 - tx1, y1 - ty1] == pytest.approx([3 * MM] * 4)
+    assert x0 >= PRINT_EDGE - 1e-6 and y0 >= PRINT_EDGE - 1e-6
+    assert x1 <= pw - PRINT_EDGE + 1e-6 and y1 <= ph - PRINT_EDGE + 1e-6
     for m in p.marks:
         for x, y in ((m.x1, m.y1), (m.x2, m.y2)):
-            assert MARGIN - 1e-6 <= x <= pw - MARGIN + 1e-6
-            assert MARGIN - 1e-6 <= y <= ph - MARGIN + 1e-6
+            if m.over:
+                assert x0 - 1e-6 <= x <= x1 + 1e-6 and y0 - 1e-6 <= y <= y1 + 1e-6
+            else:
+                assert MARGIN - 1e-6 <= x <= pw - MARGIN + 1e-6
+                assert MARGIN - 1e-6 <= y <= ph - MARGIN + 1e-6
+
+
+def test_three_poker_rows_on_letter_keep_their_bleed_with_marks_over_it():
+    p = plan("letter", "poker")
+    assert (p.cols, p.rows) == (3, 3)
+    assert p.slots[0].bleed[3] == pytest.approx(3 * MM) and p.slots[-1].bleed[1] == pytest.approx(3 * MM)
+    over = [m for m in p.marks if m.over]
+    assert len(over) == 8  # both ends of the four vertical cut lines
+    for m in over:
+        assert m.x1 == m.x2 and abs(m.y2 - m.y1) == pytest.approx(2.5 * MM)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("size", sorted(CARD_SIZES))
 def test_marks_stay_outside_every_card_and_its_bleed(paper, size):
     p = plan(paper, size)
-    for m in p.marks:
+    for m in (m for m in p.marks if not m.over):
         for s in p.slots:
             left, bottom, right, top = s.bleed
             bx0, by0, bx1, by1 = s.x - left, s.y - bottom, s.x + s.w + right, s.y + s.h + top
@@ -94,3 +111,9 @@ def test_label_lies_in_free_margin():
 def test_paginate():
     assert [list(r) for r in paginate(11, 9)] == [list(range(9)), [9, 10]]
     assert paginate(0, 9) == []
+
+
+def test_a_bleed_wider_than_the_paper_allows_is_kept_as_far_as_print_edge():
+    p = plan("letter", "poker", bleed=5)
+    assert p.kept_bleed == pytest.approx((279.4 - 3 * 88.9) / 2 * MM - PRINT_EDGE)
+    assert p.bleed_box[1] == pytest.approx(PRINT_EDGE)

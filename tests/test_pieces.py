@@ -58,7 +58,8 @@ def test_hexes_are_regular_and_measure_their_size(out):
         assert max(sides) - min(sides) < 0.05 and sides[0] == pytest.approx(40 / math.sqrt(3), abs=0.05)
 
 
-def test_hexes_interlock(out):
+def test_hexes_stand_apart_by_twice_the_bleed(out):
+    """Hexes are cut round one by one, so each keeps its full bleed (2 mm, the default for tiles): centres (40 + 4) mm apart."""
     with pdfplumber.open(out / "hex.pdf") as doc:
         centres = sorted(
             {
@@ -72,14 +73,14 @@ def test_hexes_interlock(out):
         )
     rows = sorted({y for _, y in centres})
     assert [round(b - a, 2) for a, b in zip(rows, rows[1:])] == [
-        pytest.approx(0.75 * 80 / math.sqrt(3), abs=0.05)
+        pytest.approx(44 * math.sqrt(3) / 2, abs=0.05)
     ] * (len(rows) - 1)
     first = sorted(x for x, y in centres if y == rows[0])
     second = sorted(x for x, y in centres if y == rows[1])
-    assert [round(b - a, 2) for a, b in zip(first, first[1:])] == [pytest.approx(40, abs=0.05)] * (
+    assert [round(b - a, 2) for a, b in zip(first, first[1:])] == [pytest.approx(44, abs=0.05)] * (
         len(first) - 1
     )
-    assert abs(abs(second[0] - first[0]) - 20) < 0.05  # offset rows: half a hex
+    assert abs(abs(second[0] - first[0]) - 22) < 0.05  # offset rows: half a step
 
 
 def test_triangles_alternate_and_share_edges(out):
@@ -243,3 +244,37 @@ def test_impossible_board_grids_are_located_errors(project, change, expected):
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1 and expected in result.output
     assert "content/pieces/layouts/board-side.yaml:" in result.output
+
+
+@pytest.mark.parametrize("pdf", ["hex", "tri", "coins"])
+def test_every_cut_edge_has_art_beyond_it(out, pdf):
+    """Bleed on every edge of every piece: 1 mm outside the middle of each cut edge (and four points round a
+    coin) the page is the face's colour, not paper."""
+    scale = 150 / 72
+    doc = pdfium.PdfDocument(str(out / f"{pdf}.pdf"))
+    image = doc[0].render(scale=scale).to_pil().convert("RGB")
+    doc.close()
+    with pdfplumber.open(out / f"{pdf}.pdf") as pl:
+        polys = guides(pl.pages[0])
+    assert polys
+    checked = 0
+    for pts in polys:
+        pts = [tuple(p) for p in pts]
+        if pts[0] == pts[-1]:
+            pts = pts[:-1]
+        cx = sum(x for x, _ in pts) / len(pts)
+        cy = sum(y for _, y in pts) / len(pts)
+        if len(pts) > 8:  # a circle: four points round it
+            r = (max(x for x, _ in pts) - min(x for x, _ in pts)) / 2
+            probes = [(cx + (r + MM) * dx, cy + (r + MM) * dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+        else:
+            probes = []
+            for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+                d = math.hypot(mx - cx, my - cy)
+                probes.append((mx + (mx - cx) / d * MM, my + (my - cy) / d * MM))
+        for x, y in probes:
+            red, green, blue = image.getpixel((int(x * scale), int(y * scale)))
+            assert red > 150 and green < 120, (pdf, x / MM, y / MM, (red, green, blue))
+            checked += 1
+    assert checked >= len(polys) * 3

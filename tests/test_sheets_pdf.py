@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pdfplumber
+import pypdfium2 as pdfium
 import pytest
 from conftest import MM, face_uses, run_cli
 
@@ -103,13 +104,47 @@ def test_each_back_lands_behind_its_front_on_a_long_edge_flip(built, deck):
                 assert match[0][0] == "B" + name[1:]
 
 
-def test_nothing_is_printed_within_5mm_of_the_paper_edge(built):
+def test_only_bleed_comes_nearer_the_paper_edge_than_5mm(built):
+    """Text keeps the 5 mm margin; cut marks too, unless drawn over the bleed (three poker rows on Letter),
+    and then never nearer than 3 mm."""
     paper, out = built
     with pdfplumber.open(out / "poker.pdf") as pdf:
         for page in pdf.pages:
-            for obj in page.lines + page.chars:
+            for obj in page.chars:
                 assert obj["x0"] >= 5 * MM - 0.01 and obj["x1"] <= page.width - 5 * MM + 0.01
                 assert obj["top"] >= 5 * MM - 0.01 and obj["bottom"] <= page.height - 5 * MM + 0.01
+            bx0, by0, bx1, by1 = (float(v) for v in page.page_obj.attrs["BleedBox"])
+            for obj in page.lines:
+                assert obj["x0"] >= 3 * MM - 0.01 and obj["x1"] <= page.width - 3 * MM + 0.01
+                assert obj["top"] >= 3 * MM - 0.01 and obj["bottom"] <= page.height - 3 * MM + 0.01
+                if obj["top"] < 5 * MM or obj["bottom"] > page.height - 5 * MM:
+                    assert by0 - 0.01 <= page.height - obj["bottom"] and page.height - obj["top"] <= by1 + 0.01
+
+
+def test_the_grid_has_art_in_its_bleed_on_all_four_sides(built):
+    """1.5 mm outside the trim of the grid, in the middle of each side, the page is printed (the outer
+    bleed is kept on A4 and Letter alike)."""
+    paper, out = built
+    scale = 150 / 72
+    doc = pdfium.PdfDocument(str(out / "poker.pdf"))
+    try:
+        page = doc[0]
+        image = page.render(scale=scale).to_pil().convert("L")
+        height = page.get_height()
+    finally:
+        doc.close()
+    with pdfplumber.open(out / "poker.pdf") as pdf:
+        tx0, ty0, tx1, ty1 = (float(v) for v in pdf.pages[0].page_obj.attrs["TrimBox"])
+    d = 1.5 * MM
+    # probe at a third of each side: the middle of a column or row, not a cut line
+    probes = [
+        (tx0 - d, (ty0 + ty1) / 2 + 5 * MM),
+        (tx1 + d, (ty0 + ty1) / 2 + 5 * MM),
+        (tx0 + (tx1 - tx0) / 6, ty0 - d),
+        (tx0 + (tx1 - tx0) / 6, ty1 + d),
+    ]
+    for x, y in probes:
+        assert image.getpixel((int(x * scale), int((height - y) * scale))) < 240, (paper, x / MM, y / MM)
 
 
 def label_text(page) -> str:

@@ -3,10 +3,11 @@ outline, backs mirrored for long-edge duplex. Positions in points, PDF conventio
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label
+from pnpgen.shapes import grow
 from pnpgen.units import MM, PAPERS
 
 LABEL_BAND = 7 * MM  # kept free at the foot of a piece sheet for its label
@@ -23,6 +24,7 @@ class PieceSlot:
         tuple  # ("poly", ((x, y), ...)) or ("circle", cx, cy, r): where the face may paint, page coordinates
     )
     guide: tuple  # the cut line, same form
+    sides: tuple = ()  # per edge of a polygon: the index of the slot sharing it, or -1
 
 
 @dataclass(frozen=True)
@@ -33,12 +35,27 @@ class PiecePlan:
     shape: str
     slots: tuple
     label: Label
+    bleed: float = 0.0
 
     @property
     def per_sheet(self) -> int:
         return len(self.slots)
 
-    def back_slots(self, duplex: Duplex = LONG) -> tuple:
+    def opened(self, present: list[bool]) -> tuple:
+        """The slots with each polygon's clip grown by the bleed on every edge whose neighbour holds no face (a
+        partial sheet's last row): there the art may run on."""
+        out = []
+        for s in self.slots:
+            if s.clip[0] != "poly" or all(k < 0 for k in s.sides):
+                out.append(s)
+                continue
+            dists = [
+                self.bleed if k < 0 or not (k < len(present) and present[k]) else 0.0 for k in s.sides
+            ]
+            out.append(replace(s, clip=("poly", grow(s.guide[1], dists))))
+        return tuple(out)
+
+    def back_slots(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
         """Where the backs go for the flip `duplex` names (a mirrored lattice is the same lattice). On a short-edge
         flip each back is also turned half round, which `up` records as the renderer reads it."""
         pw, ph = self.paper_w, self.paper_h
@@ -48,15 +65,39 @@ class PiecePlan:
                 s.up != duplex.turned,
                 _moved(s.clip, duplex, pw, ph),
                 _moved(s.guide, duplex, pw, ph),
+                s.sides,
             )
-            for s in self.slots
+            for s in (self.slots if present is None else self.opened(present))
         )
 
-    def boxes(self, back: bool = False, duplex: Duplex = LONG) -> tuple:
+    def boxes(self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
+        """The trim box: round the pieces placed (every slot when `present` is not given)."""
         slots = self.back_slots(duplex) if back else self.slots
+        if present is not None and any(present):
+            slots = tuple(s for s, here in zip(slots, present) if here)
         xs = [s.x for s in slots] + [s.x + s.w for s in slots]
         ys = [s.y for s in slots] + [s.y + s.h for s in slots]
         return (min(xs), min(ys), max(xs), max(ys))
+
+    def bleed_box(self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
+        """The box of everything the faces may paint: each piece's outline grown by its bleed."""
+        present = [True] * len(self.slots) if present is None else present
+        slots = self.back_slots(duplex, present) if back else self.opened(present)
+        boxes = [_extent(s.clip) for s, here in zip(slots, present) if here] or [_extent(slots[0].clip)]
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
+
+def _extent(spec: tuple) -> tuple:
+    if spec[0] == "circle":
+        _, cx, cy, r = spec
+        return cx - r, cy - r, cx + r, cy + r
+    xs, ys = [x for x, _ in spec[1]], [y for _, y in spec[1]]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _moved(spec: tuple, duplex: Duplex, pw: float, ph: float) -> tuple:
@@ -71,8 +112,10 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
     if paper not in PAPERS:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
-    gap = max(2 * bleed, 2 * MM) if shape == "circle" else 0.0
-    edge = bleed if shape == "circle" else 0.0
+    # circles and hexes are cut round one by one: they stand apart by twice the bleed, each with all of it;
+    # triangles share straight cut lines that cross the sheet: bleed on the edges no neighbour shares
+    gap = {"circle": max(2 * bleed, 2 * MM), "hex": 2 * bleed, "hex-flat": 2 * bleed}.get(shape, 0.0)
+    edge = bleed
     area = (MARGIN + edge, MARGIN + LABEL_BAND + edge, pw - MARGIN - edge, ph - MARGIN - edge)
     places = pack(shape, w, h, area, gap)
     if not places:
@@ -80,16 +123,30 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
             f"a {w / MM:.1f} x {h / MM:.1f} mm {shape} does not fit on {paper.upper()} paper inside the "
             f"{MARGIN / MM:.0f} mm printer margin"
         )
+    outlines = [tuple((p.x + x, p.y + y) for x, y in outline(shape, w, h, p.up) or ()) for p in places]
+    owners: dict = {}
+    for k, pts in enumerate(outlines):
+        for i in range(len(pts)):
+            owners.setdefault(_edge_key(pts[i], pts[(i + 1) % len(pts)]), []).append(k)
     slots = []
-    for p in places:
+    for k, (p, pts) in enumerate(zip(places, outlines)):
         clip: tuple
         guide: tuple
         if shape == "circle":
             cx, cy, r = p.x + w / 2, p.y + h / 2, w / 2
-            clip, guide = ("circle", cx, cy, r + bleed), ("circle", cx, cy, r)
-        else:  # interlocking shapes share their cut lines: each face is cut exactly to its outline
-            pts = tuple((p.x + x, p.y + y) for x, y in outline(shape, w, h, p.up) or ())
-            clip = guide = ("poly", pts)
-        slots.append(PieceSlot(p.x, p.y, w, h, p.up, clip, guide))
+            slots.append(PieceSlot(p.x, p.y, w, h, p.up, ("circle", cx, cy, r + bleed), ("circle", cx, cy, r)))
+            continue
+        # the art runs past the outline by the bleed, except along a cut line shared with a neighbour
+        sides = tuple(
+            next((o for o in owners[_edge_key(pts[i], pts[(i + 1) % len(pts)])] if o != k), -1)
+            for i in range(len(pts))
+        )
+        clip = ("poly", grow(pts, [0.0 if n >= 0 else bleed for n in sides]))
+        slots.append(PieceSlot(p.x, p.y, w, h, p.up, clip, ("poly", pts), sides))
     label = Label(pw / 2, MARGIN + LABEL_BAND / 2, pw - 2 * MARGIN, LABEL_BAND, False)
-    return PiecePlan(paper, pw, ph, shape, tuple(slots), label)
+    return PiecePlan(paper, pw, ph, shape, tuple(slots), label, bleed)
+
+
+def _edge_key(a: tuple, b: tuple) -> tuple:
+    return tuple(sorted(((round(a[0], 2), round(a[1], 2)), (round(b[0], 2), round(b[1], 2)))))
+

@@ -5,10 +5,12 @@ reportlab, testable on numbers.
 
 Two ways to lay a grid, whichever holds more cards (gutters win a tie):
 - gutters: cards stand apart by twice the bleed, each with its full bleed all round;
-- shared cut lines: cards butt together; the bleed survives only on the grid's outer edges, as much of it
-  as the margin allows.
+- shared cut lines: cards butt together; the bleed survives only on the grid's outer edges.
 Cut marks run outward from the grid along every cut line, in the band between the grid's outer bleed and the
-printer margin. Backs go on the page after their fronts, placed for the flip a `duplex.Duplex` names (long-edge
+printer margin. Where a grid fills the paper almost to its margin (three rows of poker cards on Letter leave
+6.35 mm), the outer bleed runs on into the margin as far as `PRINT_EDGE`, the nearest a home printer prints
+(most print to 3-4 mm; what one clips is bleed only, which is cut away anyway), and the marks of that edge are
+drawn over the bleed with a white halo (`Mark.over`). Backs go on the page after their fronts, placed for the flip a `duplex.Duplex` names (long-edge
 by default: the back of the face at x lands at paper_width - x - width).
 """
 
@@ -20,12 +22,12 @@ from dataclasses import dataclass
 from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.units import MM, PAPERS
 
-MARGIN = 5 * MM  # nothing printed nearer the paper's edge
+MARGIN = 5 * MM  # nothing but bleed printed nearer the paper's edge
+PRINT_EDGE = 3 * MM  # bleed may run on into the margin up to here
 MARK_GAP = 0.5 * MM  # between the outer bleed and the start of a mark
 MARK_MAX = 6 * MM
 MARK_MIN_SHARED = 1.0 * MM  # a shared-cut grid keeps at least this for marks
 MARK_MIN_GUTTER = 2.5 * MM
-MIN_MARK_WITH_FULL_BLEED = 1.5 * MM
 
 
 class ImpositionError(ValueError):
@@ -47,6 +49,7 @@ class Mark:
     y1: float
     x2: float
     y2: float
+    over: bool = False  # drawn over the bleed (no room beside it): with a white halo
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,8 @@ class SheetPlan:
     def back_marks(self, duplex: Duplex = LONG) -> tuple:
         pw, ph = self.paper_w, self.paper_h
         return tuple(
-            Mark(*duplex.point(m.x1, m.y1, pw, ph), *duplex.point(m.x2, m.y2, pw, ph)) for m in self.marks
+            Mark(*duplex.point(m.x1, m.y1, pw, ph), *duplex.point(m.x2, m.y2, pw, ph), m.over)
+            for m in self.marks
         )
 
     def back_label(self, duplex: Duplex = LONG) -> Label:
@@ -126,6 +130,13 @@ class SheetPlan:
             x, y, w, h = duplex.box(x0, y0, x1 - x0, y1 - y0, self.paper_w, self.paper_h)
             out.append((x, y, x + w, y + h))
         return tuple(out)
+
+    @property
+    def kept_bleed(self) -> float:
+        """The least bleed on any outer edge of the grid (less than asked only when the grid reaches nearer the
+        paper's edge than PRINT_EDGE leaves room for)."""
+        t, b = self.trim_box, self.bleed_box
+        return min(t[0] - b[0], t[1] - b[1], b[2] - t[2], b[3] - t[3])
 
     @property
     def trim_box(self) -> tuple:
@@ -175,8 +186,8 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
     if mode == "gutters":
         ob_x = ob_y = bleed
     else:
-        ob_x = _outer_bleed(room_x, bleed)
-        ob_y = _outer_bleed(room_y, bleed)
+        ob_x = _outer_bleed(room_x, bleed, x0 - PRINT_EDGE)
+        ob_y = _outer_bleed(room_y, bleed, y0 - PRINT_EDGE)
     slots = []
     for r in range(rows):
         for c in range(cols):
@@ -209,31 +220,35 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
     marks = []
     top, bottom, left, right = y0 + grid_h, y0, x0, x0 + grid_w
     for x in xs:
-        start, end = _mark_span(room_y, ob_y)
-        marks.append(Mark(x, top + start, x, top + end))
-        marks.append(Mark(x, bottom - start, x, bottom - end))
+        start, end, over = _mark_span(room_y, ob_y)
+        marks.append(Mark(x, top + start, x, top + end, over))
+        marks.append(Mark(x, bottom - start, x, bottom - end, over))
     for y in ys:
-        start, end = _mark_span(room_x, ob_x)
-        marks.append(Mark(left - start, y, left - end, y))
-        marks.append(Mark(right + start, y, right + end, y))
+        start, end, over = _mark_span(room_x, ob_x)
+        marks.append(Mark(left - start, y, left - end, y, over))
+        marks.append(Mark(right + start, y, right + end, y, over))
     label = _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y)
     return SheetPlan(
         paper, pw, ph, card_w, card_h, bleed, mode, cols, rows, tuple(slots), tuple(marks), label
     )
 
 
-def _outer_bleed(room: float, bleed: float) -> float:
-    """Full bleed when a usable mark still fits beside it; otherwise as much as leaves the minimum mark."""
-    if room - bleed - MARK_GAP >= MIN_MARK_WITH_FULL_BLEED:
+def _outer_bleed(room: float, bleed: float, to_edge: float) -> float:
+    """The bleed of a grid's outer edge: full when a usable mark still fits beside it inside the margin, else
+    full when it reaches no nearer the paper's edge than PRINT_EDGE (its marks then go over it), else as much as
+    reaches PRINT_EDGE."""
+    if room - bleed - MARK_GAP >= MARK_MIN_SHARED:
         return bleed
-    return max(0.0, min(bleed, room - MIN_MARK_WITH_FULL_BLEED - MARK_GAP))
+    return max(0.0, min(bleed, to_edge))
 
 
-def _mark_span(room: float, outer_bleed: float) -> tuple[float, float]:
-    """Distances from the trim edge where a mark starts and ends."""
+def _mark_span(room: float, outer_bleed: float) -> tuple[float, float, bool]:
+    """Distances from the trim edge where a mark starts and ends, and whether it lies over the bleed."""
+    if room - outer_bleed - MARK_GAP < MARK_MIN_SHARED and outer_bleed > MARK_GAP:
+        return MARK_GAP, outer_bleed, True  # no room beside the bleed: over it, from just off the trim
     start = outer_bleed + (MARK_GAP if room - outer_bleed - MARK_GAP >= MARK_MIN_SHARED else 0.0)
     end = min(room, start + MARK_MAX)
-    return start, end
+    return start, end, False
 
 
 def _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y) -> Label:

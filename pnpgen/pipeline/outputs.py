@@ -14,7 +14,9 @@ from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.faces import face_digest
 from pnpgen.imposition.duplex import DEFAULT
 from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
+from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.model import Board, Deck
+from pnpgen.units import MM
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
 
@@ -98,6 +100,16 @@ class DeckSheets(Target):
         except ImpositionError as exc:
             diags.error(deck.loc, f"deck '{deck.id}': {exc}")
             return False
+        kept = getattr(self.plan, "kept_bleed", deck.bleed_pt)
+        if kept < deck.bleed_pt - 0.01:
+            diags.warning(
+                deck.loc,
+                f"deck '{deck.id}': its sheets keep {kept / MM:.1f} mm of the {deck.bleed_pt / MM:.1f} mm bleed on "
+                f"the grid's outer edges: the grid reaches within {PRINT_EDGE / MM + kept / MM:.1f} mm of the "
+                f"{run.project.paper.upper()} paper's edge, and pnpgen prints nothing nearer than "
+                f"{PRINT_EDGE / MM:.0f} mm",
+                "a smaller bleed, or a card size that leaves a row's room, keeps all of it",
+            )
         if "fold" in self.printing.flips and deck.shape not in ("rect", "square"):
             diags.warning(
                 deck.loc,

@@ -87,10 +87,7 @@ class PdfWriter:
                 c.rotate(180)
             c.doForm(name)
             c.restoreState()
-        c.setStrokeColor(colour("#000000"))
-        c.setLineWidth(0.25)
-        for m in marks:
-            c.line(m.x1, m.y1, m.x2, m.y2)
+        self._marks(marks)
         self._label(plan.back_label(duplex) if back else plan.label, label)
         if drifted:
             c.restoreState()
@@ -99,6 +96,20 @@ class PdfWriter:
         c.setBleedBox(bleed)
         c.showPage()
         self.pages += 1
+
+    def _marks(self, marks) -> None:
+        """Cut marks: black hairlines; one drawn over the bleed gets a white halo so it shows on dark art."""
+        c = self.c
+        over = [m for m in marks if m.over]
+        if over:
+            c.setStrokeColor(colour("#ffffff"))
+            c.setLineWidth(1.0)
+            for m in over:
+                c.line(m.x1, m.y1, m.x2, m.y2)
+        c.setStrokeColor(colour("#000000"))
+        c.setLineWidth(0.25)
+        for m in marks:
+            c.line(m.x1, m.y1, m.x2, m.y2)
 
     def fold_page(self, plan, fronts: list, backs: list, label: str) -> None:
         """A fold-over sheet: fronts on one half, each back mirrored about the fold line on the other (turned
@@ -154,7 +165,8 @@ class PdfWriter:
     def piece_page(self, plan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
         """Shaped pieces: each face cut to its outline; fronts carry a cut guide along every outline."""
         c = self.c
-        slots = plan.back_slots(duplex) if back else plan.slots
+        present = [f is not None for f in faces]  # an empty neighbour lets a face's bleed run on
+        slots = plan.back_slots(duplex, present) if back else plan.opened(present)
         names = [self.drawer.face_form(f) if f is not None else None for f in faces]
         drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
         for slot, name in zip(slots, names):
@@ -181,10 +193,8 @@ class PdfWriter:
                 c.restoreState()
         else:
             self._label(plan.label, label)
-        x0, y0, x1, y1 = plan.boxes(back, duplex)
-        b = max((s.clip[3] - s.guide[3]) for s in plan.slots) if plan.shape == "circle" else 0.0
-        c.setTrimBox((x0, y0, x1, y1))
-        c.setBleedBox((x0 - b, y0 - b, x1 + b, y1 + b))
+        c.setTrimBox(plan.boxes(back, duplex, present))
+        c.setBleedBox(plan.bleed_box(back, duplex, present))
         c.showPage()
         self.pages += 1
 
