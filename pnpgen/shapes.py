@@ -51,7 +51,9 @@ def grow(points: list | tuple, dists: list | tuple) -> tuple:
     """A convex polygon with each edge i (from point i to point i+1) moved outward by dists[i], its corners
     where the moved edges meet: a piece's outline grown by its bleed (0 on an edge shared with a neighbour)."""
     n = len(points)
-    area = sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n))
+    area = sum(
+        points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n)
+    )
     sign = 1.0 if area > 0 else -1.0  # anticlockwise: the outward normal of (dx, dy) is (dy, -dx)
     lines = []
     for i in range(n):

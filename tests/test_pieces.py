@@ -266,7 +266,9 @@ def test_every_cut_edge_has_art_beyond_it(out, pdf):
         cy = sum(y for _, y in pts) / len(pts)
         if len(pts) > 8:  # a circle: four points round it
             r = (max(x for x, _ in pts) - min(x for x, _ in pts)) / 2
-            probes = [(cx + (r + MM) * dx, cy + (r + MM) * dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            probes = [
+                (cx + (r + MM) * dx, cy + (r + MM) * dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            ]
         else:
             probes = []
             for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):

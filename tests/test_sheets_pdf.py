@@ -118,7 +118,9 @@ def test_only_bleed_comes_nearer_the_paper_edge_than_5mm(built):
                 assert obj["x0"] >= 3 * MM - 0.01 and obj["x1"] <= page.width - 3 * MM + 0.01
                 assert obj["top"] >= 3 * MM - 0.01 and obj["bottom"] <= page.height - 3 * MM + 0.01
                 if obj["top"] < 5 * MM or obj["bottom"] > page.height - 5 * MM:
-                    assert by0 - 0.01 <= page.height - obj["bottom"] and page.height - obj["top"] <= by1 + 0.01
+                    assert (
+                        by0 - 0.01 <= page.height - obj["bottom"] and page.height - obj["top"] <= by1 + 0.01
+                    )
 
 
 def test_the_grid_has_art_in_its_bleed_on_all_four_sides(built):

@@ -49,9 +49,7 @@ class PiecePlan:
             if s.clip[0] != "poly" or all(k < 0 for k in s.sides):
                 out.append(s)
                 continue
-            dists = [
-                self.bleed if k < 0 or not (k < len(present) and present[k]) else 0.0 for k in s.sides
-            ]
+            dists = [self.bleed if k < 0 or not (k < len(present) and present[k]) else 0.0 for k in s.sides]
             out.append(replace(s, clip=("poly", grow(s.guide[1], dists))))
         return tuple(out)
 
@@ -79,7 +77,9 @@ class PiecePlan:
         ys = [s.y for s in slots] + [s.y + s.h for s in slots]
         return (min(xs), min(ys), max(xs), max(ys))
 
-    def bleed_box(self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
+    def bleed_box(
+        self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None
+    ) -> tuple:
         """The box of everything the faces may paint: each piece's outline grown by its bleed."""
         present = [True] * len(self.slots) if present is None else present
         slots = self.back_slots(duplex, present) if back else self.opened(present)
@@ -131,10 +131,11 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
     slots = []
     for k, (p, pts) in enumerate(zip(places, outlines)):
         clip: tuple
-        guide: tuple
         if shape == "circle":
             cx, cy, r = p.x + w / 2, p.y + h / 2, w / 2
-            slots.append(PieceSlot(p.x, p.y, w, h, p.up, ("circle", cx, cy, r + bleed), ("circle", cx, cy, r)))
+            slots.append(
+                PieceSlot(p.x, p.y, w, h, p.up, ("circle", cx, cy, r + bleed), ("circle", cx, cy, r))
+            )
             continue
         # the art runs past the outline by the bleed, except along a cut line shared with a neighbour
         sides = tuple(
@@ -149,4 +150,3 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
 
 def _edge_key(a: tuple, b: tuple) -> tuple:
     return tuple(sorted(((round(a[0], 2), round(a[1], 2)), (round(b[0], 2), round(b[1], 2)))))
-
