@@ -194,3 +194,31 @@ def test_every_deck_measures_its_size_between_cut_marks(out, game, deck, size):
     gaps_y = [(b - a) / MM for a, b in zip(ys, ys[1:])]
     assert any(abs(g - w) <= 0.2 for g in gaps_x), (gaps_x, w)
     assert any(abs(g - h) <= 0.2 for g in gaps_y), (gaps_y, h)
+
+
+def test_no_printed_text_is_under_6_pt(out):
+    """The text floor, measured from every component PDF of every shipped game: every character printed inside
+    the trim is at least 6 pt (the margin labels, outside it, are not game text). The build's own check, which
+    also holds sentences to 7 pt, runs with --strict when the session builds them."""
+
+    smallest = {}
+    for game_dir in sorted(p for p in out.iterdir() if p.is_dir()):
+        entries = json.loads((game_dir / "manifest.json").read_text())["files"]
+        for e in entries:
+            if e["kind"] not in ("cards", "tiles", "tokens", "board"):
+                continue
+            with pdfplumber.open(game_dir / e["path"]) as pdf:
+                for page in pdf.pages[:4]:
+                    x0, y0, x1, y1 = (float(v) for v in page.page_obj.attrs["TrimBox"])
+                    h = float(page.height)
+                    sizes = [
+                        c["size"]
+                        for c in page.chars
+                        if c["text"].strip() and x0 <= c["x0"] <= x1 and y0 <= h - c["bottom"] <= y1
+                    ]
+                    if sizes:
+                        key = f"{game_dir.name}/{e['path']}"
+                        smallest[key] = min(smallest.get(key, 99.0), min(sizes))
+    assert len(smallest) >= 35
+    under = {k: round(v, 2) for k, v in smallest.items() if v < 6 - 0.01}
+    assert under == {}

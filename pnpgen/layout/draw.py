@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from pnpgen.layout.spec import Element, Layout
 
 MAX_REPEAT = 1_000
+GAME_TEXT_FLOOR = 6.0  # pt: names, numbers, labels on a printed piece
+RULES_TEXT_FLOOR = 7.0  # pt: text a player reads as a rule (a sentence: RULES_WORDS words or more)
+RULES_WORDS = 6
 MAX_OPS = 20_000  # shapes one face may draw: repeats are bounded in product, not only one by one
 _AREA = Area()
 _UNSET: Any = object()
@@ -54,6 +57,7 @@ class FaceContext:
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)
+    small: dict = field(default_factory=dict)  # (location, floor) -> [smallest size, cards]
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
     def art_reader(self) -> Reader:
@@ -73,7 +77,31 @@ class FaceContext:
         """A warning about one card; the same warning on many cards is reported once with a count."""
         self.notes.setdefault((loc, message), []).append(card)
 
+    def check_floor(self, loc: Location, ops, card: str, words: int = 0) -> None:
+        """Text a printer can hold but a player cannot read: under 6 pt (7 pt for rules text, a text of
+        RULES_WORDS words or more) is a warning at the element, reported once with the smallest size drawn."""
+        sizes = [op.size for op in ops if isinstance(op, Text) and op.text.strip()]
+        if not sizes:
+            return
+        floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
+        smallest = min(sizes)
+        if smallest >= floor - 0.005:
+            return
+        seen = self.small.setdefault((loc, floor), [smallest, []])
+        seen[0] = min(seen[0], smallest)
+        seen[1].append(card)
+
     def flush_notes(self, diags: Diagnostics) -> None:
+        for (loc, floor), (smallest, cards) in self.small.items():
+            more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
+            what = "rules text" if floor == RULES_TEXT_FLOOR else "game text"
+            diags.warning(
+                loc,
+                f"{what} is set as small as {smallest:.1f} pt, under the {floor:g} pt a player reads in print, "
+                f"on {cards[0]}{more}",
+                "give it a larger size (or min_size), a bigger box, or fewer words",
+            )
+        self.small.clear()
         for (loc, message), cards in self.faults.items():
             more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
             diags.error(loc, f"{message} (while drawing {cards[0]}{more})")

@@ -101,6 +101,8 @@ class Fitted:
     ops: list
     size: float
     fits: bool
+    height: float = 0.0  # pt the lines take at `size` (when it does not fit: at the minimum size)
+    too_wide: bool = False  # a word is wider than the box at that size
 
 
 def fit_text(
@@ -128,7 +130,7 @@ def fit_text(
     def layout_at(s: float):
         lines, too_wide, space = wrap(paragraphs, w, s)
         height = (len(lines) - 1) * s * leading + (ascent + descent) * s
-        return lines, space, (not too_wide and height <= h + 0.01), height
+        return lines, space, (not too_wide and height <= h + 0.01), height, too_wide
 
     steps = max(0, int(round((size - min_size) / 0.25)))
     candidates = [size - 0.25 * i for i in range(steps + 1)]
@@ -149,9 +151,9 @@ def fit_text(
     fits = chosen is not None
     if not fits:
         chosen = (candidates[-1], layout_at(candidates[-1]))
-    s, (lines, space, _, height) = chosen
+    s, (lines, space, _, height, too_wide) = chosen
     ops = place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint)
-    return Fitted(ops, s, fits)
+    return Fitted(ops, s, fits, height, too_wide)
 
 
 def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint):

@@ -82,6 +82,7 @@ def cell_polygons(shape: str, cols: int, rows: int, x: float, y: float, w: float
 
 
 def draw(p, fc, ops, label, diags) -> None:
+    first = len(ops)  # this element's own operations start here
     x, y, w, h = p.box()
     shape = p.get("shape")
     cols, rows = int(p.get("cols")), int(p.get("rows"))
@@ -116,6 +117,7 @@ def draw(p, fc, ops, label, diags) -> None:
         ops.append(
             Text(cx - unit_width(text, font) * size / 2, cy + ascent * size * 0.35, font, size, colour, text)
         )
+    fc.check_floor(p.el.loc, ops[first:], label)
 
 
 def _cell_centre(pts, shape, scale):

@@ -46,10 +46,15 @@ def draw(p, fc, ops, label, diags) -> None:
             f"no file for (fonts: {exc.family}: {exc.style}: ...)",
         )
     if not fitted.fits:
+        need = (
+            "a word is wider than the box"
+            if fitted.too_wide
+            else f"its lines take {units.mm(fitted.height):.1f} mm"
+        )
         raise DrawProblem(
             p.loc("text"),
             f"text does not fit its {units.mm(w):.1f} x {units.mm(h):.1f} mm box "
-            f"even at the minimum size {min_size:g} pt: {_short(text)!r}",
+            f"even at the minimum size {min_size:g} pt ({need}): {_short(text)!r}",
         )
     for op in fitted.ops:
         if isinstance(op, TextOp):
@@ -57,6 +62,7 @@ def draw(p, fc, ops, label, diags) -> None:
             if lost:
                 codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
                 fc.note(p.loc("text"), f"the font {op.font} has no {codes}; it would not print", label)
+    fc.check_floor(p.loc("size"), fitted.ops, label, len(plain_words(text)))
     if outside_safe(fitted.ops, fc):
         fc.note(
             p.el.loc,
@@ -64,6 +70,13 @@ def draw(p, fc, ops, label, diags) -> None:
             label,
         )
     ops.extend(fitted.ops)
+
+
+def plain_words(text: str) -> list[str]:
+    """The words of a text as a player reads them: markup and icon names ({name}) left out."""
+    import re
+
+    return [w for w in re.sub(r"\{[^}]*\}|[*_]", " ", text).split() if any(ch.isalnum() for ch in w)]
 
 
 def _short(text: str) -> str:

@@ -33,6 +33,7 @@ def track_positions(count: int, x: float, y: float, w: float, h: float):
 
 
 def draw(p, fc, ops, label, diags) -> None:
+    first = len(ops)  # this element's own operations start here
     x, y, w, h = p.box()
     count = int(p.get("count"))
     start = int(p.get("start"))
@@ -62,6 +63,7 @@ def draw(p, fc, ops, label, diags) -> None:
                 text,
             )
         )
+    fc.check_floor(p.el.loc, ops[first:], label)
 
 
 TYPE = ElementType(
