@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: build test test-fast lint format bench clean
+.PHONY: build test test-fast lint format bench ink clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,3 +51,6 @@ clean:
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/serve_latency.py
+
+ink: $(VENV)/.installed
+	$(BIN)/python bench/ink.py

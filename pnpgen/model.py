@@ -116,6 +116,8 @@ class Game:
     inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
     # the game's own fonts: family -> style -> (real path, where game.yaml names it)
     fonts: Mapping[str, Any] = field(default_factory=_no_inputs, compare=False, repr=False)
+    palette_low: Mapping[str, str] | None = None  # the low-ink form's colours; None: pnpgen's transform
+    printing: Mapping[str, Any] = field(default_factory=_no_inputs)  # game.yaml's print: (keys it sets)
 
     @property
     def players(self) -> str:

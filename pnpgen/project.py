@@ -24,6 +24,25 @@ class Project:
     out: Path = Path("output")  # one folder per game is written here
     paper: str = "a4"
     printing: Printing = DEFAULT  # duplex forms and the printer's back offset
+    asked: tuple = ()  # the printing choices the command line made ("duplex", "fold", "ink", "forms")
+
+    def asked_key(self) -> str:
+        """What the flags asked for: a game's `print:` defaults fill in the rest (`printing_for`)."""
+        return f"{self.printing.key()} asked {','.join(sorted(self.asked))}"
+
+    def printing_for(self, defaults) -> Printing:
+        """How one game prints: the command line's choices, then the game's `print:` defaults, then pnpgen's."""
+        from dataclasses import replace
+
+        if "forms" in self.asked:
+            return self.printing
+        flip = self.printing.flips[0] if "duplex" in self.asked else defaults.get("duplex", "long")
+        fold = "fold" in self.printing.flips if "fold" in self.asked else defaults.get("fold", False)
+        if "ink" in self.asked:
+            inks = self.printing.inks
+        else:
+            inks = {"full": ("full",), "low": ("low",), "both": ("full", "low")}[defaults.get("ink", "full")]
+        return replace(self.printing, flips=(flip, "fold") if fold else (flip,), inks=inks)
 
     @property
     def root(self) -> Path:

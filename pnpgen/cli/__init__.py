@@ -94,12 +94,14 @@ def _guarded(command):
     return wrapper
 
 
-def _project(content: Path, out: Path = Path("output"), paper: str = "a4", printing=None) -> Project:
+def _project(
+    content: Path, out: Path = Path("output"), paper: str = "a4", printing=None, asked: tuple = ()
+) -> Project:
     if not content.is_dir():
         raise click.UsageError(f"content folder '{content}' does not exist")
     if printing is None:
         return Project(content, out, paper.lower())
-    return Project(content, out, paper.lower(), printing)
+    return Project(content, out, paper.lower(), printing, asked)
 
 
 def _printing_options(f):
@@ -119,9 +121,16 @@ def _printing_options(f):
                 "and cut.",
             ),
             click.option(
+                "--ink",
+                type=click.Choice(["full", "low", "both"]),
+                help="Full colour (the default), low ink (<deck>-lowink.pdf: pale backgrounds, black text, "
+                "lightened art), or both.",
+            ),
+            click.option(
                 "--forms",
                 type=click.Choice(["all"]),
-                help="Write every form: <deck>.pdf (long), <deck>-short.pdf, <deck>-single.pdf, <deck>-fold.pdf.",
+                help="Write every form: <deck>.pdf (long), <deck>-short.pdf, <deck>-single.pdf, <deck>-fold.pdf, "
+                "each also in low ink (-lowink).",
             ),
             click.option(
                 "--back-offset",
@@ -138,9 +147,10 @@ def _printing_options(f):
     return f
 
 
-def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer):
-    """(paper, Printing) from the flags, over the named printer profile, over the defaults."""
-    from pnpgen.imposition.duplex import FORMS, Printing, parse_offset
+def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer, ink=None):
+    """(paper, Printing, asked) from the flags, over the named printer profile, over the defaults; `asked` names
+    the choices made here, which a game's `print:` defaults do not override."""
+    from pnpgen.imposition.duplex import FORMS, INKS, Printing, parse_offset
 
     profile = None
     if printer:
@@ -155,7 +165,18 @@ def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--back-offset") from None
     flips = FORMS if forms == "all" else (flip, "fold") if fold else (flip,)
-    return paper, Printing(flips, dx, dy, angle)
+    inks = INKS if forms == "all" else {"full": ("full",), "low": ("low",), "both": INKS}[ink or "full"]
+    asked = tuple(
+        name
+        for name, given in (
+            ("duplex", duplex or (profile and profile.duplex)),
+            ("fold", fold),
+            ("ink", ink),
+            ("forms", forms),
+        )
+        if given
+    )
+    return paper, Printing(flips, dx, dy, angle, inks), asked
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -186,7 +207,7 @@ def main() -> None:
 @_debug_option
 @_guarded
 def build(
-    games, content, out, paper, duplex, fold, forms, back_offset, printer, strict, debug, jobs, no_check
+    games, content, out, paper, duplex, fold, ink, forms, back_offset, printer, strict, debug, jobs, no_check
 ):
     """Build GAMES (all games in the content folder when none are named).
 
@@ -197,8 +218,8 @@ def build(
     """
     from pnpgen.commands.build import build as run
 
-    paper, printing = _printing(content, paper, duplex, fold, forms, back_offset, printer)
-    project = _project(content, out, paper, printing)
+    paper, printing, asked = _printing(content, paper, duplex, fold, forms, back_offset, printer, ink)
+    project = _project(content, out, paper, printing, asked)
     if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
         sys.exit(0)

@@ -77,6 +77,8 @@ LONG = Duplex()
 # <deck>.pdf, <deck>-short.pdf, <deck>-single.pdf, and the fold-over form <deck>-fold.pdf (`imposition.fold`)
 SUFFIX = {"long": "", "short": "-short", "none": "-single", "fold": "-fold"}
 FORMS = (*FLIPS, "fold")
+INKS = ("full", "low")
+INK_SUFFIX = {"full": "", "low": "-lowink"}  # <deck>-lowink.pdf, <deck>-short-lowink.pdf, ...
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ class Printing:
     dx: float = 0.0  # pt
     dy: float = 0.0
     angle: float = 0.0
+    inks: tuple = ("full",)  # full colour, low ink (`pnpgen.lowink`), or both
 
     def duplex(self, flip: str) -> Duplex:
         """The back pages' placing for a duplex form (the fold form has no back pages: it takes none)."""
@@ -95,14 +98,21 @@ class Printing:
 
     def names(self, stem: str) -> list[str]:
         """The files of a sheet output `stem`, one per form."""
-        return [f"{stem}{SUFFIX[flip]}.pdf" for flip in self.flips]
+        return [f"{stem}{SUFFIX[flip]}{INK_SUFFIX[ink]}.pdf" for flip in self.flips for ink in self.inks]
 
     def flip_of(self, name: str, stem: str) -> str:
-        return next(f for f in self.flips if name == f"{stem}{SUFFIX[f]}.pdf")
+        return next(
+            f for f in self.flips for ink in self.inks if name == f"{stem}{SUFFIX[f]}{INK_SUFFIX[ink]}.pdf"
+        )
+
+    @staticmethod
+    def ink_of(name: str) -> str:
+        return "low" if name.endswith(f"{INK_SUFFIX['low']}.pdf") else "full"
 
     def key(self) -> str:
         """What the manifest records: outputs are reused only when printed the same way."""
-        return f"{'+'.join(self.flips)} {self.dx:.3f} {self.dy:.3f} {self.angle:.3f}"
+        inks = "" if self.inks == ("full",) else f" ink {'+'.join(self.inks)}"
+        return f"{'+'.join(self.flips)} {self.dx:.3f} {self.dy:.3f} {self.angle:.3f}{inks}"
 
 
 DEFAULT = Printing()

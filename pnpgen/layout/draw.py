@@ -54,6 +54,7 @@ class FaceContext:
     board: object = None  # a board's data, for its sides' layouts
     reader: Reader | None = None  # reads (and records) the art; None: one confined to the game folder
     fonts: dict | None = None  # the game's own font names -> registered names (`fonts:` in game.yaml)
+    ink: str = "full"  # the form drawn: full colour or low ink (layouts see it as `ink`)
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)
@@ -124,6 +125,7 @@ def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -
         "bleed": round(units.mm(fc.bleed_pt), 3),
         "safe": round(units.mm(fc.safe_pt), 3),
         "shape": fc.shape,
+        "ink": fc.ink,
         "board": content(fc.board if fc.board is not None else {}),
     }
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pnpgen.errors import Diagnostics, display_path, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
+from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
 
 
@@ -43,9 +44,16 @@ class BoardFaces:
 class Painter:
     """Draws the faces of one game's components; holds what every face of the game shares."""
 
-    def __init__(self, game: Game, library, icons: dict, reader, fonts: dict | None = None):
+    def __init__(
+        self, game: Game, library, icons: dict, reader, fonts: dict | None = None, ink: str = "full"
+    ):
         self.game, self.library, self.icons, self.reader = game, library, icons, reader
         self.fonts = fonts or {}  # the game's own font names -> registered names
+        self.ink = ink  # "low": the game's palette_low over its palette, or pnpgen's transform after drawing
+        self.palette = dict(game.palette)
+        if ink == "low" and game.palette_low:
+            self.palette.update(game.palette_low)
+        self.transform = ink == "low" and not game.palette_low
         self.game_info = {"id": game.id, "title": game.title, "players": game.players}
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
@@ -54,12 +62,13 @@ class Painter:
             deck.height_pt,
             deck.bleed_pt if bleed_pt is None else bleed_pt,
             deck.safe_pt,
-            dict(self.game.palette),
+            dict(self.palette),
             self.icons,
             self.game.root / "art",
             shape=deck.shape,
             reader=self.reader,
             fonts=self.fonts,
+            ink=self.ink,
         )
 
     def deck(self, deck: Deck, diags: Diagnostics, bleed_pt: float | None = None) -> DeckFaces | None:
@@ -92,12 +101,13 @@ class Painter:
             board.height_pt,
             board.bleed_pt,
             0.0,
-            dict(self.game.palette),
+            dict(self.palette),
             self.icons,
             self.game.root / "art",
             board=board.data,
             reader=self.reader,
             fonts=self.fonts,
+            ink=self.ink,
         )
         info = {"id": board.id, "name": board.name, "count": len(board.sides)}
         faces, failed = [], False
@@ -107,6 +117,8 @@ class Painter:
             face = draw_face(
                 layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
             )
+            if face is not None and self.transform:
+                face = low_ink(face)
             failed = failed or face is None
             faces.append(face)
         fc.flush_notes(diags)
@@ -142,6 +154,8 @@ class Painter:
             if key is not None and key in memo:
                 return memo[key]
         face = draw_face(layout, fc, template_names(fc, fields, deck_info, self.game_info), label, diags)
+        if face is not None and self.transform:
+            face = low_ink(face)
         if key is not None and face is not None:
             memo[key] = face
         return face

@@ -64,11 +64,13 @@ def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path]) -> bo
     return bool(inputs) and output_intact(out_dir, entry) and inputs_hold(inputs, root, roots)
 
 
-def usable(old: dict | None, paper: str, printing: str = DEFAULT.key()) -> dict | None:
-    """The old manifest when its outputs may be reused at all: same pnpgen, same paper, printed the same way."""
+def usable(old: dict | None, paper: str, asked: str = DEFAULT.key()) -> dict | None:
+    """The old manifest when its outputs may be reused at all: same pnpgen, same paper, the same printing flags
+    (what they and the game's `print:` defaults make is compared once the game is loaded, by `GameRun.load`;
+    game.yaml is among the model's inputs, so an unchanged game.yaml keeps its defaults)."""
     if old is None or old.get("engine") != engine_digest() or old.get("paper") != paper:
         return None
-    if old.get("printing", DEFAULT.key()) != printing:
+    if old.get("asked") != asked:
         return None
     return old
 
@@ -76,7 +78,7 @@ def usable(old: dict | None, paper: str, printing: str = DEFAULT.key()) -> dict 
 def game_up_to_date(project, game_root: Path, strict: bool = False, checked: bool = False) -> bool:
     """True when every output of the game is fresh: nothing needs to be loaded or drawn."""
     out_dir = project.out_dir(game_root.name)
-    old = usable(manifest.read(out_dir), project.paper, project.printing.key())
+    old = usable(manifest.read(out_dir), project.paper, project.asked_key())
     if old is None or not old["files"]:
         return False
     root, roots = project.root, [r.resolve() for r in project.roots_of(game_root)]

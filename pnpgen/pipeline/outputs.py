@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.faces import face_digest
-from pnpgen.imposition.duplex import DEFAULT
+from pnpgen.imposition.duplex import DEFAULT, INK_SUFFIX
 from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
 from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.model import Board, Deck
@@ -77,6 +77,7 @@ class DeckSheets(Target):
         self.deck = deck
         self.kind = deck.kind
         self.drawn = None
+        self.drawn_low = None  # the low-ink form's faces, when a -lowink file is asked for
         self.plan = None
         self.fold_plan = None
         self.printing = printing
@@ -85,7 +86,7 @@ class DeckSheets(Target):
         """One file per form asked for; shaped pieces have no fold-over layout (yet): duplex forms only."""
         names = self.printing.names(self.deck.id)
         if self.deck.shape not in ("rect", "square"):
-            names = [n for n in names if n != f"{self.deck.id}-fold.pdf"]
+            names = [n for n in names if self.printing.flip_of(n, self.deck.id) != "fold"]
         return names
 
     def prepare(self, run, diags: Diagnostics) -> bool:
@@ -116,9 +117,22 @@ class DeckSheets(Target):
                 f"{deck.id}-fold.pdf is not written: {deck.shape} pieces have no fold-over layout; print "
                 f"{deck.id}.pdf duplex",
             )
-        self.drawn = run.painter.deck(self.deck, diags)
-        if self.drawn is None:
-            return False
+        inks = {self.printing.ink_of(n) for n in self.names()}
+        if "full" in inks:
+            self.drawn = run.painter.deck(self.deck, diags)
+            if self.drawn is None:
+                return False
+        if "low" in inks:
+            self.drawn_low = run.low_painter.deck(
+                self.deck, Diagnostics()
+            )  # its warnings are the full form's
+            if self.drawn_low is None:
+                self.drawn_low = run.low_painter.deck(self.deck, diags)  # what only the low form trips on
+                return False
+            if self.drawn is None:
+                self.drawn = run.painter.deck(self.deck, diags)  # for the manifest's records and the checks
+                if self.drawn is None:
+                    return False
         from pnpgen.pipeline.unused import unused_fields
 
         unread = unused_fields(run, self.deck, diags, run.mentioned())
@@ -135,15 +149,20 @@ class DeckSheets(Target):
             return self.fold_plan, None
         return self.plan, self.printing.duplex(form)  # a deck without backs has nothing to fold
 
+    def _drawn_of(self, name: str):
+        return self.drawn_low if self.printing.ink_of(name) == "low" else self.drawn
+
     def entry(self, name: str, pages: int, sha256: str) -> dict:
         plan, duplex = self._plan_of(name)
-        return {**super().entry(name, pages, sha256), "cards": card_records(self.drawn, plan, duplex)}
+        drawn = self._drawn_of(name)
+        return {**super().entry(name, pages, sha256), "cards": card_records(drawn, plan, duplex)}
 
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.sheets import write_deck
 
         plan, duplex = self._plan_of(name)
-        return write_deck(path, w.game.title, self.drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX)
+        drawn = self._drawn_of(name)
+        return write_deck(path, w.game.title, drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX)
 
 
 def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
@@ -176,18 +195,25 @@ class BoardFiles(Target):
 
     kind = "board"
 
-    def __init__(self, board: Board):
+    def __init__(self, board: Board, printing=DEFAULT):
         super().__init__(board.id, board.loc)
         self.board = board
         self.drawn = None
+        self.drawn_low = None
+        self.printing = printing
 
     def names(self) -> list[str]:
-        return [f"{self.board.id}.pdf", f"{self.board.id}-full.pdf"]
+        """`<id>.pdf` and `<id>-full.pdf`, and their `-lowink` forms when low ink is asked for."""
+        return [f"{self.board.id}{k}{INK_SUFFIX[i]}.pdf" for i in self.printing.inks for k in ("", "-full")]
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         self.drawn = run.painter.board(self.board, diags)
         if self.drawn is None:
             return False
+        if "low" in self.printing.inks:
+            self.drawn_low = run.low_painter.board(self.board, Diagnostics())
+            if self.drawn_low is None:
+                return False
         self.warnings = self.drawn.warnings + label_glyphs(run, self.board, diags)
         return True
 
@@ -196,12 +222,13 @@ class BoardFiles(Target):
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:
         out = super().entry(name, pages, sha256)
-        if name.endswith("-full.pdf"):  # one side a page, at full size
+        drawn = self.drawn_low if self.printing.ink_of(name) == "low" else self.drawn
+        if name.endswith(("-full.pdf", "-full-lowink.pdf")):  # one side a page, at full size
             w, h = self.board.width_pt, self.board.height_pt
             b = self.board.bleed_pt
             out["sides"] = [
                 {"name": side.id, "front": face_digest(face), "front_at": [i, b, b, round(w, 2), round(h, 2)]}
-                for i, (side, face) in enumerate(zip(self.board.sides, self.drawn.faces))
+                for i, (side, face) in enumerate(zip(self.board.sides, drawn.faces))
             ]
         return out
 
@@ -209,9 +236,10 @@ class BoardFiles(Target):
         from pnpgen.render.board import write_board_full, write_board_tiled
 
         title = f"{w.game.title} — {self.board.name}"
-        if name.endswith("-full.pdf"):
-            return write_board_full(path, self.board, self.drawn.faces, w.icons, f"{title} (full size)")
-        return write_board_tiled(path, self.board, self.drawn.faces, w.icons, w.paper, title)
+        faces = (self.drawn_low if self.printing.ink_of(name) == "low" else self.drawn).faces
+        if name.endswith(("-full.pdf", "-full-lowink.pdf")):
+            return write_board_full(path, self.board, faces, w.icons, f"{title} (full size)")
+        return write_board_tiled(path, self.board, faces, w.icons, w.paper, title)
 
 
 class RulebookFile(Target):
@@ -278,7 +306,7 @@ def label_glyphs(run, component, diags: Diagnostics) -> int:
 def targets_of(game, sources: list[Path], printing=DEFAULT) -> list[Target]:
     """Every target of a game, in the order its files are listed in the manifest."""
     out: list[Target] = [
-        BoardFiles(c) if isinstance(c, Board) else DeckSheets(c, printing) for c in game.components
+        BoardFiles(c, printing) if isinstance(c, Board) else DeckSheets(c, printing) for c in game.components
     ]
     if sources:
         out.append(RulebookFile(sources))

@@ -33,9 +33,8 @@ class GameRun:
         self.out_dir = project.out_dir(root.name)
         self.roots = [r.resolve() for r in project.roots_of(root)]
         self.previous = manifest.read(self.out_dir)  # what the folder holds now: its files may have to go
-        self.old = freshness.usable(
-            self.previous, project.paper, project.printing.key()
-        )  # what may be reused
+        self.old = freshness.usable(self.previous, project.paper, project.asked_key())  # what may be reused
+        self.printing = project.printing  # with the game's print: defaults once it is loaded
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
         self.load_warnings = 0
@@ -81,6 +80,30 @@ class GameRun:
             fonts=self.fonts,
         )
         self.painter = Painter(self.game, self.library, self.icons, self.reader, self.fonts)
+        self.printing = self.project.printing_for(self.game.printing)
+        if self.old is not None and self.old.get("printing") != self.printing.key():
+            self.old = None  # the game's print: defaults changed: every sheet is printed another way
+
+    @property
+    def low_painter(self):
+        """The painter of the low-ink form: the game's palette_low over its palette (checked like it), or pnpgen's
+        transform of each face."""
+        if not hasattr(self, "_low_painter"):
+            from pnpgen.layout.spec import LayoutLibrary
+            from pnpgen.pipeline.faces import Painter
+            from pnpgen.templating import Compiler
+
+            palette = {**self.game.palette, **(self.game.palette_low or {})}
+            library = LayoutLibrary(
+                self.project.layout_folders(self.root),
+                Compiler(),
+                self.reader,
+                palette=palette,
+                icons=self.icons,
+                fonts=self.fonts,
+            )
+            self._low_painter = Painter(self.game, library, self.icons, self.reader, self.fonts, ink="low")
+        return self._low_painter
 
     # -- check --------------------------------------------------------------------------------------------
     def check(self, diags: Diagnostics) -> None:
@@ -95,7 +118,7 @@ class GameRun:
 
     # -- draw and plan ------------------------------------------------------------------------------------
     def claim(self, diags: Diagnostics) -> list:
-        targets = outputs.targets_of(self.game, self.sources, self.project.printing)
+        targets = outputs.targets_of(self.game, self.sources, self.printing)
         if not outputs.claim(targets, diags):
             diags.raise_if_errors()
         return targets
@@ -153,7 +176,7 @@ class GameRun:
         """Write the stale targets into a staging folder, then move them and the manifest into place."""
         sweep(self.project.out)
         sweep(self.out_dir)
-        writing = Writing(self.game, self.icons, self.project.paper, self.project.printing)
+        writing = Writing(self.game, self.icons, self.project.paper, self.printing)
         with Stage(self.out_dir, self.project.out) as stage:
             jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
             results = dict(zip((id(j) for j in jobs), write_all(jobs, min(workers, max(1, len(jobs))))))
@@ -179,7 +202,8 @@ class GameRun:
             "game": self.game.id,
             "title": self.game.title,
             "paper": self.project.paper,
-            "printing": self.project.printing.key(),
+            "printing": self.printing.key(),
+            "asked": self.project.asked_key(),
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),
             "model": dict(sorted(self.model_inputs.items())),

@@ -31,6 +31,6 @@ def tables() -> tuple[Table, ...]:
     from pnpgen.icons import ICON, SHAPE
     from pnpgen.schema.components import BOARD, CARD, DEFAULTS, PIECES, SIDE
     from pnpgen.schema.facts import TABLES as FACTS
-    from pnpgen.schema.game import GAME
+    from pnpgen.schema.game import GAME, PRINT
 
-    return (GAME, *PIECES.values(), CARD, DEFAULTS, BOARD, SIDE, ICON, SHAPE, *FACTS)
+    return (GAME, PRINT, *PIECES.values(), CARD, DEFAULTS, BOARD, SIDE, ICON, SHAPE, *FACTS)

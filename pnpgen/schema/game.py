@@ -14,12 +14,15 @@ from pnpgen.schema.fields import (
     Invalid,
     Key,
     Table,
+    as_bool,
     as_colour,
     as_id,
     as_players,
     as_str,
+    describe,
     each_value,
     listing,
+    mapping,
 )
 from pnpgen.source import LMap
 
@@ -66,6 +69,40 @@ def _as_fonts(value) -> LMap:
     return value
 
 
+def _choice(options: tuple):
+    def convert(value):
+        if value not in options:
+            raise Invalid(f"must be one of {', '.join(options)} (got {describe(value)})")
+        return value
+
+    return convert
+
+
+def _as_supply(value) -> tuple:
+    items = listing("must be a list of things players bring, such as [two six-sided dice, a bag]")(value)
+    return tuple(as_str(x) for x in items)
+
+
+PRINT = Table(
+    "print section",
+    (
+        Key(
+            "duplex",
+            _choice(("long", "short", "none")),
+            "how the sheets print by default: long, short or none",
+        ),
+        Key("fold", as_bool, "also write fold-over sheets (`<deck>-fold.pdf`) by default"),
+        Key("ink", _choice(("full", "low", "both")), "full colour, low ink (`-lowink`), or both, by default"),
+        Key(
+            "supply",
+            _as_supply,
+            "what players bring from home, listed on the print-and-build page (dice, a bag, pencils)",
+            default=(),
+        ),
+    ),
+    title="Keys of print: in game.yaml",
+)
+
 GAME = Table(
     "game.yaml",
     (
@@ -79,6 +116,12 @@ GAME = Table(
             "named colours, usable wherever a colour is expected",
             default=MappingProxyType({}),
         ),
+        Key(
+            "palette_low",
+            each_value(as_colour, "palette_low colour '{key}'", "must map names to '#rrggbb' colours"),
+            "the low-ink form's colours, over `palette` (without it pnpgen's own low-ink transform is used)",
+        ),
+        Key("print", mapping("must be a mapping of print defaults"), "the game's print defaults (see below)"),
         Key(
             "icons",
             _as_icons,
@@ -124,6 +167,7 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
             diags.error(data.loc_of("id"), f"id '{v['id']}' must equal the folder name '{root.name}'")
         icons_file = _icons_file(root, v["icons"], data.loc_of("icons"), reader, diags)
         fonts = _fonts(root, v["fonts"], reader, diags)
+        printing = PRINT.read(v["print"], diags, "print:") if v["print"] is not None else None
     game_inputs = MappingProxyType(dict(recorded))
     components = []
     seen: dict[str, Location] = {}
@@ -152,6 +196,12 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
         credits=v["credits"],
         root=root,
         palette=v["palette"],
+        palette_low=v["palette_low"],
+        printing=(
+            MappingProxyType({k: printing[k] for k in printing.given} | {"supply": printing["supply"]})
+            if printing is not None
+            else MappingProxyType({"supply": ()})
+        ),
         icons_file=icons_file,
         components=tuple(components),
         loc=data.loc,

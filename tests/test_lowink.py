@@ -1,0 +1,132 @@
+"""The low-ink form, measured from the written PDFs: its files and names, the ink it saves, text kept dark,
+the `ink` name layouts see, a game's own `palette_low`, and a game's `print:` defaults under the flags."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+from conftest import FIXTURES, ROOT, run_cli
+
+
+def ink(pdf, index=0) -> float:
+    """Mean darkness of a page, 0..1."""
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        image = doc[index].render(scale=24 / 72, grayscale=True).to_pil().convert("L")
+    finally:
+        doc.close()
+    hist = image.histogram()
+    return sum((255 - v) * n for v, n in enumerate(hist)) / (255 * sum(hist))
+
+
+@pytest.fixture(scope="module")
+def deity(tmp_path_factory):
+    out = tmp_path_factory.mktemp("lowink")
+    result = run_cli(
+        "build", "deity", "--content", ROOT / "content", "--out", out, "--ink", "both", "--no-check"
+    )
+    assert result.exit_code == 0, result.output
+    return out / "deity"
+
+
+def test_both_inks_write_each_sheet_and_board_twice_and_list_them(deity):
+    names = {e["path"] for e in json.loads((deity / "manifest.json").read_text())["files"]}
+    for stem in ("deity", "power", "aid", "terrain", "creatures", "rings", "board", "board-full"):
+        assert {f"{stem}.pdf", f"{stem}-lowink.pdf"} <= names
+    assert "rulebook.pdf" in names
+
+
+@pytest.mark.parametrize("stem", ["deity", "power", "aid", "board-full"])
+def test_low_ink_uses_well_under_two_thirds_of_the_ink(deity, stem):
+    full, low = ink(deity / f"{stem}.pdf"), ink(deity / f"{stem}-lowink.pdf")
+    assert low < 0.6 * full, (stem, full, low)
+
+
+def test_low_ink_text_is_never_light(deity):
+    """Text that stood light on a dark banner turns dark with the banner made pale: no character of the
+    low-ink cards is drawn lighter than mid grey."""
+    with pdfplumber.open(deity / "deity-lowink.pdf") as pdf:
+        page = pdf.pages[0]
+        x0, y0, x1, y1 = (float(v) for v in page.page_obj.attrs["TrimBox"])
+        colours = {
+            tuple(round(v, 3) for v in (c.get("non_stroking_color") or (0,)))
+            for c in page.chars
+            if x0 <= c["x0"] <= x1 and c["text"].strip()
+        }
+    assert colours
+    for colour in colours:
+        grey = sum(colour) / len(colour) if len(colour) == 3 else 1 - colour[0] if len(colour) == 1 else 0
+        assert grey < 0.6, colour
+    with pdfplumber.open(deity / "deity.pdf") as pdf:  # the full form does have light text
+        assert any(
+            sum(c.get("non_stroking_color") or (0, 0, 0)) / 3 > 0.8
+            for c in pdf.pages[0].chars
+            if c["text"].strip()
+        )
+
+
+def _game(tmp_path, extra_yaml: str = "", layout_fill: str = '"#203040"'):
+    src = FIXTURES / "duplex"
+    dest = tmp_path / "p"
+    shutil.copytree(src, dest)
+    game = dest / "content" / "duplex"
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + extra_yaml)
+    front = game / "layouts" / "ident-front.yaml"
+    front.write_text(front.read_text().replace('fill: "#c8431a"', f"fill: {layout_fill}", 1))
+    return dest / "content"
+
+
+def _fills(pdf) -> set:
+    with pdfplumber.open(pdf) as doc:
+        return {tuple(round(v, 3) for v in r.get("non_stroking_color") or ()) for r in doc.pages[0].rects}
+
+
+def test_layouts_see_ink_and_a_game_may_design_its_low_form(tmp_path):
+    content = _game(
+        tmp_path,
+        "palette:\n  banner: '#203040'\npalette_low:\n  banner: '#e0f0ff'\n",
+        "\"{{ 'banner' if ink == 'low' else '#102030' }}\"",
+    )
+    out = tmp_path / "out"
+    result = run_cli("build", "--content", content, "--out", out, "--ink", "both")
+    assert result.exit_code == 0, result.output
+    low = _fills(out / "duplex" / "poker-lowink.pdf")
+    full = _fills(out / "duplex" / "poker.pdf")
+    assert (round(0xE0 / 255, 3), round(0xF0 / 255, 3), 1.0) in low  # palette_low's banner, not transformed
+    assert (round(0x10 / 255, 3), round(0x20 / 255, 3), round(0x30 / 255, 3)) in full
+
+
+def test_without_palette_low_pnpgen_pales_large_fills(tmp_path):
+    out = tmp_path / "out"
+    result = run_cli("build", "--content", _game(tmp_path), "--out", out, "--ink", "low")
+    assert result.exit_code == 0, result.output
+    assert not (out / "duplex" / "poker.pdf").exists()
+    fills = _fills(out / "duplex" / "poker-lowink.pdf")
+    assert fills and all(min(f) > 0.85 for f in fills if len(f) == 3), fills
+
+
+def test_a_games_print_defaults_choose_its_forms_and_flags_override_them(tmp_path):
+    content = _game(tmp_path, "print:\n  duplex: short\n  fold: true\n  ink: both\n  supply: [two dice]\n")
+    out = tmp_path / "out"
+    assert run_cli("build", "--content", content, "--out", out).exit_code == 0
+    names = {p.name for p in (out / "duplex").glob("poker*.pdf")}
+    assert names == {"poker-short.pdf", "poker-short-lowink.pdf", "poker-fold.pdf", "poker-fold-lowink.pdf"}
+    again = run_cli("build", "--content", content, "--out", out)
+    assert "0 rendered" in again.output or "up to date" in again.output, again.output
+    assert (
+        run_cli("build", "--content", content, "--out", out, "--duplex", "long", "--ink", "full").exit_code
+        == 0
+    )
+    names = {p.name for p in (out / "duplex").glob("poker*.pdf")}
+    assert names == {"poker.pdf", "poker-fold.pdf"}  # the game's fold default stays; the flags set the rest
+
+
+def test_a_bad_print_section_is_located(tmp_path):
+    content = _game(tmp_path, "print:\n  duplex: sideways\n")
+    result = run_cli("build", "--content", content, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "game.yaml:" in result.output and "must be one of long, short, none" in result.output
