@@ -37,11 +37,14 @@ def test_build_only_named_games_and_report_them(project, tmp_path):
     root = project("basic")
     result = run_cli("build", "sample", "--out", tmp_path, cwd=root)
     assert result.exit_code == 0
-    assert "built sample: 2 files (2 rendered), 31 faces, 6 pages" in result.output
+    # two decks (6 pages) and print-all.pdf (10: its guide page and a blank back, then each sheet of the decks
+    # with its backs or a blank page); faces are counted once
+    assert "built sample: 3 files (3 rendered), 31 faces, 16 pages" in result.output
     assert sorted(p.name for p in (tmp_path / "sample").iterdir()) == [
         "heroes.pdf",
         "manifest.json",
         "minis.pdf",
+        "print-all.pdf",
     ]
 
 
@@ -116,7 +119,7 @@ def test_new_writes_a_starter_game_that_builds_and_checks(tmp_path):
         "build", "my-game", "--content", tmp_path / "content", "--out", tmp_path / "out", "--strict"
     )
     assert build.exit_code == 0, build.output
-    assert "built my-game: 2 files" in build.output
+    assert "built my-game: 3 files" in build.output
     check = run_cli("check", "my-game", "--content", tmp_path / "content")
     assert check.exit_code == 0 and "my-game: 1 facts checked, 0 errors, 0 warnings" in check.output
     again = run_cli("new", "my-game", "--content", tmp_path / "content")

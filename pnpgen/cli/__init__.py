@@ -195,6 +195,11 @@ def main() -> None:
 @_out_option
 @click.option("--paper", type=PAPER, help="Paper size of the sheets: a4 (the default) or letter.")
 @_printing_options
+@click.option(
+    "--no-print-all",
+    is_flag=True,
+    help="Leave out print-all.pdf (the whole game in one file for one print job), for faster rebuilds.",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option(
     "--jobs",
@@ -207,19 +212,37 @@ def main() -> None:
 @_debug_option
 @_guarded
 def build(
-    games, content, out, paper, duplex, fold, ink, forms, back_offset, printer, strict, debug, jobs, no_check
+    games,
+    content,
+    out,
+    paper,
+    duplex,
+    fold,
+    ink,
+    forms,
+    back_offset,
+    printer,
+    no_print_all,
+    strict,
+    debug,
+    jobs,
+    no_check,
 ):
     """Build GAMES (all games in the content folder when none are named).
 
-    Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf and
-    OUT/<game>/manifest.json. The rules check (content/<game>/facts.yaml) runs first and a game it fails is not
-    written. Only outputs whose inputs changed are drawn again. A game with an error keeps its last good output
-    (every file of a game changes together or not at all); the other games still build.
+    Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf,
+    OUT/<game>/print-all.pdf (a print-and-build page, then every component in print order, small sets sharing
+    sheets; one per duplex form and ink; `watch` and `serve` leave it out) and OUT/<game>/manifest.json. The
+    rules check (content/<game>/facts.yaml) runs first and a game it fails is not written. Only outputs whose
+    inputs changed are drawn again. A game with an error keeps its last good output (every file of a game
+    changes together or not at all); the other games still build.
     """
+    from dataclasses import replace
+
     from pnpgen.commands.build import build as run
 
     paper, printing, asked = _printing(content, paper, duplex, fold, forms, back_offset, printer, ink)
-    project = _project(content, out, paper, printing, asked)
+    project = _project(content, out, paper, replace(printing, whole=not no_print_all), asked)
     if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
         sys.exit(0)
@@ -249,7 +272,7 @@ def build(
         _report(r.diagnostics, strict)
         if r.ok:
             pages = sum(f["pages"] for f in r.files)
-            faces = sum(f["faces"] for f in r.files)
+            faces = sum(f["faces"] for f in r.files if f["kind"] != "print-all")  # its faces are the others'
             detail = f"{len(r.rendered)} rendered" + (f", {len(r.reused)} up to date" if r.reused else "")
             click.echo(
                 f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}"

@@ -91,6 +91,9 @@ class Printing:
     dy: float = 0.0
     angle: float = 0.0
     inks: tuple = ("full",)  # full colour, low ink (`pnpgen.lowink`), or both
+    whole: bool = (
+        False  # also the print-all file (`pipeline/printall.py`): `build` asks for it, watch does not
+    )
 
     def duplex(self, flip: str) -> Duplex:
         """The back pages' placing for a duplex form (the fold form has no back pages: it takes none)."""
@@ -110,7 +113,8 @@ class Printing:
         return "low" if name.endswith(f"{INK_SUFFIX['low']}.pdf") else "full"
 
     def key(self) -> str:
-        """What the manifest records: outputs are reused only when printed the same way."""
+        """What the manifest records: outputs are reused only when printed the same way (the print-all file
+        aside: it is one more file, and the manifest records whether it was asked for)."""
         inks = "" if self.inks == ("full",) else f" ink {'+'.join(self.inks)}"
         return f"{'+'.join(self.flips)} {self.dx:.3f} {self.dy:.3f} {self.angle:.3f}{inks}"
 

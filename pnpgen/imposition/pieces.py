@@ -25,6 +25,7 @@ class PieceSlot:
     )
     guide: tuple  # the cut line, same form
     sides: tuple = ()  # per edge of a polygon: the index of the slot sharing it, or -1
+    bleed: float | None = None  # this piece's own bleed, where pieces of several sizes share a sheet (`gang`)
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ class PiecePlan:
             if s.clip[0] != "poly" or all(k < 0 for k in s.sides):
                 out.append(s)
                 continue
-            dists = [self.bleed if k < 0 or not (k < len(present) and present[k]) else 0.0 for k in s.sides]
+            b = self.bleed if s.bleed is None else s.bleed
+            dists = [b if k < 0 or not (k < len(present) and present[k]) else 0.0 for k in s.sides]
             out.append(replace(s, clip=("poly", grow(s.guide[1], dists))))
         return tuple(out)
 
@@ -64,6 +66,7 @@ class PiecePlan:
                 _moved(s.clip, duplex, pw, ph),
                 _moved(s.guide, duplex, pw, ph),
                 s.sides,
+                s.bleed,
             )
             for s in (self.slots if present is None else self.opened(present))
         )
@@ -83,7 +86,7 @@ class PiecePlan:
         """The box of everything the faces may paint: each piece's outline grown by its bleed."""
         present = [True] * len(self.slots) if present is None else present
         slots = self.back_slots(duplex, present) if back else self.opened(present)
-        boxes = [_extent(s.clip) for s, here in zip(slots, present) if here] or [_extent(slots[0].clip)]
+        boxes = [extent(s.clip) for s, here in zip(slots, present) if here] or [extent(slots[0].clip)]
         return (
             min(b[0] for b in boxes),
             min(b[1] for b in boxes),
@@ -92,7 +95,7 @@ class PiecePlan:
         )
 
 
-def _extent(spec: tuple) -> tuple:
+def extent(spec: tuple) -> tuple:
     if spec[0] == "circle":
         _, cx, cy, r = spec
         return cx - r, cy - r, cx + r, cy + r
@@ -107,14 +110,12 @@ def _moved(spec: tuple, duplex: Duplex, pw: float, ph: float) -> tuple:
 
 
 def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> PiecePlan:
-    from pnpgen.shapes import outline, pack
+    from pnpgen.shapes import pack
 
     if paper not in PAPERS:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
-    # circles and hexes are cut round one by one: they stand apart by twice the bleed, each with all of it;
-    # triangles share straight cut lines that cross the sheet: bleed on the edges no neighbour shares
-    gap = {"circle": max(2 * bleed, 2 * MM), "hex": 2 * bleed, "hex-flat": 2 * bleed}.get(shape, 0.0)
+    gap = piece_gap(shape, bleed)
     edge = bleed
     area = (MARGIN + edge, MARGIN + LABEL_BAND + edge, pw - MARGIN - edge, ph - MARGIN - edge)
     places = pack(shape, w, h, area, gap)
@@ -123,6 +124,23 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
             f"a {w / MM:.1f} x {h / MM:.1f} mm {shape} does not fit on {paper.upper()} paper inside the "
             f"{MARGIN / MM:.0f} mm printer margin"
         )
+    slots = piece_slots(shape, w, h, bleed, places)
+    label = Label(pw / 2, MARGIN + LABEL_BAND / 2, pw - 2 * MARGIN, LABEL_BAND, False)
+    return PiecePlan(paper, pw, ph, shape, tuple(slots), label, bleed)
+
+
+def piece_gap(shape: str, bleed: float) -> float:
+    """Room between two pieces of a shape: circles and hexes are cut round one by one and stand apart by twice
+    the bleed, each with all of it; squares and triangles share straight cut lines that cross the sheet."""
+    return {"circle": max(2 * bleed, 2 * MM), "hex": 2 * bleed, "hex-flat": 2 * bleed}.get(shape, 0.0)
+
+
+def piece_slots(shape: str, w: float, h: float, bleed: float, places: list, own_bleed: bool = False) -> list:
+    """The slots of pieces placed at `places`: each cut to its outline, its art grown by the bleed on every edge
+    no other of these pieces shares (`own_bleed`: the slots carry their bleed, for sheets of mixed pieces)."""
+    from pnpgen.shapes import outline
+
+    tag = bleed if own_bleed else None
     outlines = [tuple((p.x + x, p.y + y) for x, y in outline(shape, w, h, p.up) or ()) for p in places]
     owners: dict = {}
     for k, pts in enumerate(outlines):
@@ -130,12 +148,10 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
             owners.setdefault(_edge_key(pts[i], pts[(i + 1) % len(pts)]), []).append(k)
     slots = []
     for k, (p, pts) in enumerate(zip(places, outlines)):
-        clip: tuple
         if shape == "circle":
             cx, cy, r = p.x + w / 2, p.y + h / 2, w / 2
-            slots.append(
-                PieceSlot(p.x, p.y, w, h, p.up, ("circle", cx, cy, r + bleed), ("circle", cx, cy, r))
-            )
+            round_clip = ("circle", cx, cy, r + bleed)
+            slots.append(PieceSlot(p.x, p.y, w, h, p.up, round_clip, ("circle", cx, cy, r), (), tag))
             continue
         # the art runs past the outline by the bleed, except along a cut line shared with a neighbour
         sides = tuple(
@@ -143,9 +159,8 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
             for i in range(len(pts))
         )
         clip = ("poly", grow(pts, [0.0 if n >= 0 else bleed for n in sides]))
-        slots.append(PieceSlot(p.x, p.y, w, h, p.up, clip, ("poly", pts), sides))
-    label = Label(pw / 2, MARGIN + LABEL_BAND / 2, pw - 2 * MARGIN, LABEL_BAND, False)
-    return PiecePlan(paper, pw, ph, shape, tuple(slots), label, bleed)
+        slots.append(PieceSlot(p.x, p.y, w, h, p.up, clip, ("poly", pts), sides, tag))
+    return slots
 
 
 def _edge_key(a: tuple, b: tuple) -> tuple:

@@ -81,6 +81,8 @@ def game_up_to_date(project, game_root: Path, strict: bool = False, checked: boo
     old = usable(manifest.read(out_dir), project.paper, project.asked_key())
     if old is None or not old["files"]:
         return False
+    if bool(old.get("print_all")) != project.printing.whole:  # the print-all file asked for, or no longer
+        return False
     root, roots = project.root, [r.resolve() for r in project.roots_of(game_root)]
     if not inputs_hold(old.get("model") or {}, root, roots):
         return False

@@ -72,9 +72,9 @@ class Target:
 class DeckSheets(Target):
     """Cards, tiles or tokens imposed on sheets, backs behind their fronts: `<id>.pdf`."""
 
-    def __init__(self, deck: Deck, printing=DEFAULT):
+    def __init__(self, deck: Deck, printing=DEFAULT, paper: str = "a4"):
         super().__init__(deck.id, deck.loc)
-        self.deck = deck
+        self.deck, self.paper = deck, paper
         self.kind = deck.kind
         self.drawn = None
         self.drawn_low = None  # the low-ink form's faces, when a -lowink file is asked for
@@ -83,11 +83,26 @@ class DeckSheets(Target):
         self.printing = printing
 
     def names(self) -> list[str]:
-        """One file per form asked for; shaped pieces have no fold-over layout (yet): duplex forms only."""
+        """One file per form asked for; no fold-over form for shaped pieces (no fold-over layout yet) or for
+        a card too large to stand beside its back on the paper: duplex forms only."""
         names = self.printing.names(self.deck.id)
-        if self.deck.shape not in ("rect", "square"):
+        if "fold" in self.printing.flips and self._no_fold() is not None:
             names = [n for n in names if self.printing.flip_of(n, self.deck.id) != "fold"]
         return names
+
+    def _no_fold(self) -> str | None:
+        """Why this deck has no fold-over form, or None when it has one."""
+        from pnpgen.imposition import ImpositionError
+        from pnpgen.imposition.fold import plan_fold
+
+        deck = self.deck
+        if deck.shape not in ("rect", "square"):
+            return f"{deck.shape} pieces have no fold-over layout"
+        try:
+            plan_fold(self.paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
+        except ImpositionError as exc:
+            return str(exc).split(";")[0]
+        return None
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         from pnpgen.imposition import ImpositionError, plan_for
@@ -96,7 +111,7 @@ class DeckSheets(Target):
         deck = self.deck
         try:
             self.plan = plan_for(deck, run.project.paper)
-            if "fold" in self.printing.flips and deck.shape in ("rect", "square"):
+            if "fold" in self.printing.flips and self._no_fold() is None:
                 self.fold_plan = plan_fold(run.project.paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
         except ImpositionError as exc:
             diags.error(deck.loc, f"deck '{deck.id}': {exc}")
@@ -111,12 +126,9 @@ class DeckSheets(Target):
                 f"{PRINT_EDGE / MM:.0f} mm",
                 "a smaller bleed, or a card size that leaves a row's room, keeps all of it",
             )
-        if "fold" in self.printing.flips and deck.shape not in ("rect", "square"):
-            diags.warning(
-                deck.loc,
-                f"{deck.id}-fold.pdf is not written: {deck.shape} pieces have no fold-over layout; print "
-                f"{deck.id}.pdf duplex",
-            )
+        why = self._no_fold() if "fold" in self.printing.flips else None
+        if why is not None:
+            diags.warning(deck.loc, f"{deck.id}-fold.pdf is not written: {why}; print {deck.id}.pdf duplex")
         inks = {self.printing.ink_of(n) for n in self.names()}
         if "full" in inks:
             self.drawn = run.painter.deck(self.deck, diags)
@@ -303,14 +315,18 @@ def label_glyphs(run, component, diags: Diagnostics) -> int:
     return found
 
 
-def targets_of(game, sources: list[Path], printing=DEFAULT) -> list[Target]:
+def targets_of(game, sources: list[Path], printing=DEFAULT, paper: str = "a4") -> list[Target]:
     """Every target of a game, in the order its files are listed in the manifest."""
     out: list[Target] = [
-        BoardFiles(c, printing) if isinstance(c, Board) else DeckSheets(c, printing) for c in game.components
+        BoardFiles(c, printing) if isinstance(c, Board) else DeckSheets(c, printing, paper)
+        for c in game.components
     ]
     if sources:
         out.append(RulebookFile(sources))
-    return out
+    from pnpgen.pipeline.printall import print_all_of
+
+    whole = print_all_of(game, out, printing) if printing.whole else None  # last: it uses the others' faces
+    return out + [whole] if whole is not None else out
 
 
 def claim(targets: list[Target], diags: Diagnostics) -> bool:

@@ -118,7 +118,7 @@ class GameRun:
 
     # -- draw and plan ------------------------------------------------------------------------------------
     def claim(self, diags: Diagnostics) -> list:
-        targets = outputs.targets_of(self.game, self.sources, self.printing)
+        targets = outputs.targets_of(self.game, self.sources, self.printing, self.project.paper)
         if not outputs.claim(targets, diags):
             diags.raise_if_errors()
         return targets
@@ -138,6 +138,8 @@ class GameRun:
     def inputs_of(self, target) -> dict[str, str]:
         """What a target read before it was drawn: its component's file and the game's (or, for the rulebook,
         its sources), and the icons."""
+        if hasattr(target, "inputs_from"):  # the print-all file stands on every component
+            return target.inputs_from(self)
         if isinstance(target, outputs.RulebookFile):  # its pictures are drawn in the game's fonts too
             font_files = {
                 self.reader.key(Path(path))
@@ -203,6 +205,7 @@ class GameRun:
             "title": self.game.title,
             "paper": self.project.paper,
             "printing": self.printing.key(),
+            "print_all": self.printing.whole,
             "asked": self.project.asked_key(),
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),

@@ -19,19 +19,31 @@ from pnpgen.units import MM
 
 def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, title: str) -> int:
     b = board.bleed_pt
+    c = new_canvas(path, page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper), title)
+    pages = draw_board_tiled(c, FaceDrawer(c, icons), board, faces, paper)
+    c.save()
+    return pages
+
+
+def draw_board_tiled(c, drawer: FaceDrawer, board, faces: list, paper: str, after_page=None) -> int:
+    """Add a board's tiled pages to the canvas `c` (each side's map page first when it takes several pages);
+    `after_page()` is called after each page (the print-all file adds a blank back there); returns the count."""
+    b = board.bleed_pt
     pw, ph = page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper)
-    c = new_canvas(path, (pw, ph), title)
-    drawer = FaceDrawer(c, icons)
     pages = 0
     total_w, total_h = board.width_pt + 2 * b, board.height_pt + 2 * b
     for side, face in zip(board.sides, faces):
         windows, rows, cols, ww, wh = tile_windows(total_w, total_h, (pw, ph))
         marks = crosses(total_w, total_h, rows, cols, ww, wh)
         if len(windows) > 1:  # a board on one page needs no map
+            c.setPageSize((pw, ph))
             _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph)
             pages += 1
+            if after_page is not None:
+                after_page()
         form = drawer.face_form(face)
         for win in windows:
+            c.setPageSize((pw, ph))
             left, top = MARGIN, ph - MARGIN  # the window's top-left on the page
             bottom = top - win.h
             c.saveState()
@@ -53,7 +65,8 @@ def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, t
             c.setBleedBox((left, bottom, left + win.w, bottom + win.h))
             c.showPage()
             pages += 1
-    c.save()
+            if after_page is not None:
+                after_page()
     return pages
 
 

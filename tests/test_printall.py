@@ -1,0 +1,199 @@
+"""The print-all file and its gang sheets, measured from the written PDFs: every piece printed exactly once, each
+back behind its own front after the flip, pieces inside the printable area, fewer sheets than printing each
+component apart, and a print-and-build page that says what the content says."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from conftest import FIXTURES, MM, run_cli
+
+from pnpgen.imposition.gang import BAND_GAP, GangItem, gang_cards, plan_gang
+from pnpgen.imposition.pieces import LABEL_BAND, extent
+from pnpgen.imposition.sheets import MARGIN, PRINT_EDGE
+from pnpgen.units import PAPERS
+
+ITEMS = [
+    GangItem(0, "circle", 20 * MM, 20 * MM, 2 * MM, 32),
+    GangItem(1, "hex", 30 * MM, 30 * MM, 2 * MM, 5),
+    GangItem(2, "square", 40 * MM, 40 * MM, 3 * MM, 7),
+    GangItem(3, "triangle", 30 * MM, 30 * MM * 3**0.5 / 2, 2 * MM, 9),
+    GangItem(4, "hex-flat", 25 * MM, 25 * MM, 1 * MM, 11),
+    GangItem(5, "rect", 60 * MM, 40 * MM, 3 * MM, 4),
+]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_gang_sheets_hold_every_piece_once_inside_the_printable_area(paper):
+    sheets = plan_gang(paper, ITEMS)
+    placed = Counter(owner for sheet in sheets for owner in sheet.owners)
+    for item in ITEMS:  # each piece of each item exactly once
+        assert sorted(n for (part, n) in placed if part == item.part) == list(range(item.count))
+    assert set(placed.values()) == {1}
+    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    for sheet in sheets:
+        for slot, (part, _) in zip(sheet.plan.slots, sheet.owners):
+            b = ITEMS[part].bleed  # every cut line keeps its bleed's room inside the printer margin
+            x0, y0, x1, y1 = extent(slot.guide)
+            assert x0 >= MARGIN + b - 0.01 and x1 <= pw - MARGIN - b + 0.01
+            assert y0 >= MARGIN + LABEL_BAND + b - 0.01 and y1 <= ph - MARGIN - b + 0.01
+            x0, y0, x1, y1 = extent(slot.clip)  # the art past a sharp corner still prints
+            assert min(x0, y0, pw - x1, ph - y1) >= PRINT_EDGE - 0.01
+
+
+def test_gang_bands_of_different_components_stand_apart():
+    for sheet in plan_gang("a4", ITEMS):
+        boxes: dict = {}
+        for slot, (part, _) in zip(sheet.plan.slots, sheet.owners):
+            x0, y0, x1, y1 = extent(slot.clip)
+            lo, hi = boxes.get(part, (1e9, -1e9))
+            boxes[part] = (min(lo, y0), max(hi, y1))
+        bands = sorted(boxes.values())
+        for (_, top_below), (bottom_above, _) in zip(bands, bands[1:]):
+            assert bottom_above - top_below >= BAND_GAP - 0.01  # a clear strip for the knife between bands
+
+
+def test_gang_fills_earlier_sheets_first_and_saves_paper():
+    small = [GangItem(k, "circle", 20 * MM, 20 * MM, 1 * MM, 5) for k in range(6)]
+    sheets = plan_gang("a4", small)
+    assert len(sheets) == 1  # six sets of five coins: one sheet, not six
+    big = [
+        GangItem(0, "square", 50 * MM, 50 * MM, 2 * MM, 20),
+        GangItem(1, "circle", 20 * MM, 20 * MM, 1 * MM, 3),
+    ]
+    sheets = plan_gang("a4", big)
+    assert len(sheets) == 2  # twenty 50 mm squares need more than one sheet...
+    assert {p for p, _ in sheets[0].owners} == {0, 1}  # ...and the coins go into the first room left
+
+
+def test_card_leftovers_share_sheets_deck_by_deck():
+    sheets = gang_cards(9, [(0, 2), (1, 5), (2, 1), (3, 4), (4, 8)])
+    assert sum(len(s) for s in sheets) == 20 and all(len(s) <= 9 for s in sheets)
+    for part in range(4):  # each of these stays on one sheet
+        assert len({i for i, s in enumerate(sheets) if any(p == part for p, _ in s)}) == 1
+    assert len(sheets) == 3
+
+
+def _words(page) -> list[tuple[str, float, float]]:
+    """Each face's identity text (F.. on fronts, B.. on backs, 7 pt) with its centre, turned text read upright."""
+    rows: dict = {}
+    for ch in page.chars:
+        if abs(ch["size"] - 7) > 0.01:
+            continue
+        rows.setdefault((round(ch["top"]), ch["matrix"][0] < 0), []).append(ch)
+    out = []
+    for (_, turned), chars in rows.items():
+        chars.sort(key=lambda c: c["x0"])
+        group = [chars[0]]
+        for ch in chars[1:] + [None]:
+            if ch is not None and ch["x0"] - group[-1]["x1"] < 2:
+                group.append(ch)
+                continue
+            word = "".join(c["text"] for c in group)
+            out.append(
+                (word[::-1] if turned else word, (group[0]["x0"] + group[-1]["x1"]) / 2, group[0]["top"])
+            )
+            if ch is not None:
+                group = [ch]
+    return out
+
+
+def _build(tmp_path: Path, *flags) -> Path:
+    project = tmp_path / "p"
+    if not project.exists():
+        shutil.copytree(FIXTURES / "pieces", project)
+    result = run_cli("build", "--out", "out", *flags, cwd=project)
+    assert result.exit_code == 0, result.output
+    return project / "out" / "pieces"
+
+
+FILE = {"long": "print-all.pdf", "short": "print-all-short.pdf", "none": "print-all-single.pdf"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("flip", ["long", "short", "none"])
+def test_print_all_prints_every_piece_once_with_its_back_behind_it(tmp_path, flip, paper):
+    out = _build(tmp_path, "--duplex", flip, "--paper", paper)
+    entry = next(
+        e for e in json.loads((out / "manifest.json").read_text())["files"] if e["kind"] == "print-all"
+    )
+    fronts: Counter = Counter()
+    with pdfplumber.open(out / FILE[flip]) as pdf:
+        assert len(pdf.pages) == entry["pages"]
+        assert "print and build" in pdf.pages[0].extract_text()
+        pages = pdf.pages[1:]
+        if flip != "none":
+            assert len(pdf.pages[1].chars) < 80  # the guide page's blank back: one line, no faces
+            pages = pdf.pages[2:]
+        i = 0
+        while i < len(pages):
+            words = _words(pages[i])
+            front = [w for w in words if w[0].startswith("F")]
+            if not front:  # a board's page: no backs behind it in a duplex form but a blank page
+                i += 2 if flip != "none" else 1
+                continue
+            fronts.update(w[0] for w in front)
+            width, height = pages[i].width, pages[i].height
+            back = [w for w in _words(pages[i + 1]) if w[0].startswith("B")]
+            if back or flip != "none":
+                for name, x, y in (w for w in front if w[0][1:2] != "C"):  # coins have no back
+                    bx, by = {"long": (width - x, y), "short": (x, height - y - 7), "none": (x, y)}[flip]
+                    near = [b[0] for b in back if abs(b[1] - bx) < 0.5 * MM and abs(b[2] - by) < 1.5 * MM]
+                    assert near == ["B" + name[1:]], (flip, name, x, y)
+                i += 2
+            else:
+                i += 1
+    want = {"FH1": 20, "FH2": 15, "FT1": 9, "FT2": 8, "FC1": 30, "FS1": 12}
+    assert {k: fronts[k] for k in want} == want  # every piece exactly once: nothing lost, nothing twice
+
+
+def test_print_all_of_the_pieces_fixture_saves_sheets(tmp_path):
+    out = _build(tmp_path)
+    entry = next(
+        e for e in json.loads((out / "manifest.json").read_text())["files"] if e["kind"] == "print-all"
+    )
+    assert entry["sheets"] < entry["sheets_apart"]
+    apart = sum(
+        e["pages"] // 2 if e["kind"] == "tiles" and e["path"] != "coins.pdf" else e["pages"]
+        for e in json.loads((out / "manifest.json").read_text())["files"]
+        if e["kind"] in ("tiles", "tokens") and "-full" not in e["path"]
+    )
+    assert entry["sheets_apart"] >= apart - 1  # what the components' own files take, counted from their pages
+
+
+def test_print_all_is_kept_when_nothing_changed_and_redrawn_after_an_edit(tmp_path):
+    out = _build(tmp_path)
+    before = (out / "print-all.pdf").read_bytes()
+    project = tmp_path / "p"
+    result = run_cli("build", "--out", "out", cwd=project)
+    assert "up to date" in result.output and (out / "print-all.pdf").read_bytes() == before
+    hexes = project / "content" / "pieces" / "tiles" / "hex.yaml"
+    hexes.write_text(hexes.read_text().replace("count: 15", "count: 16"))
+    result = run_cli("build", "--out", "out", cwd=project)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(out / "print-all.pdf") as pdf:
+        words = Counter(w[0] for p in pdf.pages for w in _words(p))
+    assert words["FH2"] == 16
+
+
+def test_print_all_guide_page_lists_pages_supply_and_the_duplex_setting(shipped_build):
+    for game, supply in (("elements-of-the-gods", "cloth bag"), ("seven-gods", "Well of Wonders")):
+        entry = next(
+            e
+            for e in json.loads((shipped_build / game / "manifest.json").read_text())["files"]
+            if e["kind"] == "print-all"
+        )
+        with pdfplumber.open(shipped_build / game / "print-all.pdf") as pdf:
+            text = " ".join((pdf.pages[0].extract_text() or "").split())
+            assert len(pdf.pages) == entry["pages"]
+        assert "flipping on the long edge" in text and "Print at 100 %" in text
+        assert supply in text
+        assert f"Print pages 1 to {entry['pages']}" in text
+        assert entry["sheets"] < entry["sheets_apart"]  # gang sheets saved paper in every shipped game
+        assert f"{entry['sheets_apart'] - entry['sheets']} fewer" in text
