@@ -262,3 +262,22 @@ def test_a_partial_sheet_keeps_bleed_on_every_edge_facing_an_empty_slot(tmp_path
         assert checked >= 4
     finally:
         doc.close()
+
+
+def test_a_card_too_large_to_fold_is_left_out_with_a_warning_not_an_error(tmp_path):
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "duplex", project)
+    game = project / "content" / "duplex"
+    (game / "decks" / "sheet.yaml").write_text(
+        "id: sheet\nkind: cards\nsize: 148mm x 210mm\nfront: ident-front\nback: ident-back\n"
+        "cards:\n  - {name: A1, count: 2}\n"
+    )
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "  - decks/sheet.yaml\n")
+    result = run_cli("build", "--out", "out", "--fold", "--paper", "letter", cwd=project)
+    assert result.exit_code == 0, result.output
+    assert "sheet-fold.pdf is not written: a 148.0 x 210.0 mm card and its back do not fit" in result.output
+    out = project / "out" / "duplex"
+    assert (out / "sheet.pdf").is_file() and (out / "poker-fold.pdf").is_file()
+    assert not (out / "sheet-fold.pdf").exists()
+    again = run_cli("build", "--out", "out", "--fold", "--paper", "letter", cwd=project)
+    assert "up to date duplex" in again.output  # the form left out is not asked for again and again
