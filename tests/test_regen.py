@@ -14,7 +14,9 @@ def stamps(folder: Path) -> dict:
 
 
 def build(root, *extra):
-    result = run_cli("build", "--out", "out", "--no-print-all", *extra, cwd=root)  # print-all: test_printall.py
+    result = run_cli(
+        "build", "--out", "out", "--no-print-all", *extra, cwd=root
+    )  # print-all: test_printall.py
     assert result.exit_code in (0, 1), result.output
     return result
 
