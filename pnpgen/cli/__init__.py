@@ -391,32 +391,6 @@ def new(game, content, debug):
     click.echo(f"next: pnpgen build {game}, then open output/{game}/cards.pdf")
 
 
-@main.command()
-@click.argument("games", nargs=-1)
-@_content_option
-@_out_option
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
-@click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
-@_no_check_option
-@_debug_option
-@_guarded
-def watch(games, content, out, paper, poll, no_check, debug):
-    """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
-
-    Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
-    """
-    from pnpgen.commands.watch import run
-
-    project = _project(content, out, paper)
-    project.select(list(games) or None)  # usage errors before anything starts
-
-    def echo(text, err):
-        click.echo(text, err=err)
-        (sys.stderr if err else sys.stdout).flush()
-
-    run(project, list(games) or None, echo, _report, poll=poll, check=not no_check)
-
-
 # More commands, each group in a module of its own (they register themselves on `main`).
 from pnpgen.cli import export as _export  # noqa: E402, F401
 from pnpgen.cli import iterate as _iterate  # noqa: E402, F401

@@ -1,7 +1,9 @@
-"""`pnpgen changes` and `pnpgen serve`: what a revision changed, and seeing it while editing."""
+"""`pnpgen watch`, `pnpgen serve` and `pnpgen changes`: rebuilding while editing, seeing it, and what a revision
+changed."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -91,3 +93,29 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
         (sys.stderr if err else sys.stdout).flush()
 
     run(_project(content, out, paper), list(games) or None, echo, _report, host, port, poll, not no_check)
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@_content_option
+@_out_option
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
+@_no_check_option
+@_debug_option
+@_guarded
+def watch(games, content, out, paper, poll, no_check, debug):
+    """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
+
+    Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
+    """
+    from pnpgen.commands.watch import run
+
+    project = _project(content, out, paper)
+    project.select(list(games) or None)  # usage errors before anything starts
+
+    def echo(text, err):
+        click.echo(text, err=err)
+        (sys.stderr if err else sys.stdout).flush()
+
+    run(project, list(games) or None, echo, _report, poll=poll, check=not no_check)
