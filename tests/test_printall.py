@@ -197,3 +197,36 @@ def test_print_all_guide_page_lists_pages_supply_and_the_duplex_setting(shipped_
         assert f"Print pages 1 to {entry['pages']}" in text
         assert entry["sheets"] < entry["sheets_apart"]  # gang sheets saved paper in every shipped game
         assert f"{entry['sheets_apart'] - entry['sheets']} fewer" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_shipped_game_prints_every_face_exactly_once_in_print_all(tmp_path, paper):
+    """The plan behind each shipped game's print-all file: every printed face of every deck on exactly one slot
+    of one sheet, backs beside their own fronts, and fewer sheets than printing the components apart."""
+    from pnpgen.errors import Diagnostics
+    from pnpgen.imposition.duplex import Printing
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+
+    root = Path(__file__).resolve().parent.parent
+    project = Project(root / "content", tmp_path, paper, Printing(whole=True))
+    for game_root in project.games():
+        run = GameRun(project, game_root)
+        diags = Diagnostics()
+        run.load(diags)
+        targets = run.claim(diags)
+        run.draw(targets, diags)
+        assert not diags.errors, diags.errors
+        whole = targets[-1]
+        doc = whole.docs["print-all.pdf"]
+        placed: Counter = Counter()
+        for section in doc.sections:
+            for sheet in section.sheets:
+                assert sheet.backs is None or len(sheet.backs) == len(sheet.fronts)
+                placed.update(id(f) for f in sheet.fronts if f is not None)
+        for part in whole.parts:
+            if part.kind in ("cards", "tiles", "tokens"):
+                want = Counter(id(f) for f, _ in part.drawn.faces)
+                assert {k: placed[k] for k in want} == dict(want), (game_root.name, part.component)
+        assert doc.sheets < doc.sheets_apart, game_root.name
