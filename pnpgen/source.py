@@ -231,6 +231,10 @@ def load_text(text: str, display: str):
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
+        if "maximum nesting depth" in problem:  # a recent PyYAML scanner stops deep flow nesting first
+            raise ContentError.at(
+                _mark_loc(display, mark), f"lists and mappings nest deeper than {MAX_DEPTH} levels"
+            ) from None
         raise ContentError.at(_mark_loc(display, mark), f"invalid YAML: {problem}") from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not take: located from its position
         before = text[: exc.position]

@@ -124,7 +124,7 @@ def test_a_new_rulebook_chapter_rebuilds_the_rulebook_only(project):
     (chapters / "02-setup.md").write_text("## Setup\n\nDeal {{ components['heroes'].faces }} cards.\n")
     result = build(root)
     assert result.exit_code == 0
-    assert "1 rendered, 2 up to date" in result.output
+    assert "1 rendered, 3 up to date" in result.output  # the book; the decks and print-all are kept
 
 
 def test_art_under_a_rulebook_picture_rebuilds_the_book(project):
@@ -141,8 +141,8 @@ def test_art_under_a_rulebook_picture_rebuilds_the_book(project):
     Image.new("RGB", (400, 400), "#0000aa").save(game / "art" / "split.png")
     result = build(root)
     assert (
-        result.exit_code == 0 and "3 rendered" in result.output
-    )  # both decks draw it, and the book shows it
+        result.exit_code == 0 and "4 rendered" in result.output
+    )  # both decks draw it, the book shows it, and print-all prints the decks
     assert (root / "out" / "sample" / "rulebook.pdf").read_bytes() != book
 
 
@@ -154,9 +154,11 @@ def test_an_edit_the_rulebook_does_not_show_leaves_it(project):
     deck = game / "decks" / "heroes.yaml"
     deck.write_text(deck.read_text().replace("when a neighbour plays water", "when a neighbour plays rain"))
     result = build(root)
-    assert "1 rendered, 2 up to date" in result.output  # the second card is not pictured
+    assert (
+        "2 rendered, 2 up to date" in result.output
+    )  # the deck and print-all; the book: the card is not pictured
     deck.write_text(deck.read_text().replace("name: Ash Walker", "name: Ash Strider"))
-    assert "2 rendered, 1 up to date" in build(root).output  # the first card is
+    assert "3 rendered, 1 up to date" in build(root).output  # the first card is
 
 
 def test_a_board_only_rebuild_succeeds(tmp_path):
@@ -168,7 +170,7 @@ def test_a_board_only_rebuild_succeeds(tmp_path):
     board.write_text(board.read_text() + "\n# touched\n")
     result = run_cli("build", "--out", "out", cwd=tmp_path)
     assert result.exit_code == 0, result.output
-    assert "(1 rendered," in result.output
+    assert "(2 rendered," in result.output  # the board and print-all
 
 
 @pytest.mark.parametrize("command", [("build",), ("export", "png", "sample"), ("export", "tts", "sample")])
@@ -206,5 +208,6 @@ def test_a_rulebook_added_to_a_game_without_one_is_noticed(project):
     assert build(root).output.strip() == "up to date sample"
     (root / "content" / "sample" / "rulebook.md").write_text("# Sample\n\n## Goal\n\nWin.\n")
     result = build(root)
-    assert result.exit_code == 0 and "(1 rendered, 2 up to date)" in result.output, result.output
+    # the book, and print-all, whose first page now names it
+    assert result.exit_code == 0 and "(2 rendered, 2 up to date)" in result.output, result.output
     assert (root / "out" / "sample" / "rulebook.pdf").is_file()

@@ -242,7 +242,7 @@ def build(
     from pnpgen.commands.build import build as run
 
     paper, printing, asked = _printing(content, paper, duplex, fold, forms, back_offset, printer, ink)
-    project = _project(content, out, paper, replace(printing, whole=not no_print_all), asked)
+    project = _project(content, out, paper, replace(printing, whole=not no_print_all), asked)  # cf. EDITING
     if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
         sys.exit(0)

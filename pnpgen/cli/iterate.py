@@ -4,6 +4,7 @@ changed."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -20,6 +21,9 @@ from pnpgen.cli import (
     main,
 )
 from pnpgen.errors import printable
+from pnpgen.imposition.duplex import DEFAULT
+
+EDITING = replace(DEFAULT, whole=False)  # watch and serve: no print-all file (the whole game again) per save
 
 
 @main.command()
@@ -92,7 +96,8 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
         click.echo(text, err=err)
         (sys.stderr if err else sys.stdout).flush()
 
-    run(_project(content, out, paper), list(games) or None, echo, _report, host, port, poll, not no_check)
+    project = _project(content, out, paper, EDITING, ())
+    run(project, list(games) or None, echo, _report, host, port, poll, not no_check)
 
 
 @main.command()
@@ -111,7 +116,7 @@ def watch(games, content, out, paper, poll, no_check, debug):
     """
     from pnpgen.commands.watch import run
 
-    project = _project(content, out, paper)
+    project = _project(content, out, paper, EDITING, ())
     project.select(list(games) or None)  # usage errors before anything starts
 
     def echo(text, err):

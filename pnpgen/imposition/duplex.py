@@ -91,9 +91,7 @@ class Printing:
     dy: float = 0.0
     angle: float = 0.0
     inks: tuple = ("full",)  # full colour, low ink (`pnpgen.lowink`), or both
-    whole: bool = (
-        False  # also the print-all file (`pipeline/printall.py`): `build` asks for it, watch does not
-    )
+    whole: bool = True  # and the print-all file (`pipeline/printall.py`); watch and serve leave it out
 
     def duplex(self, flip: str) -> Duplex:
         """The back pages' placing for a duplex form (the fold form has no back pages: it takes none)."""

@@ -23,6 +23,7 @@ from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
 from pnpgen.pipeline.outputs import BoardFiles, DeckSheets, Target
 
 STEM = "print-all"
+RULEBOOK = "=print-all:rulebook"  # the recorded value: whether the game has a rulebook
 NOUN = {"cards": "cards", "tiles": "tiles", "tokens": "tokens"}
 
 
@@ -103,7 +104,16 @@ class PrintAll(Target):
     def describe(self) -> str:
         return f"the print-all file ({self.loc})"
 
+    def fresh(self, run, entries: list[dict]) -> bool:
+        """Fresh when its parts' inputs hold and the game still has (or has no) rulebook, which it names."""
+        from pnpgen.recorded import value_digest
+
+        if not super().fresh(run, entries):
+            return False
+        return entries[0]["inputs"].get(RULEBOOK) == value_digest(self.has_rulebook)
+
     def prepare(self, run, diags: Diagnostics) -> bool:
+        run.reader.note_value(RULEBOOK[1:], self.has_rulebook)  # its page says where the rules are
         for part in self.parts:
             if part.drawn is not None:
                 continue

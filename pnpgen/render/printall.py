@@ -45,12 +45,12 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
     _guide_page(c, doc, pw, ph)
     writer.pages += 1
     if doc.duplex:
-        _blank(writer, pw, ph)
+        _blank(writer)
     duplex = Duplex(doc.flip, *doc.offset)
     for section in doc.sections:
         if section.board is not None:
             board, faces = section.board
-            blank = (lambda: _blank(writer, pw, ph)) if doc.duplex else None
+            blank = (lambda: _blank(writer)) if doc.duplex else None
             drawn = draw_board_tiled(c, writer.drawer, board, faces, doc.paper, after_page=blank)
             writer.pages += drawn  # the blank backs counted themselves
             continue
@@ -61,15 +61,16 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
             if sheet.backs is not None:
                 page(sheet.plan, sheet.backs, True, f"{sheet.label} · backs", duplex)
             elif doc.duplex:
-                _blank(writer, pw, ph)
+                _blank(writer)
     writer.save()
     return writer.pages
 
 
-def _blank(writer: PdfWriter, pw: float, ph: float) -> None:
-    """The back of a page that has none: a small grey note, so that no printer skips the page as empty."""
+def _blank(writer: PdfWriter) -> None:
+    """The back of a page that has none, the size of that page: a small grey note, so that no printer skips
+    the page as empty."""
     c = writer.c
-    c.setPageSize((pw, ph))
+    pw, ph = c._pagesize
     c.setFillColor(colour("#9a9a9a"))
     c.setFont(pdf_name("sans"), 6)
     c.drawCentredString(
@@ -206,4 +207,11 @@ def _guide_page(c, doc, pw: float, ph: float) -> None:
     c.setFillColor(colour("#9a9a9a"))
     c.setFont(pdf_name("sans"), 6)
     c.drawRightString(pw - 15 * MM, 6 * MM, "page 1")
+    _boxes(c, pw, ph)
     c.showPage()
+
+
+def _boxes(c, pw: float, ph: float) -> None:
+    """A page of words, not pieces: nothing is cut from it, so its trim is the paper."""
+    c.setTrimBox((0, 0, pw, ph))
+    c.setBleedBox((0, 0, pw, ph))
