@@ -3,18 +3,22 @@ agree, the island backs are plain, and no character of the content is dropped or
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import deque
 
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, run_cli
+from PIL import Image
 from reportlab.pdfbase.ttfonts import TTFontFile
 
 CONTENT = ROOT / "content"
 FONTS = ROOT / "pnpgen" / "fonts"
 GAMES = ["river", "seven-gods"]
+RESOURCES = ["lumber", "food", "iron", "gold"]
 
 
 def _text(pdf, pages=None) -> str:
@@ -159,3 +163,65 @@ def test_seven_gods_rulebook_explains_spinner_tokens_and_clouds(shipped_build):
     assert "envoys sail into and through them like any other sea space" in text
     board = yaml.safe_load((CONTENT / "seven-gods" / "boards" / "board.yaml").read_text())
     assert "envoys sail through it like open sea" in yaml.safe_dump(board)
+
+
+def _outline(path) -> set:
+    """The pixels of a round token's inner field: everything inside the disc that the token's ring colour
+    does not reach from the top edge (so the picture inside the field counts as field)."""
+    im = Image.open(path).convert("RGB")
+    w, h = im.size
+    px = im.load()
+    ring = px[w // 2, 3]
+    seen: set = set()
+    todo = deque([(w // 2, 3)])
+    while todo:
+        x, y = todo.popleft()
+        if (
+            (x, y) in seen
+            or not (0 <= x < w and 0 <= y < h)
+            or sum(abs(a - b) for a, b in zip(px[x, y], ring)) > 60
+        ):
+            continue
+        seen.add((x, y))
+        todo.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)])
+    disc = {
+        (x, y) for x in range(w) for y in range(h) if (x - w / 2) ** 2 + (y - h / 2) ** 2 < (0.45 * w) ** 2
+    }
+    return disc - seen
+
+
+@pytest.mark.slow
+def test_river_resources_and_belief_pictures_differ_in_shape(tmp_path):
+    """Rasterised faces: each resource token's field has its own outline (with one shared circle the fields
+    overlapped by 99 % or more; Food against Gold is the pair colour-blind players confused), and every Belief
+    design has a picture of its own (the families used to share one)."""
+    result = run_cli(
+        "export",
+        "png",
+        "river",
+        "resources",
+        "belief",
+        "--dpi",
+        "150",
+        "--no-bleed",
+        "--out",
+        tmp_path,
+        "--content",
+        CONTENT,
+    )
+    assert result.exit_code == 0, result.output
+    png = tmp_path / "river" / "png"
+    fields = {
+        n: _outline(png / "resources" / f"resources-00{i}-front.png") for i, n in enumerate(RESOURCES, 1)
+    }
+    for a, b in itertools.combinations(RESOURCES, 2):
+        overlap = len(fields[a] & fields[b]) / len(fields[a] | fields[b])
+        assert overlap < (0.8 if {a, b} == {"food", "gold"} else 0.93), (a, b, overlap)
+    fronts = sorted((png / "belief").glob("belief-*-front.png"))
+    assert len(fronts) == 26
+    dpmm = 150 / 25.4
+    box = tuple(round(v * dpmm) for v in (4.5, 35, 59, 48))  # the picture row of the picture panel
+    crops = [Image.open(f).convert("L").crop(box).tobytes() for f in fronts]
+    for (i, a), (j, b) in itertools.combinations(enumerate(crops), 2):
+        differ = sum(1 for p, q in zip(a, b) if abs(p - q) > 40) / len(a)
+        assert differ > 0.02, (fronts[i].name, fronts[j].name, differ)
