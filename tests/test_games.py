@@ -24,7 +24,7 @@ DOCUMENTED = {
         "divinity": 48,
         "garden-tiles": 15,
         "monuments": 25,
-        "worshipers": 32,
+        "worshipers": 128,  # the list says 32: read as 32 per colour (erratum worshipers-for-setup)
         "elements": 5,
         "score-markers": 5,
     },
