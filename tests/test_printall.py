@@ -230,3 +230,14 @@ def test_each_shipped_game_prints_every_face_exactly_once_in_print_all(tmp_path,
                 want = Counter(id(f) for f, _ in part.drawn.faces)
                 assert {k: placed[k] for k in want} == dict(want), (game_root.name, part.component)
         assert doc.sheets < doc.sheets_apart, game_root.name
+
+
+def test_print_all_references_no_unembedded_font(shipped_build):
+    import pikepdf
+
+    for path in sorted(shipped_build.glob("*/print-all.pdf")):
+        with pikepdf.open(path) as pdf:
+            for obj in pdf.objects:
+                if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font":
+                    base = str(obj.get("/BaseFont"))
+                    assert "Helvetica" not in base and "Times" not in base, (path, base)  # the bullets were

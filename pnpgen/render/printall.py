@@ -81,7 +81,13 @@ def _blank(writer: PdfWriter) -> None:
 
 
 def _styles() -> dict:
-    base = {"fontName": pdf_name("sans"), "fontSize": 9.5, "leading": 12.5, "textColor": HexColor(INK)}
+    base = {
+        "fontName": pdf_name("sans"),
+        "bulletFontName": pdf_name("sans"),  # platypus would set bullets in an unembedded Helvetica
+        "fontSize": 9.5,
+        "leading": 12.5,
+        "textColor": HexColor(INK),
+    }
     return {
         "title": ParagraphStyle(
             "title", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 20, "leading": 24}
