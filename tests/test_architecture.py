@@ -73,6 +73,7 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "svglib": {"svg"},
     "lxml": {"svg"},
     "python_calamine": {"datasheets"},
+    "pikepdf": {"shop/separate", "shop/pdfx"},  # PDF/X structure and CMYK separation of written PDFs
 }
 
 

@@ -1,0 +1,107 @@
+"""The PDF/X targets' files: one piece per page with the target's bleed, separated to CMYK, PDF/X-1a:2003.
+
+- dtc: per card deck `<deck>-fronts.pdf` (every printed card, copies repeated, in deck order) and
+  `<deck>-backs.pdf` (one page when every card shares its back, else one per card in the same order).
+- pdfx: the same for every deck, tile set and token sheet, and `<board>.pdf` with each side of a board a page.
+Every file is checked (`pdfx.problems`) before any moves into `OUT/<game>/shop/<target>/`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Diagnostics, Location
+from pnpgen.exports import Exported, _draw
+from pnpgen.model import Board, Deck
+from pnpgen.pipeline.jobs import plain_error
+from pnpgen.pipeline.staging import Stage
+from pnpgen.shop.targets import Target
+
+
+def _write(stage_dir: Path, name: str, faces: list, bleed_pt: float, run, target: Target, title: str, loc):
+    from pnpgen.render.pdf import write_face_pages
+    from pnpgen.shop.pdfx import make_pdfx, problems
+    from pnpgen.shop.separate import SeparationError
+
+    scratch = stage_dir / f".{name}.rgb"
+    try:
+        write_face_pages(scratch, faces, bleed_pt, run.icons, title)
+        make_pdfx(scratch, stage_dir / name, target, title, bleed_pt)
+    except SeparationError as exc:
+        raise ContentError.at(loc, f"{name} cannot be made PDF/X-1a: {exc}") from None
+    except OSError as exc:
+        raise ContentError.at(loc, f"could not write {name}: {plain_error(exc)}") from None
+    finally:
+        if scratch.exists():
+            scratch.unlink()
+    wrong = problems(stage_dir / name)
+    if wrong:
+        raise ContentError.at(loc, f"{name} would be refused as PDF/X-1a: {'; '.join(wrong)}")
+    return name
+
+
+def _deck_files(run, deck: Deck, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+    drawn = _draw(run, deck, target.bleed_pt, diags)
+    fronts = [front for front, _ in drawn.faces]
+    backs = [back for _, back in drawn.faces if back is not None]
+    game = run.game.title
+    files = [
+        _write(
+            stage_dir,
+            f"{deck.id}-fronts.pdf",
+            fronts,
+            target.bleed_pt,
+            run,
+            target,
+            f"{game}: {deck.name}, fronts",
+            deck.loc,
+        )
+    ]
+    if backs:
+        if len(set(backs)) == 1:
+            backs = backs[:1]
+        files.append(
+            _write(
+                stage_dir,
+                f"{deck.id}-backs.pdf",
+                backs,
+                target.bleed_pt,
+                run,
+                target,
+                f"{game}: {deck.name}, backs",
+                deck.loc,
+            )
+        )
+    return files
+
+
+def _board_files(run, board: Board, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+    drawn = run.painter.board(board, diags)
+    if drawn is None:
+        raise ContentError(diags)
+    title = f"{run.game.title}: {board.name}"
+    return [_write(stage_dir, f"{board.id}.pdf", drawn.faces, board.bleed_pt, run, target, title, board.loc)]
+
+
+def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics):
+    """Write the target's PDFs for `wanted`; returns (results, skipped)."""
+    results, skipped, names = [], [], []
+    final = project.out_dir(run.game.id) / "shop" / target.name
+    with Stage(final, project.out) as stage:
+        for comp in wanted:
+            if target.name == "dtc" and not (isinstance(comp, Deck) and comp.kind == "cards"):
+                skipped.append((comp.id, "DriveThruCards prints card decks"))
+                continue
+            if isinstance(comp, Board):
+                files = _board_files(run, comp, target, stage.dir, diags)
+            else:
+                files = _deck_files(run, comp, target, stage.dir, diags)
+            names += files
+            results.append(Exported(comp.id, files))
+        if not names:
+            where = Location(str(run.game.loc.path)) if hasattr(run.game, "loc") else None
+            if where is not None:
+                diags.warning(where, f"nothing to export for {target.name}")
+            return results, skipped
+        stage.commit(names)
+    return results, skipped
