@@ -80,7 +80,8 @@ def test_preflight_warns_of_text_in_the_cut_band_and_a_size_no_shop_sells(projec
     assert result.exit_code == 0, result.output  # warnings only
     text = result.output
     assert (
-        "content/sample/decks/heroes.yaml:1:1: warning: [tgc] tgc sells no card of 70.0 x 120.0 mm; " in text
+        "content/sample/decks/heroes.yaml:1:1: warning: [tgc] The Game Crafter sells no card of 70.0 x 120.0 mm; "
+        in text
     )
     assert "the nearest it sells is tarot (2.75 x 4.75 in)" in text
     assert "reaches past the trim into the cut band; on card 1 'Ash Walker'" in text

@@ -100,7 +100,7 @@ def preflight(run, target: Target, components: list) -> Findings:
 
 def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
     if target.sells_sizes and deck.kind == "cards":
-        message = sizes.unsold_message(deck.width_pt, deck.height_pt, target.name)
+        message = sizes.unsold_message(deck.width_pt, deck.height_pt, target.name, target.title)
         if message:
             found.add("warning", "size", deck.loc, message)
     origins: dict = {}

@@ -79,12 +79,12 @@ def nearest(width_pt: float, height_pt: float, target: str) -> ShopSize:
     return min(sold(target), key=lambda s: _fits(s, width_pt, height_pt))
 
 
-def unsold_message(width_pt: float, height_pt: float, target: str) -> str | None:
+def unsold_message(width_pt: float, height_pt: float, target: str, shop: str = "") -> str | None:
     """None when the shop sells the size; else a message naming the nearest size it does sell."""
     if match(width_pt, height_pt, target) is not None:
         return None
     near = nearest(width_pt, height_pt, target)
     return (
-        f"{target} sells no card of {width_pt / MM:.1f} x {height_pt / MM:.1f} mm; "
+        f"{shop or target} sells no card of {width_pt / MM:.1f} x {height_pt / MM:.1f} mm; "
         f"the nearest it sells is {near.describe()}"
     )
