@@ -43,7 +43,7 @@ def export_shop(project, target: str, game_id: str, components: list[str], check
         cards = [c for c in wanted if isinstance(c, Deck) and c.kind == "cards"]
         skipped = [(c.id, "The Game Crafter export covers card decks only") for c in wanted if c not in cards]
         results = export_tgc(run, project, cards, diags)
-    elif target in ("dtc", "pdfx"):
+    elif target in ("dtc", "pdfx", "factory"):
         from pnpgen.shop.pdfexport import export_pdf
 
         results, skipped = export_pdf(run, project, spec, wanted, diags)

@@ -3,6 +3,10 @@
 - dtc: per card deck `<deck>-fronts.pdf` (every printed card, copies repeated, in deck order) and
   `<deck>-backs.pdf` (one page when every card shares its back, else one per card in the same order).
 - pdfx: the same for every deck, tile set and token sheet, and `<board>.pdf` with each side of a board a page.
+- factory: card decks and boards as for pdfx; tile sets and token sheets on punchboard sheets
+  (`pnpgen.shop.punchboard`): `<deck>-punchboard-fronts.pdf`, `<deck>-punchboard-backs.pdf` (mirrored, for the
+  other side of the board) with the die lines in the overprinting spot colour `die-cut`, and `<deck>-die.pdf`,
+  the die lines alone.
 Every file is checked (`pdfx.problems`) before any moves into `OUT/<game>/shop/<target>/`.
 """
 
@@ -18,14 +22,20 @@ from pnpgen.pipeline.staging import Stage
 from pnpgen.shop.targets import Target
 
 
-def _write(stage_dir: Path, name: str, faces: list, bleed_pt: float, run, target: Target, title: str, loc):
+def _write(
+    stage_dir: Path, name: str, faces: list, bleed_pt: float, run, target: Target, title: str, loc, draw=None
+):
+    """Draw (one face a page, or with `draw(path)`), separate, make PDF/X and check one file."""
     from pnpgen.render.pdf import write_face_pages
     from pnpgen.shop.pdfx import make_pdfx, problems
     from pnpgen.shop.separate import SeparationError
 
     scratch = stage_dir / f".{name}.rgb"
     try:
-        write_face_pages(scratch, faces, bleed_pt, run.icons, title)
+        if draw is not None:
+            draw(scratch)
+        else:
+            write_face_pages(scratch, faces, bleed_pt, run.icons, title)
         make_pdfx(scratch, stage_dir / name, target, title, bleed_pt)
     except SeparationError as exc:
         raise ContentError.at(loc, f"{name} cannot be made PDF/X-1a: {exc}") from None
@@ -75,6 +85,69 @@ def _deck_files(run, deck: Deck, target: Target, stage_dir: Path, diags: Diagnos
     return files
 
 
+def _punchboard_files(run, deck: Deck, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+    from pnpgen.render.punchboard import write_die_file, write_punchboards
+    from pnpgen.shop.punchboard import least_gap, plan
+
+    drawn = _draw(run, deck, target.bleed_pt, diags)
+    fronts = [front for front, _ in drawn.faces]
+    backs = [back for _, back in drawn.faces]
+    w, h = deck.width_pt, deck.height_pt
+    try:
+        boards = plan(len(fronts), w, h, target.die_gap_pt)
+    except ValueError as exc:
+        raise ContentError.at(deck.loc, str(exc)) from None
+    for board in boards:
+        if least_gap(board, w, h) < target.die_gap_pt - 0.01:
+            raise ContentError.at(
+                deck.loc, "pieces closer than the die spacing (a fault in pnpgen's planner)"
+            )
+    game = run.game.title
+    front_sheets = [(board, board.slots, fronts) for board in boards]
+    files = [
+        _write(
+            stage_dir,
+            f"{deck.id}-punchboard-fronts.pdf",
+            [],
+            0.0,
+            run,
+            target,
+            f"{game}: {deck.name}, punchboard fronts",
+            deck.loc,
+            lambda p: write_punchboards(p, front_sheets, run.icons, f"{game}: {deck.name}"),
+        ),
+    ]
+    if any(back is not None for back in backs):
+        back_sheets = [(board, board.mirrored(w), backs) for board in boards]
+        files.append(
+            _write(
+                stage_dir,
+                f"{deck.id}-punchboard-backs.pdf",
+                [],
+                0.0,
+                run,
+                target,
+                f"{game}: {deck.name}, punchboard backs",
+                deck.loc,
+                lambda p: write_punchboards(p, back_sheets, run.icons, f"{game}: {deck.name} backs"),
+            )
+        )
+    files.append(
+        _write(
+            stage_dir,
+            f"{deck.id}-die.pdf",
+            [],
+            0.0,
+            run,
+            target,
+            f"{game}: {deck.name}, die lines",
+            deck.loc,
+            lambda p: write_die_file(p, front_sheets, f"{game}: {deck.name} die"),
+        )
+    )
+    return files
+
+
 def _board_files(run, board: Board, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
     drawn = run.painter.board(board, diags)
     if drawn is None:
@@ -94,6 +167,8 @@ def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics):
                 continue
             if isinstance(comp, Board):
                 files = _board_files(run, comp, target, stage.dir, diags)
+            elif target.name == "factory" and comp.kind != "cards":
+                files = _punchboard_files(run, comp, target, stage.dir, diags)
             else:
                 files = _deck_files(run, comp, target, stage.dir, diags)
             names += files

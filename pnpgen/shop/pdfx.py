@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pikepdf
 
-from pnpgen.shop.separate import separate
+from pnpgen.shop.separate import is_spot, separate
 from pnpgen.shop.targets import Target
 
 VERSION = "PDF/X-1a:2003"
@@ -136,8 +136,16 @@ def problems(path: Path) -> list[str]:
 def _holder_problems(holder) -> list[str]:
     found = []
     resources = holder.get("/Resources")
-    for _ops, op in pikepdf.parse_content_stream(holder):
-        if str(op) in PAINT:
+    spot = {"fill": False, "stroke": False}
+    for operands, op in pikepdf.parse_content_stream(holder):
+        name = str(op)
+        if name in ("cs", "CS"):
+            spot["stroke" if name == "CS" else "fill"] = bool(operands) and is_spot(resources, operands[0])
+            if not spot["stroke" if name == "CS" else "fill"]:
+                found.append(f"a colour space other than DeviceCMYK or a CMYK spot colour ('{op}')")
+        elif name in ("sc", "scn", "SC", "SCN") and spot["stroke" if name.isupper() else "fill"]:
+            pass
+        elif name in PAINT:
             found.append(f"an RGB or other non-CMYK colour operator ('{op}')")
         elif str(op) == "BI":
             found.append("an inline image")

@@ -103,6 +103,13 @@ def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
         message = sizes.unsold_message(deck.width_pt, deck.height_pt, target.name, target.title)
         if message:
             found.add("warning", "size", deck.loc, message)
+    if target.die_gap_pt and deck.kind != "cards":
+        from pnpgen.shop.punchboard import plan
+
+        try:
+            plan(1, deck.width_pt, deck.height_pt, target.die_gap_pt)
+        except ValueError as exc:
+            found.add("error", "die-spacing", deck.loc, str(exc))
     origins: dict = {}
     diags = Diagnostics()  # drawing problems are the build's to report; preflight reads what was drawn
     drawn = run.painter.deck(deck, diags, bleed_pt=target.bleed_pt, origins=origins)

@@ -28,6 +28,19 @@ OVERPRINT = {  # (fill overprints, stroke overprints) -> ExtGState name
     (True, True): "/PnpOPfs",
 }
 PURE_K = (0.0, 0.0, 0.0, 1.0)
+SPOT = "spot"  # a Separation colour (the factory's die-cut lines): it overprints
+
+
+def is_spot(resources, name) -> bool:
+    """A named colour space that is a Separation over DeviceCMYK (PDF/X-1a allows it)."""
+    spaces = resources.get("/ColorSpace", {}) if resources is not None else {}
+    space = spaces.get(str(name)) if str(name) in spaces else None
+    return (
+        isinstance(space, pikepdf.Array)
+        and len(space) == 4
+        and space[0] == "/Separation"
+        and space[2] == "/DeviceCMYK"
+    )
 
 
 class SeparationError(ValueError):
@@ -54,8 +67,8 @@ def _cmyk_of(op: str, operands, limit: float) -> tuple[float, float, float, floa
 class _Stream:
     """Rewrites one content stream; state follows q/Q."""
 
-    def __init__(self, limit: float):
-        self.limit = limit
+    def __init__(self, limit: float, resources=None):
+        self.limit, self.resources = limit, resources
         self.fill: tuple | None = None  # CMYK, None: unknown (a form starts with its caller's state)
         self.fill_rgb: tuple | None = None
         self.stroke: tuple | None = None
@@ -65,7 +78,7 @@ class _Stream:
         self.text_restore: list | None = None
 
     def _set_gs(self) -> None:
-        want = (self.fill == PURE_K, self.stroke == PURE_K)
+        want = (self.fill in (PURE_K, SPOT), self.stroke in (PURE_K, SPOT))
         if want != self.gs:
             self.out.append(([pikepdf.Name(OVERPRINT[want])], pikepdf.Operator("gs")))
             self.gs = want
@@ -93,6 +106,17 @@ class _Stream:
                     self.fill_rgb = tuple(float(v) for v in operands) if op == "rg" else None
                 self._colour(cmyk, stroke)
                 self._set_gs()
+            elif op in ("cs", "CS") and operands and is_spot(self.resources, operands[0]):
+                self.out.append((operands, operator))
+                if op == "CS":
+                    self.stroke = SPOT
+                else:
+                    self.fill, self.fill_rgb = SPOT, None
+                self._set_gs()
+            elif op in ("sc", "scn", "SC", "SCN") and SPOT in (
+                (self.stroke,) if op.isupper() else (self.fill,)
+            ):
+                self.out.append((operands, operator))
             elif op in ("sc", "scn", "SC", "SCN", "cs", "CS"):
                 raise SeparationError(f"a colour space pnpgen cannot separate ('{op}' {list(operands)})")
             elif op == "BT":
@@ -150,7 +174,7 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
             elif x.get("/Subtype") == "/Image":
                 image(x)
         instructions = pikepdf.parse_content_stream(obj)
-        data = pikepdf.unparse_content_stream(_Stream(ink_limit).run(instructions))
+        data = pikepdf.unparse_content_stream(_Stream(ink_limit, resources).run(instructions))
         if is_page:
             pikepdf.Page(obj).contents_coalesce()
             obj.Contents.write(data)
