@@ -73,7 +73,11 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "svglib": {"svg"},
     "lxml": {"svg"},
     "python_calamine": {"datasheets"},
-    "pikepdf": {"shop/separate", "shop/pdfx"},  # PDF/X structure and CMYK separation of written PDFs
+    "pikepdf": {
+        "shop/separate",
+        "shop/pdfx",
+        "shop/booklet",
+    },  # PDF/X structure and CMYK separation of written PDFs
 }
 
 

@@ -46,7 +46,7 @@ def export_shop(project, target: str, game_id: str, components: list[str], check
     elif target in ("dtc", "pdfx", "factory"):
         from pnpgen.shop.pdfexport import export_pdf
 
-        results, skipped = export_pdf(run, project, spec, wanted, diags)
+        results, skipped = export_pdf(run, project, spec, wanted, diags, rulebook=not components)
     else:
         raise UsageProblem(f"the {target} export is not written yet; `pnpgen preflight` checks for it")
     return results, diags, skipped

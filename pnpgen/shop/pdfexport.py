@@ -156,7 +156,30 @@ def _board_files(run, board: Board, target: Target, stage_dir: Path, diags: Diag
     return [_write(stage_dir, f"{board.id}.pdf", drawn.faces, board.bleed_pt, run, target, title, board.loc)]
 
 
-def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics):
+def _rulebook_files(run, project, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+    """The rulebook's print version: built at the project's paper, imposed as a saddle-stitched booklet."""
+    from pnpgen.render.book import build_rulebook_pdf
+    from pnpgen.rulebook import load_rulebook
+    from pnpgen.shop.booklet import impose
+
+    book, info, pictures = load_rulebook(run, diags)
+    if book is None:
+        return []
+    pages = stage_dir / ".rulebook-pages.pdf"
+    name = "rulebook-booklet.pdf"
+
+    def draw(path: Path) -> None:
+        build_rulebook_pdf(pages, book, run.game, run.icons, pictures, info, project.paper)
+        try:
+            impose(pages, path)
+        finally:
+            pages.unlink()
+
+    title = f"{run.game.title}: rules, saddle-stitched booklet"
+    return [_write(stage_dir, name, [], 0.0, run, target, title, run.game.loc, draw)]
+
+
+def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics, rulebook: bool = False):
     """Write the target's PDFs for `wanted`; returns (results, skipped)."""
     results, skipped, names = [], [], []
     final = project.out_dir(run.game.id) / "shop" / target.name
@@ -173,6 +196,11 @@ def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics):
                 files = _deck_files(run, comp, target, stage.dir, diags)
             names += files
             results.append(Exported(comp.id, files))
+        if rulebook and target.name in ("pdfx", "factory"):
+            files = _rulebook_files(run, project, target, stage.dir, diags)
+            if files:
+                names += files
+                results.append(Exported("rulebook", files))
         if not names:
             where = Location(str(run.game.loc.path)) if hasattr(run.game, "loc") else None
             if where is not None:

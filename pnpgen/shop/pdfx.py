@@ -74,10 +74,44 @@ def _unused_fonts_removed(pdf: pikepdf.Pdf) -> None:
         fonts = _fonts_in(resources)
         if not fonts:
             continue
+        instructions = _without_empty_text(pikepdf.parse_content_stream(holder))
+        if instructions is not None:
+            data = pikepdf.unparse_content_stream(instructions)
+            if "/Type" in holder and holder.Type == "/Page":
+                pikepdf.Page(holder).contents_coalesce()
+                holder.Contents.write(data)
+            else:
+                holder.write(data)
         used = {str(ops[0]) for ops, op in pikepdf.parse_content_stream(holder) if str(op) == "Tf"}
         for name, font in fonts.items():
             if name not in used and not _embedded(font):
                 del resources.Font[name]
+
+
+SHOW = {"Tj", "TJ", "'", '"'}
+
+
+def _without_empty_text(instructions) -> list | None:
+    """The instructions without text objects that show no text (ReportLab opens every page with one that only
+    selects Helvetica); None when there is none."""
+    out, pending, dropped = [], None, False
+    for item in instructions:
+        op = str(item[1])
+        if op == "BT":
+            pending = [item]
+        elif pending is not None:
+            pending.append(item)
+            if op in SHOW:
+                out += pending
+                pending = None
+            elif op == "ET":
+                dropped = True
+                pending = None
+        else:
+            out.append(item)
+    if pending:
+        out += pending
+    return out if dropped else None
 
 
 def _holders(pdf: pikepdf.Pdf) -> list:
