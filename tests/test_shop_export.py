@@ -30,6 +30,10 @@ def test_tgc_writes_each_face_at_the_game_crafters_template_size(project, tmp_pa
         with open(folder / "cards.csv", newline="") as fh:
             rows = list(csv.DictReader(fh))
         assert sum(int(r["count"]) for r in rows) == (11 if deck == "heroes" else 20)
+    with open(out / "sample" / "shop" / "tgc" / "spec.csv", newline="") as fh:
+        spec = {r["component"]: r for r in csv.DictReader(fh)}
+    assert spec["heroes"]["files"] == "heroes/: 3 PNG images and cards.csv"  # 2 fronts, 1 shared back
+    assert spec["heroes"]["pieces"] == "11"
     # the card's background reaches the image's edge: the bleed is in the picture
     with Image.open(out / "sample" / "shop" / "tgc" / "heroes" / "heroes-001-front.png") as im:
         assert im.getpixel((2, 2)) == im.getpixel((20, 20))

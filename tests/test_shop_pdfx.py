@@ -55,8 +55,10 @@ def test_dtc_is_pdf_x1a_cmyk_one_card_per_page_with_an_eighth_inch_bleed(exporte
         "heroes-backs.pdf",
         "heroes-fronts.pdf",
         "minis-fronts.pdf",
+        "spec.csv",
+        "spec.pdf",
     ]
-    for path in folder.iterdir():
+    for path in folder.glob("*-*.pdf"):
         with pikepdf.open(path) as pdf:
             assert pdf.pdf_version == "1.4"
             assert "/ID" in pdf.trailer
@@ -146,3 +148,27 @@ def test_ghostscript_sees_only_cmyk_and_black_text_only_in_k(exported):
     rows = [ln.split() for ln in run.stdout.splitlines() if ln.strip().endswith("OK")]
     assert len(rows) == 11
     assert all(row[4] == "CMYK" for row in rows)
+
+
+def test_a_spec_sheet_lists_every_component_as_written(exported):
+    import csv
+
+    import pdfplumber
+
+    folder = exported("dtc")
+    with open(folder / "spec.csv", newline="") as fh:
+        rows = {r["component"]: r for r in csv.DictReader(fh)}
+    heroes = rows["heroes"]
+    assert (heroes["kind"], heroes["sides"], heroes["pieces"]) == ("cards", "2", "11")
+    assert heroes["size"] == "63.5 x 88.9 mm (2.50 x 3.50 in)"
+    # every card shares one back: the backs file is one page
+    assert heroes["files"] == "heroes-fronts.pdf: 11 pages; heroes-backs.pdf: 1 page"
+    assert rows["minis"]["files"] == "minis-fronts.pdf: 20 pages"
+    assert heroes["rules check"] == "held: no finding"
+    with pikepdf.open(folder / "heroes-backs.pdf") as pdf:
+        assert len(pdf.pages) == 1
+    with pdfplumber.open(folder / "spec.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+        assert "Sample Game: manufacturing specification" in text
+        assert "DriveThruCards" in text and "Hero cards (heroes)" in text
+        assert all(f["fontname"].split("+")[-1].startswith("Noto") for f in pdf.pages[0].chars)

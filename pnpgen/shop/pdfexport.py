@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics, Location
+from pnpgen.errors import ContentError, Diagnostics
 from pnpgen.exports import Exported, _draw
 from pnpgen.model import Board, Deck
 from pnpgen.pipeline.jobs import plain_error
@@ -179,6 +179,18 @@ def _rulebook_files(run, project, target: Target, stage_dir: Path, diags: Diagno
     return [_write(stage_dir, name, [], 0.0, run, target, title, run.game.loc, draw)]
 
 
+def _spec(run, target: Target, wanted: list, results: list, folder: Path) -> list[str]:
+    from pnpgen.shop.pdfx import page_count
+    from pnpgen.shop.spec import write_spec
+
+    def pages(name: str) -> str:
+        n = page_count(folder / name)
+        return f"{name}: {n} page{'' if n == 1 else 's'}"
+
+    files = {r.component: "; ".join(pages(n) for n in r.files) for r in results}
+    return write_spec(folder, run, target, wanted, files)
+
+
 def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics, rulebook: bool = False):
     """Write the target's PDFs for `wanted`; returns (results, skipped)."""
     results, skipped, names = [], [], []
@@ -202,9 +214,8 @@ def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics, r
                 names += files
                 results.append(Exported("rulebook", files))
         if not names:
-            where = Location(str(run.game.loc.path)) if hasattr(run.game, "loc") else None
-            if where is not None:
-                diags.warning(where, f"nothing to export for {target.name}")
+            diags.warning(run.game.loc, f"nothing to export for {target.name}")
             return results, skipped
+        names += _spec(run, target, wanted, results, stage.dir)
         stage.commit(names)
     return results, skipped

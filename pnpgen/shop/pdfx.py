@@ -138,6 +138,11 @@ def _embedded(font) -> bool:
     return descriptor is not None and any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
 
 
+def page_count(path: Path) -> int:
+    with pikepdf.open(path) as pdf:
+        return len(pdf.pages)
+
+
 def problems(path: Path) -> list[str]:
     """What in the PDF at `path` breaks PDF/X-1a as pnpgen writes it; empty when nothing does."""
     found: list[str] = []

@@ -72,4 +72,20 @@ def export_tgc(run, project, decks: list[Deck], diags: Diagnostics) -> list[Expo
             if folder.exists():
                 _discard(folder)
         results.append(Exported(deck.id, files))
+    _spec(run, project, decks, results)
     return results
+
+
+def _spec(run, project, decks: list, results: list) -> None:
+    """spec.csv and spec.pdf beside the decks' folders."""
+    from pnpgen.pipeline.staging import Stage
+    from pnpgen.shop.spec import write_spec
+    from pnpgen.shop.targets import TARGETS
+
+    files = {}
+    for r in results:
+        images = [n for n in r.files if n.endswith(".png")]
+        files[r.component] = f"{r.component}/: {len(images)} PNG images and cards.csv"
+    final = project.out_dir(run.game.id) / "shop" / "tgc"
+    with Stage(final, project.out) as stage:
+        stage.commit(write_spec(stage.dir, run, TARGETS["tgc"], decks, files))
