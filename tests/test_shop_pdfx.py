@@ -36,6 +36,7 @@ def exported(project, tmp_path):
         + "  - type: image\n    src: split.png\n    x: 10\n    y: 40\n    w: 5\n    h: 4\n"
         + "  - type: text\n    x: 5\n    y: 50\n    w: 50\n    h: 8\n    text: Black words\n    size: 8\n"
         + "    color: black\n"
+        + '  - type: rect\n    x: 20\n    y: 40\n    w: 10\n    h: 10\n    fill: "#800000"\n'
     )
     game = root / "content" / "sample" / "game.yaml"
     game.write_text(game.read_text().replace('sea: "#1f6fb2"', "sea: cmyk(90, 40, 0, 10)"))
@@ -172,3 +173,45 @@ def test_a_spec_sheet_lists_every_component_as_written(exported):
         assert "Sample Game: manufacturing specification" in text
         assert "DriveThruCards" in text and "Hero cards (heroes)" in text
         assert all(f["fontname"].split("+")[-1].startswith("Noto") for f in pdf.pages[0].chars)
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="ghostscript is not installed")
+def test_no_pixel_carries_more_ink_than_the_limit(exported, tmp_path):
+    """Ghostscript separates the written file (tiff32nc: CMYK pixels); the sum of the four inks of every
+    pixel stays under DriveThruCards' 240 %, dark colours included."""
+    from PIL import Image
+
+    folder = exported("dtc")
+    worst = 0.0
+    for name in ("heroes-fronts.pdf", "minis-fronts.pdf", "heroes-backs.pdf"):
+        tif = tmp_path / f"{name}.tif"
+        subprocess.run(
+            [
+                "gs",
+                "-q",
+                "-o",
+                str(tif),
+                "-sDEVICE=tiff32nc",
+                "-r50",
+                "-dFirstPage=1",
+                "-dLastPage=2",
+                str(folder / name),
+            ],
+            check=True,
+        )
+        with Image.open(tif) as im:
+            assert im.mode == "CMYK"
+            raw = im.tobytes()
+            worst = max(worst, max(sum(raw[i : i + 4]) for i in range(0, len(raw), 4)) / 255)
+    assert 2.3 < worst <= 2.4 + 0.02, worst  # the dark red square: 250 % by the plain formula
+
+
+def test_the_same_export_gives_the_same_bytes(exported):
+    import hashlib
+
+    def digests(folder):
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+
+    first = digests(exported("dtc"))
+    second = digests(exported("dtc"))
+    assert first == second
