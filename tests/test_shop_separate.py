@@ -48,3 +48,40 @@ def test_opacity_is_a_preflight_error_for_pdfx_and_nothing_is_written(project, t
     assert not (out / "sample" / "shop").exists()
     ok = run_cli("preflight", "sample", "--target", "tgc", "--content", "content", cwd=root)
     assert ok.exit_code == 0  # The Game Crafter takes RGB PNGs: transparency is flattened by the rasteriser
+
+
+GRADIENT = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#ff0000"/>
+<stop offset="0.5" stop-color="#00ff00"/><stop offset="1" stop-color="#0000ff"/></linearGradient></defs>
+<rect x="0" y="0" width="100" height="100" fill="url(#g)"/></svg>
+"""
+
+
+def test_an_svg_gradient_is_separated_stop_by_stop(project, tmp_path):
+    root = project("basic")
+    (root / "content" / "sample" / "art" / "grad.svg").write_text(GRADIENT)
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(
+        layout.read_text()
+        + "  - type: image\n    src: grad.svg\n    x: 10\n    y: 40\n    w: 20\n    h: 20\n"
+    )
+    out = tmp_path / "out"
+    result = run_cli(
+        "export", "shop", "dtc", "sample", "heroes", "--content", "content", "--out", out, cwd=root
+    )
+    assert result.exit_code == 0, result.output
+    stops = []
+    with pikepdf.open(out / "sample" / "shop" / "dtc" / "heroes-fronts.pdf") as pdf:
+        seen, todo = set(), [p.obj for p in pdf.pages]
+        while todo:
+            obj = todo.pop()
+            if obj.objgen in seen:
+                continue
+            seen.add(obj.objgen)
+            res = obj.get("/Resources", pikepdf.Dictionary())
+            for _, shading in res.get("/Shading", {}).items():
+                assert shading.ColorSpace == "/DeviceCMYK"
+                for fn in shading.Function.Functions:
+                    stops.append([float(v) for v in fn.C0])
+            todo += [x for _, x in res.get("/XObject", {}).items() if x.get("/Subtype") == "/Form"]
+    assert [0, 1, 1, 0] in stops and [1, 0, 1, 0] in stops  # red and green, as process colours

@@ -199,8 +199,11 @@ def _holder_problems(holder) -> list[str]:
                 found.append(f"transparency ({key[1:]} {float(state[key]):g})")
         if "/SMask" in state and state.SMask != "/None":
             found.append("a soft mask (transparency)")
-    if "/Shading" in resources or "/Pattern" in resources:
-        found.append("a shading or pattern (gradients are not separated yet)")
+    shadings = [s for _, s in resources.get("/Shading", {}).items()]
+    shadings += [p.Shading for _, p in resources.get("/Pattern", {}).items() if "/Shading" in p]
+    for shading in shadings:
+        if shading.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
+            found.append(f"a gradient in {shading.get('/ColorSpace')}")
     for _, x in resources.get("/XObject", {}).items():
         if x.get("/Subtype") == "/Image":
             if x.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):

@@ -8,6 +8,8 @@
   over 20 %, channels within 6 % of each other: black, `#1d1d1b`) the fill becomes 0 0 0 100 with overprint on
   (`/OP`, `/op`, `/OPM 1`), and the colour before it comes back after the text. Every other pure-K fill or
   stroke (cut marks, black lines) overprints as well; every other colour knocks out.
+- Shadings (an SVG's gradients) in DeviceRGB become DeviceCMYK: the colours at their stops (the C0 and C1 of
+  exponential functions, inside stitching functions too) are separated; other function types are refused.
 - Images in DeviceRGB become DeviceCMYK 8-bit by the same formula, pixel by pixel (Pillow, no profile); an
   image with a soft mask (alpha) is refused: PDF/X-1a has no transparency.
 """
@@ -168,6 +170,13 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
         resources = obj.get("/Resources")
         if resources is None:
             resources = obj.Resources = pikepdf.Dictionary()
+        for _, shading in list(resources.get("/Shading", {}).items()):
+            _shading(shading, ink_limit, done)
+        for _, pattern in list(resources.get("/Pattern", {}).items()):
+            if "/Shading" in pattern:
+                _shading(pattern.Shading, ink_limit, done)
+            elif pattern.get("/PatternType") == 1:
+                holder(pattern, False)
         for _, x in list(resources.get("/XObject", {}).items()):
             if x.get("/Subtype") == "/Form":
                 holder(x, False)
@@ -206,6 +215,45 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
 
     for page in pdf.pages:
         holder(page.obj, True)
+
+
+def _shading(shading, ink_limit: float, done: set) -> None:
+    key = shading.objgen
+    if key != (0, 0):
+        if key in done:
+            return
+        done.add(key)
+    space = shading.get("/ColorSpace")
+    if space in ("/DeviceCMYK", "/DeviceGray"):
+        return
+    if space != "/DeviceRGB":
+        raise SeparationError(f"a gradient in the colour space {space}, which pnpgen cannot separate")
+    if "/Function" not in shading:
+        raise SeparationError("a gradient without a function (a mesh), which pnpgen cannot separate")
+    shading.Function = _function(shading.Function, ink_limit)
+    if "/Background" in shading:
+        shading.Background = pikepdf.Array(
+            [_num(v) for v in rgb_to_cmyk(*(float(c) for c in shading.Background), ink_limit=ink_limit)]
+        )
+    shading.ColorSpace = pikepdf.Name.DeviceCMYK
+
+
+def _function(fn, ink_limit: float):
+    """An RGB function of a gradient as a CMYK one (a copy: functions may be shared)."""
+    if isinstance(fn, pikepdf.Array):
+        raise SeparationError("a gradient with one function per colour, which pnpgen cannot separate")
+    kind = int(fn.get("/FunctionType", -1))
+    if kind == 2:
+        out = pikepdf.Dictionary({k: v for k, v in fn.items()})
+        for key in ("/C0", "/C1"):
+            rgb = [float(v) for v in fn.get(key, [0, 0, 0] if key == "/C0" else [1, 1, 1])]
+            out[key] = pikepdf.Array([_num(v) for v in rgb_to_cmyk(*rgb, ink_limit=ink_limit)])
+        return out
+    if kind == 3:
+        out = pikepdf.Dictionary({k: v for k, v in fn.items()})
+        out.Functions = pikepdf.Array([_function(f, ink_limit) for f in fn.Functions])
+        return out
+    raise SeparationError(f"a gradient with a function of type {kind}, which pnpgen cannot separate")
 
 
 def rgb_image_to_cmyk(picture, ink_limit: float):
