@@ -39,7 +39,9 @@ def _write(
         make_pdfx(scratch, stage_dir / name, target, title, bleed_pt)
     except SeparationError as exc:
         raise ContentError.at(loc, f"{name} cannot be made PDF/X-1a: {exc}") from None
-    except OSError as exc:
+    except ContentError:
+        raise
+    except Exception as exc:  # what shows only while drawing or saving: damaged art, a full disk
         raise ContentError.at(loc, f"could not write {name}: {plain_error(exc)}") from None
     finally:
         if scratch.exists():
