@@ -52,7 +52,7 @@ def test_preflight_locates_ink_over_the_limit_at_the_element_and_card(project):
     result = run_cli("preflight", "sample", "--target", "dtc", "--content", "content", cwd=root)
     assert result.exit_code == 1, result.output
     line = next(ln for ln in result.output.splitlines() if "ink" in ln)
-    assert line.startswith(f"{LAYOUT}:7:5: error: [dtc] cmyk(80,70,70,90) is 310 % ink, over the 240 %")
+    assert line.startswith(f"{LAYOUT}:13:11: error: [dtc] cmyk(80,70,70,90) is 310 % ink, over the 240 %")
     assert "on card 1 'Ash Walker' of deck 'heroes'" in line
     # 310 % is within a factory's 300 %? no: it is over too; a plain RGB colour never is (it is separated)
     ok = run_cli("preflight", "sample", "--target", "tgc", "--content", "content", cwd=root)
@@ -66,7 +66,7 @@ def test_preflight_json_and_export_refusing_to_write(project, tmp_path):
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     (ink,) = [f for f in data["findings"] if f["code"] == "ink"]
-    assert (ink["file"], ink["line"], ink["column"], ink["severity"]) == (LAYOUT, 7, 5, "error")
+    assert (ink["file"], ink["line"], ink["column"], ink["severity"]) == (LAYOUT, 13, 11, "error")
     assert ink["cards"][0].startswith("card 1 'Ash Walker'")
     out = tmp_path / "out"
     refused = run_cli("export", "shop", "dtc", "sample", "--content", "content", "--out", out, cwd=root)

@@ -42,7 +42,7 @@ def test_opacity_is_a_preflight_error_for_pdfx_and_nothing_is_written(project, t
     result = run_cli("export", "shop", "pdfx", "sample", "--content", "content", "--out", out, cwd=root)
     assert result.exit_code == 1
     assert (
-        "content/sample/layouts/hero.yaml:7:5: error: [pdfx] opacity 0.8: PDF/X-1a allows no transparency"
+        "content/sample/layouts/hero.yaml:14:14: error: [pdfx] opacity 0.8: PDF/X-1a allows no transparency"
         in (result.output)
     )
     assert not (out / "sample" / "shop").exists()

@@ -59,7 +59,7 @@ class FaceContext:
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)
     small: dict = field(default_factory=dict)  # (location, floor) -> [smallest size, cards]
-    # when a dict (preflight asks): Face -> (((first op, end op, element location), ...), card label, layout loc)
+    # when a dict (preflight asks): Face -> (((first op, end op, Element), ...), card label, layout loc)
     origins: dict | None = None
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
@@ -147,7 +147,7 @@ def draw_face(
                 start = len(ops)
                 _element(el, ctx, fc, ops, card_label, diags)
                 if len(ops) > start:
-                    spans.append((start, len(ops), el.loc))
+                    spans.append((start, len(ops), el))
                 if len(ops) > MAX_OPS:
                     raise DrawProblem(el.loc, f"this face draws more than {MAX_OPS:,} shapes")
     except (TemplateProblem, DrawProblem) as exc:

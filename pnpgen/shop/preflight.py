@@ -135,14 +135,24 @@ def _face(run, target: Target, face, spans, label: str, layout_loc: Location, fo
             label,
         )
     where = {}
-    for start, end, loc in spans:
+    for start, end, element in spans:
         for i in range(start, end):
-            where[i] = loc
+            where[i] = element
     for i, op in enumerate(face.ops):
-        loc = where.get(i, layout_loc)
-        _colours(target, op, loc, label, found)
+        element = where.get(i)
+        loc = element.loc if element is not None else layout_loc
+
+        def at(*keys, element=element, loc=loc) -> Location:
+            """The location of the first of `keys` the element sets (the value that causes a finding)."""
+            for key in keys:
+                value = element.props.get(key) if element is not None else None
+                if value is not None and getattr(value, "loc", None) is not None and value.loc.line:
+                    return value.loc
+            return loc
+
+        _colours(target, op, at, label, found)
         if isinstance(op, Text) and op.text.strip():
-            _text(target, face, op, loc, label, found)
+            _text(target, face, op, loc, at("size", "min_size"), label, found)
         elif isinstance(op, Icon):
             _box(target, face, (op.x, op.y, op.x + op.w, op.y + op.h), f"icon '{op.name}'", loc, label, found)
             if target.cmyk:
@@ -179,14 +189,16 @@ def _covers_bleed(face) -> bool:
     return False
 
 
-def _text(target: Target, face, op: Text, loc: Location, label: str, found: Findings) -> None:
+def _text(
+    target: Target, face, op: Text, loc: Location, size_loc: Location, label: str, found: Findings
+) -> None:
     from pnpgen.text.fonts import unit_width, vertical_metrics
 
     if op.size < target.min_text_pt - 0.005:
         found.add(
             "warning",
             "text-size",
-            loc,
+            size_loc,
             f"text set at {op.size:.1f} pt, under the {target.min_text_pt:g} pt {target.title} prints legibly",
             label,
             rank=-op.size,
@@ -223,7 +235,16 @@ def _box(target: Target, face, box, what: str, loc: Location, label: str, found:
         )
 
 
-def _colours(target: Target, op, loc: Location, label: str, found: Findings) -> None:
+KEYS = {
+    "fill": ("fill", "cell_fill"),
+    "stroke": ("stroke", "cell_stroke"),
+    "color": ("color",),
+    "tint": ("color",),
+}
+
+
+def _colours(target: Target, op, at, label: str, found: Findings) -> None:
+    """Ink over the limit and transparency; `at(*keys)` locates the layout key that set the value."""
     if not target.cmyk:
         return
     for attr in ("fill", "stroke", "color", "tint"):
@@ -234,7 +255,7 @@ def _colours(target: Target, op, loc: Location, label: str, found: Findings) -> 
                 found.add(
                     "error",
                     "ink",
-                    loc,
+                    at(*KEYS[attr]),
                     f"{value} is {ink * 100:.0f} % ink, over the {target.ink_limit * 100:.0f} % "
                     f"{target.title} allows",
                     label,
@@ -245,7 +266,7 @@ def _colours(target: Target, op, loc: Location, label: str, found: Findings) -> 
         found.add(
             "error",
             "transparency",
-            loc,
+            at("opacity"),
             f"opacity {opacity:g}: PDF/X-1a allows no transparency; give a solid colour instead",
             label,
         )
