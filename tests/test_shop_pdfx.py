@@ -215,3 +215,32 @@ def test_the_same_export_gives_the_same_bytes(exported):
     first = digests(exported("dtc"))
     second = digests(exported("dtc"))
     assert first == second
+
+
+def test_a_failure_halfway_leaves_the_last_export_as_it_was(exported, monkeypatch):
+    import hashlib
+
+    from pnpgen.shop import separate as separate_module
+    from pnpgen.shop.separate import SeparationError
+
+    folder = exported("dtc")
+    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    calls = {"n": 0}
+    real = separate_module.separate
+
+    def flaky(pdf, limit):
+        calls["n"] += 1
+        if calls["n"] == 2:  # the second file of the export
+            raise SeparationError("a colour space pnpgen cannot separate (made up for the test)")
+        return real(pdf, limit)
+
+    monkeypatch.setattr("pnpgen.shop.pdfx.separate", flaky)
+    root = folder.parents[3]
+    result = run_cli(
+        "export", "shop", "dtc", "sample", "--content", root / "basic" / "content", "--out", folder.parents[2]
+    )
+    assert result.exit_code == 1
+    assert "cannot be made PDF/X-1a: a colour space pnpgen cannot separate" in result.output
+    after = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    assert after == before
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no staging folder left
