@@ -32,10 +32,11 @@ TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 @_guarded
 def export_shop(target, game, components, content, out, debug, no_check):
     """Files for a print shop or factory, into OUT/GAME/shop/TARGET/. TARGET: tgc (The Game Crafter: a PNG per
-    face at its template size, 300 dpi, sRGB), dtc (DriveThruCards: a PDF/X-1a CMYK file per deck, one card per
-    page with 1/8 in bleed), pdfx (PDF/X-1a of every component, one piece per page, 3 mm bleed), factory
-    (punchboard sheets with die lines as a spot colour, and a die file). Preflight runs first: an error there
-    writes nothing."""
+    card face at its template size, 300 dpi, sRGB), dtc (DriveThruCards: fronts and backs PDFs per card deck,
+    one card a page, 1/8 in bleed, PDF/X-1a CMYK), pdfx (PDF/X-1a of every component, one piece a page, 3 mm
+    bleed, and the rulebook as a saddle-stitched booklet), factory (tiles and tokens on punchboard sheets with
+    die lines in the spot colour die-cut, and a die file; cards and boards as pdfx). Every target also gets
+    spec.csv and spec.pdf. Preflight runs first: an error there writes nothing."""
     from pnpgen.shop.export import export_shop as run
 
     results, diags, skipped = run(_project(content, out), target, game, list(components), not no_check)
@@ -58,14 +59,13 @@ def export_shop(target, game, components, content, out, debug, no_check):
 @_no_check_option
 @_debug_option
 @_content_option
-@_out_option
 @_guarded
-def preflight(game, components, target, as_json, content, out, debug, no_check):
+def preflight(game, components, target, as_json, content, debug, no_check):
     """What TARGET would say about GAME's files: one line per finding at the content that causes it
     (file:line:column and the card). Exit 1 when there is an error."""
     from pnpgen.shop.export import preflight_game
 
-    found, diags = preflight_game(_project(content, out), target, game, list(components), not no_check)
+    found, diags = preflight_game(_project(content), target, game, list(components), not no_check)
     _report(diags)
     if as_json:
         click.echo(found.as_json(), nl=False)
