@@ -85,3 +85,24 @@ def test_an_svg_gradient_is_separated_stop_by_stop(project, tmp_path):
                     stops.append([float(v) for v in fn.C0])
             todo += [x for _, x in res.get("/XObject", {}).items() if x.get("/Subtype") == "/Form"]
     assert [0, 1, 1, 0] in stops and [1, 0, 1, 0] in stops  # red and green, as process colours
+
+
+def test_art_with_a_profile_other_than_srgb_is_a_warning(project):
+    from PIL import Image, ImageCms
+
+    root = project("basic")
+    art = root / "content" / "sample" / "art"
+    lab = ImageCms.ImageCmsProfile(ImageCms.createProfile("LAB")).tobytes()
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    Image.new("RGB", (600, 600), "#884422").save(art / "tagged.png", icc_profile=lab)
+    Image.new("RGB", (600, 600), "#884422").save(art / "plain.png", icc_profile=srgb)
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(
+        layout.read_text()
+        + "  - type: image\n    src: tagged.png\n    x: 10\n    y: 40\n    w: 20\n    h: 20\n"
+        + "  - type: image\n    src: plain.png\n    x: 30\n    y: 40\n    w: 20\n    h: 20\n"
+    )
+    result = run_cli("preflight", "sample", "--target", "dtc", "--content", "content", cwd=root)
+    assert result.exit_code == 0, result.output
+    lines = [ln for ln in result.output.splitlines() if "colour profile" in ln]
+    assert len(lines) == 1 and "tagged.png" in lines[0] and "'Lab" in lines[0], lines

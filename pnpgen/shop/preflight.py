@@ -272,6 +272,20 @@ def _colours(target: Target, op, at, label: str, found: Findings) -> None:
         )
 
 
+def _profile_name(icc: bytes | None) -> str | None:
+    """The description of an embedded ICC profile, or None."""
+    if not icc:
+        return None
+    from io import BytesIO
+
+    from PIL import ImageCms
+
+    try:
+        return ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(BytesIO(icc))).strip() or "unnamed"
+    except (OSError, ImageCms.PyCMSError):
+        return "unreadable"
+
+
 def _image(target: Target, op: Image, loc: Location, label: str, found: Findings) -> None:
     from PIL import Image as PILImage
 
@@ -279,6 +293,7 @@ def _image(target: Target, op: Image, loc: Location, label: str, found: Findings
         with PILImage.open(op.path) as im:
             px_w, px_h = im.size
             alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
+            profile = _profile_name(im.info.get("icc_profile"))
     except OSError:
         return  # the build reports unreadable art
     dpi = min(px_w / (op.w / 72), px_h / (op.h / 72)) if op.w > 0 and op.h > 0 else target.min_dpi
@@ -291,6 +306,15 @@ def _image(target: Target, op: Image, loc: Location, label: str, found: Findings
             f"art {name} prints at {dpi:.0f} effective dpi, under the {target.min_dpi:.0f} dpi a shop asks",
             label,
             rank=-dpi,
+        )
+    if profile is not None and "srgb" not in profile.lower():
+        found.add(
+            "warning",
+            "art-profile",
+            loc,
+            f"art {name} carries the colour profile '{profile}', which pnpgen does not apply: its colours are "
+            "printed as if they were sRGB; convert the file to sRGB (or CMYK values) first",
+            label,
         )
     if target.cmyk and alpha:
         found.add(
