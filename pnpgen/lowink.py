@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pnpgen.colours import rgb_of
 from pnpgen.faces import Ellipse, Face, Image, Polygon, Rect, Text, Vector
 
 LARGE = 0.02  # of the face's area
@@ -27,8 +28,7 @@ DARK_TEXT = "#1d1d1b"
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
-    c = colour.lstrip("#")
-    return int(c[0:2], 16) / 255, int(c[2:4], 16) / 255, int(c[4:6], 16) / 255
+    return rgb_of(colour)  # a cmyk() colour too: the low-ink form is for home printers, which print RGB
 
 
 def _hex(rgb) -> str:

@@ -13,14 +13,18 @@ MM = PT_PER["mm"]
 
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*([a-zA-Z]*)\s*$")
 
-# Named card sizes, width x height in mm.
+# Named card sizes, width x height in mm: the inch sizes print shops sell under these names (`pnpgen.shop.sizes`
+# lists which shop sells which).
 CARD_SIZES = {
-    "poker": (63.5, 88.9),
-    "bridge": (57.2, 88.9),
-    "tarot": (70.0, 120.0),
-    "mini": (44.5, 63.5),
-    "square": (70.0, 70.0),
+    "poker": (63.5, 88.9),  # 2.5 x 3.5 in
+    "bridge": (57.15, 88.9),  # 2.25 x 3.5 in
+    "tarot": (69.85, 120.65),  # 2.75 x 4.75 in
+    "mini": (44.45, 63.5),  # 1.75 x 2.5 in
+    "square-2.5in": (63.5, 63.5),
+    "square-3.5in": (88.9, 88.9),
 }
+# Names that once meant a size no shop sells: the message says which names to use instead.
+RETIRED_SIZES = {"square": "'square' names two sizes shops sell: use square-2.5in or square-3.5in"}
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
@@ -104,6 +108,8 @@ def _parse_size(value, one_length: bool) -> tuple[float, float]:
         if key in CARD_SIZES:
             w, h = CARD_SIZES[key]
             return w * MM, h * MM
+        if key in RETIRED_SIZES:
+            raise UnitError(RETIRED_SIZES[key])
         parts = _BY.split(value.strip())
         if len(parts) == 2:
             return to_pt(parts[0]), to_pt(parts[1])

@@ -54,9 +54,10 @@ FORBIDDEN = {
     "checker": {"layout", "render", "text", "imposition", "pipeline", "commands", "cli", "exports"},
     "rulebook": {"render", "layout", "pipeline", "commands", "cli", "exports"},
     "templating": {"layout", "render", "text", "pipeline", "commands", "cli", "schema", "checker"},
-    "pipeline": {"commands", "cli", "exports"},
+    "pipeline": {"commands", "cli", "exports", "shop"},
     "commands": {"cli"},
     "exports": {"cli"},
+    "shop": {"commands", "cli"},
     "changes": {"commands", "cli"},
     "serve": {"commands", "cli"},
     "project": {"pipeline", "commands", "cli", "layout", "render", "schema"},
@@ -72,6 +73,11 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "svglib": {"svg"},
     "lxml": {"svg"},
     "python_calamine": {"datasheets"},
+    "pikepdf": {
+        "shop/separate",
+        "shop/pdfx",
+        "shop/booklet",
+    },  # PDF/X structure and CMYK separation of written PDFs
 }
 
 

@@ -175,7 +175,7 @@ BAD = """elements:
 def test_constant_values_are_checked_once_at_their_line_when_the_layout_loads(tmp_path):
     errors = load_errors(tmp_path, BAD)
     assert errors == [
-        "4:11: 'fill' is not a colour: '#12345' (use '#rrggbb', a palette name, white, black, grey or none)",
+        "4:11: 'fill' is not a colour: '#12345' (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)",
         "6:8: 'x' unknown unit 'px' in '3px' (accepted: mm, cm, in, pt)",
         "11:12: 'align' must be one of left, center, right, justify (got 'centre'); "
         "did you mean 'center'? (accepted: center, justify, left, right)",
@@ -206,7 +206,7 @@ def test_a_palette_name_unknown_at_load_time_is_checked_per_card(tmp_path):
     face, diags = draw(library(tmp_path, "elements:\n  - {type: rect, area: trim, fill: rouge}\n"))
     assert face is None
     assert [brief(d) for d in diags.errors] == [
-        "2:36: 'fill' is not a colour: 'rouge' (use '#rrggbb', a palette name, white, black, "
+        "2:36: 'fill' is not a colour: 'rouge' (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, "
         "grey or none) (while drawing card 1)"
     ]
 

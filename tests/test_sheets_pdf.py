@@ -70,7 +70,7 @@ def _mark_positions(page):
 
 
 @pytest.mark.parametrize(
-    "deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.5, 63.5)), ("tarot", (70, 120))]
+    "deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.45, 63.5)), ("tarot", (69.85, 120.65))]
 )
 def test_a_card_measures_its_size_between_its_cut_marks(built, deck, size_mm):
     paper, out = built

@@ -41,14 +41,20 @@ def test_unknown_unit_names_the_unit():
     "name, w, h",
     [
         ("poker", 63.5, 88.9),
-        ("bridge", 57.2, 88.9),
-        ("tarot", 70, 120),
-        ("mini", 44.5, 63.5),
-        ("square", 70, 70),
+        ("bridge", 57.15, 88.9),
+        ("tarot", 69.85, 120.65),
+        ("mini", 44.45, 63.5),
+        ("square-2.5in", 63.5, 63.5),
+        ("square-3.5in", 88.9, 88.9),
     ],
 )
 def test_named_card_sizes(name, w, h):
     assert units.parse_size(name) == pytest.approx((w * MM, h * MM))
+
+
+def test_square_says_which_two_squares_shops_sell():
+    with pytest.raises(UnitError, match="square-2.5in or square-3.5in"):
+        units.parse_size("square")
 
 
 def test_free_sizes():

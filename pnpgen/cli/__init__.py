@@ -395,3 +395,4 @@ def new(game, content, debug):
 from pnpgen.cli import export as _export  # noqa: E402, F401
 from pnpgen.cli import iterate as _iterate  # noqa: E402, F401
 from pnpgen.cli import printing as _printing_commands  # noqa: E402, F401
+from pnpgen.cli import shop as _shop  # noqa: E402, F401

@@ -19,7 +19,8 @@ from pnpgen.cli import (
 
 @main.group()
 def export():
-    """Export a game's components as images: png (print-on-demand), tts (Tabletop Simulator), sheet."""
+    """Export a game's components: png (print-on-demand), tts (Tabletop Simulator), sheet, shop (print shops and
+    factories: tgc, dtc, pdfx, factory)."""
 
 
 def _export_common(f):

@@ -59,6 +59,8 @@ class FaceContext:
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)
     small: dict = field(default_factory=dict)  # (location, floor) -> [smallest size, cards]
+    # when a dict (preflight asks): Face -> (((first op, end op, Element), ...), card label, layout loc)
+    origins: dict | None = None
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
     def art_reader(self) -> Reader:
@@ -140,8 +142,12 @@ def draw_face(
         with cpu_limit(MAX_SECONDS):  # one CPU-time backstop for the whole face
             for name, value in layout.vars:
                 ctx[name] = value(ctx)
+            spans = []
             for el in layout.elements:
+                start = len(ops)
                 _element(el, ctx, fc, ops, card_label, diags)
+                if len(ops) > start:
+                    spans.append((start, len(ops), el))
                 if len(ops) > MAX_OPS:
                     raise DrawProblem(el.loc, f"this face draws more than {MAX_OPS:,} shapes")
     except (TemplateProblem, DrawProblem) as exc:
@@ -150,7 +156,10 @@ def draw_face(
     except TooMuchWork as exc:  # the CPU limit struck outside a template's own evaluation
         fc.fault(layout.loc, str(exc), card_label)
         return None
-    return Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops), fc.shape)
+    face = Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops), fc.shape)
+    if fc.origins is not None:
+        fc.origins.setdefault(face, (tuple(spans), card_label, layout.loc))
+    return face
 
 
 def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:

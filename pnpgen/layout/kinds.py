@@ -115,7 +115,11 @@ class Colour(Kind):
         try:
             return parse_colour(value, palette if palette is not None else {})
         except ColourError as exc:
-            if palette is None and isinstance(value, str) and not value.strip().startswith("#"):
+            if (
+                palette is None
+                and isinstance(value, str)
+                and not value.strip().lower().startswith(("#", "cmyk"))
+            ):
                 return None  # may name a colour of the palette: checked when it is known
             raise Bad(str(exc)) from None
 

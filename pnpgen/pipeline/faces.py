@@ -71,11 +71,15 @@ class Painter:
             ink=self.ink,
         )
 
-    def deck(self, deck: Deck, diags: Diagnostics, bleed_pt: float | None = None) -> DeckFaces | None:
-        """Every printed card of a deck (copies repeated); None when any card failed (reported in `diags`)."""
+    def deck(
+        self, deck: Deck, diags: Diagnostics, bleed_pt: float | None = None, origins: dict | None = None
+    ) -> DeckFaces | None:
+        """Every printed card of a deck (copies repeated); None when any card failed (reported in `diags`).
+        With `origins`, each face's operations are traced to the elements that drew them (for preflight)."""
         before = len(diags.warnings)
         self.library.get(deck.front.layout, deck.front.loc)
         fc = self.context(deck, bleed_pt)
+        fc.origins = origins
         faces, failed, memo = [], False, {}
         for card in deck.cards:
             front, back, ok = self.card(deck, card, fc, diags, memo)

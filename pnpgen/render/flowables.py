@@ -11,7 +11,7 @@ from reportlab.platypus import (
 )
 
 from pnpgen.faces import Icon, Text
-from pnpgen.render.pdf import FaceDrawer
+from pnpgen.render.pdf import FaceDrawer, colour
 from pnpgen.text.fit import parse, place, wrap
 from pnpgen.text.fonts import pdf_name, unit_width, vertical_metrics
 from pnpgen.units import MM
@@ -124,7 +124,7 @@ class RichText(Flowable):
         drawer = drawer_for(c, self.icons)
         for op in ops:
             if isinstance(op, Text):
-                c.setFillColor(HexColor(op.color))
+                c.setFillColor(colour(op.color))
                 c.setFont(pdf_name(op.font), op.size)
                 c.drawString(op.x, h - op.y, op.text)
             elif isinstance(op, Icon):

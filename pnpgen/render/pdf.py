@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -26,8 +26,13 @@ rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
 
 
 @lru_cache(maxsize=4096)
-def colour(hex_: str):
-    return HexColor(hex_)
+def colour(value: str):
+    """A colour as `pnpgen.colours` parsed it: '#rrggbb' as DeviceRGB, 'cmyk(...)' as DeviceCMYK."""
+    if value.startswith("cmyk("):
+        from pnpgen.colours import cmyk_of
+
+        return CMYKColor(*cmyk_of(value))
+    return HexColor(value)
 
 
 class _Form(pdfdoc.PDFFormXObject):

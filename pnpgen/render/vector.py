@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reportlab.graphics import renderPDF
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor
 
 from pnpgen import svg
 from pnpgen.faces import Vector
@@ -80,9 +80,18 @@ def draw_drawing(canvas, drawing) -> None:
     renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
 
 
+def _ink(tint: str, alpha: float):
+    """A tint as `pnpgen.colours` parsed it ('#rrggbb' or 'cmyk(...)'), with an alpha."""
+    if tint.startswith("cmyk("):
+        from pnpgen.colours import cmyk_of
+
+        return CMYKColor(*cmyk_of(tint), alpha=alpha)
+    rgb = HexColor(tint)
+    return Color(rgb.red, rgb.green, rgb.blue, alpha=alpha)
+
+
 def recoloured(drawing, tint: str):
     """A copy of `drawing` with every fill and stroke in `tint` (each keeping its own opacity)."""
-    rgb = HexColor(tint)
     out = copy.deepcopy(drawing)
     stack = [out]
     while stack:
@@ -91,5 +100,5 @@ def recoloured(drawing, tint: str):
         for attr in ("fillColor", "strokeColor"):
             old = getattr(node, attr, None)
             if old is not None:
-                setattr(node, attr, Color(rgb.red, rgb.green, rgb.blue, alpha=getattr(old, "alpha", 1)))
+                setattr(node, attr, _ink(tint, getattr(old, "alpha", 1)))
     return out

@@ -1,0 +1,83 @@
+"""`pnpgen export shop TARGET GAME` and `pnpgen preflight GAME --target TARGET`: files for print shops."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pnpgen.cli import (
+    _content_option,
+    _debug_option,
+    _guarded,
+    _no_check_option,
+    _out_option,
+    _project,
+    _report,
+    main,
+)
+from pnpgen.cli.export import export
+
+TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
+
+
+@export.command(name="shop")
+@click.argument("target", type=click.Choice(TARGET_NAMES))
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@_no_check_option
+@_debug_option
+@_content_option
+@_out_option
+@_guarded
+def export_shop(target, game, components, content, out, debug, no_check):
+    """Files for a print shop or factory, into OUT/GAME/shop/TARGET/. TARGET: tgc (The Game Crafter: a PNG per
+    card face at its template size, 300 dpi, sRGB), dtc (DriveThruCards: fronts and backs PDFs per card deck,
+    one card a page, 1/8 in bleed, PDF/X-1a CMYK), pdfx (PDF/X-1a of every component, one piece a page, 3 mm
+    bleed, and the rulebook as a saddle-stitched booklet), factory (tiles and tokens on punchboard sheets with
+    die lines in the spot colour die-cut, and a die file; cards and boards as pdfx). Every target also gets
+    spec.csv and spec.pdf. Preflight runs first: an error there writes nothing."""
+    from pnpgen.shop.export import export_shop as run
+
+    results, diags, skipped = run(_project(content, out), target, game, list(components), not no_check)
+    _report(diags)
+    for cid, why in skipped:
+        click.echo(f"skipped {game}/{cid}: {why}")
+    for r in results:
+        click.echo(
+            f"exported {game}/{r.component} for {target}: {len(r.files)} files -> {out / game / 'shop' / target}"
+        )
+
+
+@main.command(name="preflight")
+@click.argument("game")
+@click.argument("components", nargs=-1)
+@click.option(
+    "--target", "target", type=click.Choice(TARGET_NAMES), required=True, help="The shop or factory."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@_no_check_option
+@_debug_option
+@_content_option
+@_guarded
+def preflight(game, components, target, as_json, content, debug, no_check):
+    """What TARGET would say about GAME's files: one line per finding at the content that causes it
+    (file:line:column and the card). Exit 1 when there is an error."""
+    from pnpgen.shop.export import preflight_game
+
+    found, diags = preflight_game(_project(content), target, game, list(components), not no_check)
+    _report(diags)
+    if as_json:
+        click.echo(found.as_json(), nl=False)
+    else:
+        from pnpgen.errors import Diagnostics
+
+        lines = Diagnostics()
+        found.report_into(lines)
+        for d in lines.sorted():
+            click.echo(d.format())
+        click.echo(
+            f"preflight {game} for {target}: {len(found.errors)} errors, {len(found.warnings)} warnings"
+        )
+    if found.errors:
+        sys.exit(1)

@@ -1,0 +1,62 @@
+"""`pnpgen export shop TARGET GAME [COMPONENT ...]`: a game's files as a print shop or factory takes them.
+
+The game is loaded and checked, then preflighted for the target (`pnpgen.shop.preflight`): an error there
+refuses the export before anything is written. Each target writes into `OUT/<game>/shop/<target>/`, staged and
+moved into place whole.
+"""
+
+from __future__ import annotations
+
+from pnpgen.errors import ContentError, UsageProblem
+from pnpgen.exports import loaded
+from pnpgen.model import Deck
+from pnpgen.shop.targets import TARGETS
+
+
+def components_of(run, components: list[str]) -> list:
+    game = run.game
+    wanted = [game.component(c) for c in components] if components else list(game.components)
+    for cid, comp in zip(components, wanted):
+        if comp is None:
+            ids = ", ".join(c.id for c in game.components)
+            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
+    return wanted
+
+
+def export_shop(project, target: str, game_id: str, components: list[str], check: bool = True):
+    """Preflight, then write the target's files. Returns (results, diagnostics, skipped: [(component, why)])."""
+    if target not in TARGETS:
+        raise UsageProblem(f"unknown target '{target}' (targets: {', '.join(TARGETS)})")
+    spec = TARGETS[target]
+    run, diags = loaded(project, game_id, check)
+    wanted = components_of(run, components)
+    from pnpgen.shop.preflight import preflight
+
+    findings = preflight(run, spec, wanted)
+    findings.report_into(diags)
+    if findings.errors:
+        raise ContentError(diags)
+    skipped = []
+    if target == "tgc":
+        from pnpgen.shop.tgc import export_tgc
+
+        cards = [c for c in wanted if isinstance(c, Deck) and c.kind == "cards"]
+        skipped = [(c.id, "The Game Crafter export covers card decks only") for c in wanted if c not in cards]
+        results = export_tgc(run, project, cards, diags)
+    elif target in ("dtc", "pdfx", "factory"):
+        from pnpgen.shop.pdfexport import export_pdf
+
+        results, skipped = export_pdf(run, project, spec, wanted, diags, rulebook=not components)
+    else:
+        raise UsageProblem(f"the {target} export is not written yet; `pnpgen preflight` checks for it")
+    return results, diags, skipped
+
+
+def preflight_game(project, target: str, game_id: str, components: list[str], check: bool = True):
+    """`pnpgen preflight`: the game loaded and checked, then its findings for `target` (nothing is written)."""
+    if target not in TARGETS:
+        raise UsageProblem(f"unknown target '{target}' (targets: {', '.join(TARGETS)})")
+    from pnpgen.shop.preflight import preflight
+
+    run, diags = loaded(project, game_id, check)
+    return preflight(run, TARGETS[target], components_of(run, components)), diags

@@ -1,0 +1,213 @@
+"""PDF/X-1a:2003 from a PDF pnpgen drew: separated to CMYK (`separate`), then given the structure PDF/X asks.
+
+What is written (ISO 15930-4 as summarised in the PDF Reference, "PDF/X output intents", and Adobe's notes):
+- an OutputIntent `/S /GTS_PDFX` naming a registered characterisation (`OutputConditionIdentifier` FOGRA39 or
+  CGATS TR 001, `RegistryName` http://www.color.org): for PDF/X-1a a registered condition needs no embedded
+  profile;
+- Info: `GTS_PDFXVersion (PDF/X-1a:2003)`, `Trapped /False`, Title, CreationDate and ModDate;
+- TrimBox and BleedBox on every page (MediaBox = BleedBox = trim + bleed);
+- a document ID (derived from the content, so the same build gives the same bytes);
+- PDF 1.4 header, no annotations, no transparency, every font embedded, nothing in RGB.
+
+`problems(pdf)` lists what in a PDF breaks these rules. The export calls it on every file it wrote and refuses
+to move any into place while one has a problem, so no file a shop would reject is left in the output folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pikepdf
+
+from pnpgen.shop.separate import is_spot, separate
+from pnpgen.shop.targets import Target
+
+VERSION = "PDF/X-1a:2003"
+REGISTRY = "http://www.color.org"
+PAINT = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS"}
+FIXED_DATE = "D:20000101000000Z"  # SOURCE_DATE_EPOCH-free and deterministic, like pnpgen's other PDFs
+
+
+def make_pdfx(source: Path, target_path: Path, target: Target, title: str, bleed_pt: float) -> None:
+    """Write `source` (a pnpgen PDF, one piece per page with `bleed_pt` all round) as PDF/X-1a to
+    `target_path`. Raises SeparationError when something cannot be separated."""
+    with pikepdf.open(source) as pdf:
+        separate(pdf, target.ink_limit)
+        for page in pdf.pages:
+            x0, y0, x1, y1 = (float(v) for v in page.MediaBox)
+            page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
+            page.obj.TrimBox = pikepdf.Array([x0 + bleed_pt, y0 + bleed_pt, x1 - bleed_pt, y1 - bleed_pt])
+            for key in ("/Annots", "/Trans", "/AA"):
+                if key in page.obj:
+                    del page.obj[key]
+        _unused_fonts_removed(pdf)
+        intent = pikepdf.Dictionary(
+            Type=pikepdf.Name.OutputIntent,
+            S=pikepdf.Name.GTS_PDFX,
+            OutputConditionIdentifier=pikepdf.String(target.condition),
+            OutputCondition=pikepdf.String(target.condition_name),
+            RegistryName=pikepdf.String(REGISTRY),
+            Info=pikepdf.String(target.condition_name),
+        )
+        pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
+        for key in ("/OpenAction", "/AcroForm", "/Names"):
+            if key in pdf.Root:
+                del pdf.Root[key]
+        info = pdf.docinfo
+        info.Title = pikepdf.String(title)
+        info.GTS_PDFXVersion = pikepdf.String(VERSION)
+        info.Trapped = pikepdf.Name("/False")
+        info.CreationDate = pikepdf.String(FIXED_DATE)
+        info.ModDate = pikepdf.String(FIXED_DATE)
+        pdf.save(target_path, force_version="1.4", deterministic_id=True, compress_streams=True)
+
+
+def _fonts_in(resources) -> dict:
+    return dict(resources.get("/Font", {}).items()) if resources is not None else {}
+
+
+def _unused_fonts_removed(pdf: pikepdf.Pdf) -> None:
+    """ReportLab lists its standard Helvetica in every form's resources though pnpgen never sets text in it:
+    a font that a stream names but never uses (`Tf`) is dropped, so no unembedded font is referenced."""
+    for holder in _holders(pdf):
+        resources = holder.get("/Resources")
+        fonts = _fonts_in(resources)
+        if not fonts:
+            continue
+        instructions = _without_empty_text(pikepdf.parse_content_stream(holder))
+        if instructions is not None:
+            data = pikepdf.unparse_content_stream(instructions)
+            if "/Type" in holder and holder.Type == "/Page":
+                pikepdf.Page(holder).contents_coalesce()
+                holder.Contents.write(data)
+            else:
+                holder.write(data)
+        used = {str(ops[0]) for ops, op in pikepdf.parse_content_stream(holder) if str(op) == "Tf"}
+        for name, font in fonts.items():
+            if name not in used and not _embedded(font):
+                del resources.Font[name]
+
+
+SHOW = {"Tj", "TJ", "'", '"'}
+
+
+def _without_empty_text(instructions) -> list | None:
+    """The instructions without text objects that show no text (ReportLab opens every page with one that only
+    selects Helvetica); None when there is none."""
+    out, pending, dropped = [], None, False
+    for item in instructions:
+        op = str(item[1])
+        if op == "BT":
+            pending = [item]
+        elif pending is not None:
+            pending.append(item)
+            if op in SHOW:
+                out += pending
+                pending = None
+            elif op == "ET":
+                dropped = True
+                pending = None
+        else:
+            out.append(item)
+    if pending:
+        out += pending
+    return out if dropped else None
+
+
+def _holders(pdf: pikepdf.Pdf) -> list:
+    """Every page and form XObject, each once."""
+    found, seen, todo = [], set(), [p.obj for p in pdf.pages]
+    while todo:
+        obj = todo.pop()
+        key = obj.objgen
+        if key != (0, 0) and key in seen:
+            continue
+        seen.add(key)
+        found.append(obj)
+        resources = obj.get("/Resources")
+        for _, x in resources.get("/XObject", {}).items() if resources is not None else ():
+            if x.get("/Subtype") == "/Form":
+                todo.append(x)
+    return found
+
+
+def _embedded(font) -> bool:
+    if font.get("/Subtype") == "/Type0":
+        return all(_embedded(f) for f in font.get("/DescendantFonts", []))
+    descriptor = font.get("/FontDescriptor")
+    return descriptor is not None and any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def page_count(path: Path) -> int:
+    with pikepdf.open(path) as pdf:
+        return len(pdf.pages)
+
+
+def problems(path: Path) -> list[str]:
+    """What in the PDF at `path` breaks PDF/X-1a as pnpgen writes it; empty when nothing does."""
+    found: list[str] = []
+    with pikepdf.open(path) as pdf:
+        if pdf.pdf_version > "1.4":
+            found.append(f"PDF version {pdf.pdf_version}, over the 1.4 PDF/X-1a:2003 allows")
+        intents = pdf.Root.get("/OutputIntents", [])
+        if not any(
+            i.get("/S") == "/GTS_PDFX" and str(i.get("/OutputConditionIdentifier", "")) for i in intents
+        ):
+            found.append("no PDF/X output intent")
+        info = pdf.trailer.get("/Info", {})
+        if str(info.get("/GTS_PDFXVersion", "")) != VERSION:
+            found.append(f"GTS_PDFXVersion is not {VERSION}")
+        if info.get("/Trapped") not in ("/True", "/False"):
+            found.append("Trapped is not True or False")
+        if "/ID" not in pdf.trailer:
+            found.append("no document ID")
+        for n, page in enumerate(pdf.pages, 1):
+            for box in ("/TrimBox", "/BleedBox"):
+                if box not in page.obj:
+                    found.append(f"page {n} has no {box[1:]}")
+            if "/Annots" in page.obj:
+                found.append(f"page {n} has annotations")
+        for holder in _holders(pdf):
+            found += _holder_problems(holder)
+    return sorted(set(found))
+
+
+def _holder_problems(holder) -> list[str]:
+    found = []
+    resources = holder.get("/Resources")
+    spot = {"fill": False, "stroke": False}
+    for operands, op in pikepdf.parse_content_stream(holder):
+        name = str(op)
+        if name in ("cs", "CS"):
+            spot["stroke" if name == "CS" else "fill"] = bool(operands) and is_spot(resources, operands[0])
+            if not spot["stroke" if name == "CS" else "fill"]:
+                found.append(f"a colour space other than DeviceCMYK or a CMYK spot colour ('{op}')")
+        elif name in ("sc", "scn", "SC", "SCN") and spot["stroke" if name.isupper() else "fill"]:
+            pass
+        elif name in PAINT:
+            found.append(f"an RGB or other non-CMYK colour operator ('{op}')")
+        elif str(op) == "BI":
+            found.append("an inline image")
+    for name, font in _fonts_in(resources).items():
+        if not _embedded(font):
+            found.append(f"font {font.get('/BaseFont', name)} is not embedded")
+    if resources is None:
+        return found
+    for _, state in resources.get("/ExtGState", {}).items():
+        for key in ("/ca", "/CA"):
+            if key in state and float(state[key]) < 1:
+                found.append(f"transparency ({key[1:]} {float(state[key]):g})")
+        if "/SMask" in state and state.SMask != "/None":
+            found.append("a soft mask (transparency)")
+    shadings = [s for _, s in resources.get("/Shading", {}).items()]
+    shadings += [p.Shading for _, p in resources.get("/Pattern", {}).items() if "/Shading" in p]
+    for shading in shadings:
+        if shading.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
+            found.append(f"a gradient in {shading.get('/ColorSpace')}")
+    for _, x in resources.get("/XObject", {}).items():
+        if x.get("/Subtype") == "/Image":
+            if x.get("/ColorSpace") not in ("/DeviceCMYK", "/DeviceGray"):
+                found.append(f"an image in {x.get('/ColorSpace')}")
+            if "/SMask" in x:
+                found.append("an image with an alpha channel (transparency)")
+    return found

@@ -1,0 +1,66 @@
+"""The rulebook's print version: a saddle-stitched booklet, padded to a multiple of 4, no links, every font
+embedded, PDF/X-1a: measured from the written file."""
+
+from __future__ import annotations
+
+import pdfplumber
+import pikepdf
+import pytest
+from conftest import run_cli
+
+from pnpgen.shop.booklet import order
+
+
+def test_saddle_stitch_order():
+    assert order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert order(6) == [(None, 1), (2, None), (6, 3), (4, 5)]  # padded to 8: the blanks close the book
+    flat = [p for side in order(12) for p in side]
+    assert sorted(flat) == list(range(1, 13))
+
+
+RULES = (
+    "# {{ game.title }}\n\nSee [the glossary](#glossary).\n\n"
+    + "".join(
+        f"## Part {i}\n\n" + ("Words of the rules, written out to fill a page. " * 120) + "\n\n"
+        for i in range(1, 5)
+    )
+    + "## Glossary\n\nA term.\n"
+)
+
+
+def test_pdfx_writes_the_rulebook_as_a_booklet(project, tmp_path):
+    root = project("basic")
+    (root / "content" / "sample" / "rulebook.md").write_text(RULES)
+    out = tmp_path / "out"
+    built = run_cli("build", "sample", "--content", "content", "--out", out, cwd=root)
+    assert built.exit_code == 0, built.output
+    with pikepdf.open(out / "sample" / "rulebook.pdf") as pdf:
+        single = len(pdf.pages)
+        w, h = (float(v) for v in pdf.pages[0].MediaBox[2:])
+    result = run_cli("export", "shop", "pdfx", "sample", "--content", "content", "--out", out, cwd=root)
+    assert result.exit_code == 0, result.output
+    booklet = out / "sample" / "shop" / "pdfx" / "rulebook-booklet.pdf"
+    with pikepdf.open(booklet) as pdf:
+        sides = len(pdf.pages)
+        assert sides * 2 % 4 == 0 and sides * 2 >= single > sides * 2 - 4  # padded to a multiple of 4
+        for page in pdf.pages:
+            assert [float(v) for v in page.MediaBox[2:]] == pytest.approx([2 * w, h])
+            assert "/Annots" not in page.obj
+        assert "/Outlines" not in pdf.Root
+        assert str(pdf.docinfo.GTS_PDFXVersion) == "PDF/X-1a:2003"
+        fonts = {}
+        for page in pdf.pages:
+            stack = [page.obj]
+            while stack:
+                obj = stack.pop()
+                res = obj.get("/Resources", {})
+                fonts.update({str(f.BaseFont): f for _, f in res.get("/Font", {}).items()})
+                stack += [x for _, x in res.get("/XObject", {}).items() if x.get("/Subtype") == "/Form"]
+        assert fonts and all("/FontFile2" in f.FontDescriptor for f in fonts.values()), sorted(fonts)
+        assert not any("Helvetica" in name for name in fonts)
+    # the first sheet's right half is page 1 (the cover), its left half the last page
+    with pdfplumber.open(booklet) as pdf, pdfplumber.open(out / "sample" / "rulebook.pdf") as rules:
+        first = pdf.pages[0]
+        right = first.crop((w, 0, 2 * w, h)).extract_text()
+        cover = rules.pages[0].extract_text()
+        assert right.split()[:3] == cover.split()[:3]
