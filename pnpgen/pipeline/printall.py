@@ -24,7 +24,7 @@ from pnpgen.pipeline.outputs import BoardFiles, DeckSheets, Target
 
 STEM = "print-all"
 RULEBOOK = "=print-all:rulebook"  # the recorded value: whether the game has a rulebook
-NOUN = {"cards": "cards", "tiles": "tiles", "tokens": "tokens"}
+NOUN = {"cards": ("card", "cards"), "tiles": ("tile", "tiles"), "tokens": ("token", "tokens")}
 
 
 @dataclass
@@ -234,7 +234,7 @@ def _deck_sections(
             label = f"{game.title} · {part.deck.name} · sheet {n + 1} of {count}"
             sheets.append(Sheet(part.plan, [f for f, _ in chunk], backs, label))
         how = _how(part.deck, isinstance(part.plan, PiecePlan))
-        title = f"{part.deck.name} ({len(faces)} {NOUN[part.deck.kind]}"
+        title = f"{part.deck.name} ({len(faces)} {NOUN[part.deck.kind][len(faces) != 1]}"
         title += f"; {leftovers[k]} on the shared sheets)" if k in ganged else ")"
         sections.append(Section("pieces" if pieces else "cards", title, how, sheets))
     if shared:
