@@ -129,7 +129,7 @@ def guide_lines(doc) -> dict:
         how.append(
             "Before printing everything, print the first sheet of cards (fronts and backs) and hold it against "
             "the light: the cut marks of both sides should meet. If they do not, measure your printer with "
-            "`pnpgen calibrate` and build again with --back-offset."
+            "\u201cpnpgen calibrate\u201d and build again with --back-offset."
         )
     else:
         how.append(
