@@ -127,7 +127,7 @@ def guide_lines(doc) -> dict:
             "followed by a blank one, so each sheet's backs land behind its fronts."
         )
         how.append(
-            "Before printing everything, print the first sheet of cards (fronts and backs) and hold it against "
+            "Before printing everything, print the first sheet (its fronts and backs) and hold it against "
             "the light: the cut marks of both sides should meet. If they do not, measure your printer with "
             "\u201cpnpgen calibrate\u201d and build again with --back-offset."
         )
