@@ -148,7 +148,7 @@ def face_digest(face: Face) -> str:
         for name in op.__slots__:
             v = getattr(op, name)
             if isinstance(op, Image) and name == "path":
-                v = _file_digest(v)
+                v = file_digest(v)
             elif isinstance(op, Vector) and name == "path":
                 continue  # its `digest` names its bytes
             elif isinstance(v, float):
@@ -163,7 +163,7 @@ def face_digest(face: Face) -> str:
 _FILE_DIGESTS: dict[tuple, str] = {}
 
 
-def _file_digest(path: str) -> str:
+def file_digest(path: str) -> str:
     """The sha256 of an art file a face draws (read by the build already: confined and checked)."""
     try:
         st = os.stat(path)

@@ -17,7 +17,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
-from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
 from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
@@ -81,7 +81,7 @@ class FaceDrawer:
         self.prefix = prefix
         self.face_forms: dict[Face, str] = {}
         self.icon_forms: dict[tuple, str] = {}
-        self.images: dict[str, ImageReader] = {}
+        self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
         self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
@@ -225,18 +225,51 @@ class FaceDrawer:
                 c.drawPath(p, stroke=op.stroke is not None, fill=op.fill is not None)
                 self._unstyle(op.opacity, op.dash)
             elif t is Image:
-                reader = self.images.get(op.path)
-                if reader is None:
-                    reader = self.images[op.path] = ImageReader(op.path)
                 cx, cy, cw, ch = op.clip
                 c.saveState()
                 p = c.beginPath()
                 p.rect(cx, H - cy - ch, cw, ch)
                 c.clipPath(p, stroke=0, fill=0)
-                c.drawImage(reader, op.x, H - op.y - op.h, op.w, op.h, mask="auto")
+                self._image(op.path, op.x, H - op.y - op.h, op.w, op.h)
                 c.restoreState()
             elif t is Vector:
                 self.vectors.place(op, H)
+
+    def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
+        """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once
+        per file and canvas, named by the file's sha256: ReportLab names an `ImageReader` by a hash of its
+        decoded pixels on every draw (megabytes per card with full-bleed art), and a name made from a file
+        name would make the bytes depend on where the project lives. The stream is what ReportLab makes from an
+        `ImageReader`: a JPEG's own bytes (never decoded), other images' pixels compressed."""
+        c = self.c
+        known = self.images.get(path)
+        if known is None:
+            name = file_digest(path)[:32]
+            registered = c._doc.getXObjectName(name)
+            if registered not in c._doc.idToObject:
+                image = pdfdoc.PDFImageXObject(name, ImageReader(path), mask="auto")
+                image.name = name
+                c._setXObjects(image)
+                c._doc.Reference(image, registered)
+                c._doc.addForm(name, image)
+                smask = getattr(image, "_smask", None)
+                if smask:  # the alpha channel, as ReportLab's drawImage sets it up
+                    smask_name = c._doc.getXObjectName(smask.name)
+                    if smask_name not in c._doc.idToObject:
+                        c._setXObjects(smask)
+                        image.smask = c._doc.Reference(smask, smask_name)
+                    else:
+                        image.smask = pdfdoc.PDFObjectReference(smask_name)
+                    del image._smask
+            known = self.images[path] = (name, registered)
+        name, registered = known
+        c._currentPageHasImages = 1
+        c.saveState()
+        c.translate(x, y)
+        c.scale(w, h)
+        c._code.append(f"/{registered} Do")
+        c.restoreState()
+        c._formsinuse.append(name)
 
     def _style(self, fill, stroke, width, dash, opacity) -> None:
         c = self.c
