@@ -69,5 +69,6 @@ def form_uses(page) -> list[str]:
 
 
 def face_uses(page) -> int:
-    """How many card faces a sheet page places (pnpgen names face forms F<n>)."""
+    """How many faces a sheet page places by form (pnpgen names face forms F<n>): only faces printed more than once
+    in their file are forms; a face printed once is drawn on its page and not counted here."""
     return sum(1 for name in form_uses(page) if re.match(rb"^FormXob\.F\d+$|^F\d+$", name))

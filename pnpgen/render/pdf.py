@@ -80,6 +80,9 @@ class FaceDrawer:
         self.icons = icons
         self.prefix = prefix
         self.face_forms: dict[Face, str] = {}
+        # how often each face is placed in this file, when the writer knows (`count`): a face placed once is drawn
+        # on its page, not wrapped in a form (a form costs time and bytes and pays off only when reused)
+        self.uses: dict[Face, int] = {}
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
         self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
@@ -114,23 +117,53 @@ class FaceDrawer:
         c.doForm(form)
         c.restoreState()
 
+    def count(self, faces) -> None:
+        """Note faces about to be placed (`place`); a face counted once is drawn on its page."""
+        uses = self.uses
+        for face in faces:
+            if face is not None:
+                uses[face] = uses.get(face, 0) + 1
+
+    def prepare(self, face: Face) -> None:
+        """Make the forms `place` will need for `face` before a page draws anything (forms are not nested)."""
+        if self.uses.get(face, 2) > 1:
+            self.face_form(face)
+        else:
+            self._inner_forms(face)
+
+    def place(self, face: Face) -> None:
+        """Draw a face with its trim's bottom-left at the origin of the current coordinates: by its form when it is
+        placed more than once, else its operations on the page, cut to the box its form would have."""
+        if self.uses.get(face, 2) > 1:
+            self.c.doForm(self.face_form(face))
+            return
+        c, b = self.c, face.bleed_pt
+        p = c.beginPath()
+        p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
+        c.clipPath(p, stroke=0, fill=0)
+        self._draw_ops(face)
+
     # -- forms ------------------------------------------------------------------------------------------
     def face_form(self, face: Face) -> str:
         name = self.face_forms.get(face)
         if name is None:
             name = f"{self.prefix}F{len(self.face_forms)}"
             b = face.bleed_pt
-            # icon and SVG art forms used inside must exist before this form begins
-            for op in face.ops:
-                if isinstance(op, Icon):
-                    self.icon_form(op.name, op.tint)
-                elif isinstance(op, Vector):
-                    self.vectors.art_form(op.path, op.digest)
+            self._inner_forms(face)  # they must exist before this form begins
             self.c.beginForm(name, -b, -b, face.width_pt + b, face.height_pt + b)
             self._draw_ops(face)
             _end_form(self.c, name)
             self.face_forms[face] = name
         return name
+
+    def _inner_forms(self, face: Face) -> None:
+        """The icon and SVG art forms a face draws."""
+        for op in face.ops:
+            t = type(op)
+            if t is Icon:
+                self.icon_form(op.name, op.tint)
+            elif t is Vector:
+                self.vectors.art_form(op.path, op.digest)
 
     def icon_form(self, name: str, tint: str | None) -> str:
         icon = self.icons[name]
