@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.pipeline.jobs import cores, run_parallel
+from pnpgen.pipeline.jobs import cores, few_collections, run_parallel
 from pnpgen.pipeline.run import GameResult, GameRun
 
 
@@ -50,6 +50,11 @@ def build(
 ) -> list[GameResult]:
     """Build the named games (all when none); a game that fails does not stop the others. Several games build
     in parallel processes, one game each; a single game writes its files in parallel instead."""
+    with few_collections():
+        return _build(project, names, strict, check, workers, step)
+
+
+def _build(project, names, strict, check, workers, step) -> list[GameResult]:
     roots = project.select(names)
     n = workers or cores()
     if len(roots) > 1 and n > 1:
