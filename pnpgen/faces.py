@@ -141,7 +141,12 @@ class Face:
 def face_digest(face: Face) -> str:
     """What a face prints, as 16 hex digits: its size, cut and every draw operation (numbers to 0.01 pt), with
     art named by its bytes, not its path. Two builds print a face the same exactly when its digest is the same
-    (`pnpgen changes` compares them face by face)."""
+    (`pnpgen changes` compares them face by face). Computed once per face (a shared back is one face), unless
+    it draws bitmap art, whose bytes are looked up each time (they may change under a face kept by a long-running
+    process)."""
+    known = face.__dict__.get("_digest")
+    if known is not None:
+        return known
     h = hashlib.sha256(f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}".encode())
     for op in face.ops:
         fields = []
@@ -157,7 +162,10 @@ def face_digest(face: Face) -> str:
                 v = "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
             fields.append(f"{name}={v}")
         h.update(("\n" + type(op).__name__ + " " + " ".join(fields)).encode())
-    return h.hexdigest()[:16]
+    digest = h.hexdigest()[:16]
+    if not any(type(op) is Image for op in face.ops):
+        object.__setattr__(face, "_digest", digest)
+    return digest
 
 
 _FILE_DIGESTS: dict[tuple, str] = {}
