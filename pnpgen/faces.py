@@ -182,3 +182,13 @@ def file_digest(path: str) -> str:
         with open(path, "rb") as fh:
             _FILE_DIGESTS[key] = hashlib.file_digest(fh, "sha256").hexdigest()
     return _FILE_DIGESTS[key]
+
+
+def known_digest(path: str, digest: str) -> None:
+    """The sha256 of a file the build's reader has just hashed (`inputs.Reader`), so that `file_digest` does not
+    read it again."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    _FILE_DIGESTS[(path, st.st_mtime_ns, st.st_size)] = digest
