@@ -1,8 +1,9 @@
 """Sheets of faces -> a PDF file with ReportLab.
 
-Every distinct face is drawn once into a Form XObject and placed by reference, as is every icon in each tint;
-identical copies and shared backs cost one `Do` each. Output is deterministic: invariant mode, fixed metadata,
-forms named in order of first use.
+A face placed more than once in a file (copies, shared backs) is drawn once into a Form XObject and placed by
+reference, one `Do` each; a face a sheet places once is drawn on its page (`FaceDrawer.count`, `place`). Every
+icon in each tint is a form, and every bitmap one image XObject named by its file's sha256. Output is
+deterministic: invariant mode, fixed metadata, forms named in order of first use.
 """
 
 from __future__ import annotations
