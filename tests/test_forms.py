@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pdfplumber
-from conftest import form_uses, run_cli
+from conftest import face_uses, form_uses, run_cli
 
 FRONT = """
 elements:
@@ -56,3 +56,4 @@ def test_only_faces_placed_more_than_once_are_forms(tmp_path):
         for name in ("Alpha", "Beta", "Gamma"):  # drawn on the page, once each
             assert words.count(name) == 1, words
         assert words.count("Delta") == 3
+        assert face_uses(fronts) == 6 and face_uses(backs) == 6  # by form or marked on the page, every card

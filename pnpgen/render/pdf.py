@@ -134,15 +134,20 @@ class FaceDrawer:
 
     def place(self, face: Face) -> None:
         """Draw a face with its trim's bottom-left at the origin of the current coordinates: by its form when it is
-        placed more than once, else its operations on the page, cut to the box its form would have."""
+        placed more than once, else its operations on the page, cut to the box its form would have, marked as
+        content `/Face` (no viewer shows it; tests count faces by it)."""
         if self.uses.get(face, 2) > 1:
             self.c.doForm(self.face_form(face))
             return
         c, b = self.c, face.bleed_pt
+        c._code.append(
+            "/Face BMC"
+        )  # marked content: a face drawn on the page stays countable, as a form's Do is
         p = c.beginPath()
         p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
         c.clipPath(p, stroke=0, fill=0)
         self._draw_ops(face)
+        c._code.append("EMC")
 
     # -- forms ------------------------------------------------------------------------------------------
     def face_form(self, face: Face) -> str:
