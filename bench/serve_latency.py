@@ -2,7 +2,8 @@
 the save until the page's state shows the new face and its image has been fetched, as the page does it.
 
 Run: `.venv/bin/python bench/serve_latency.py` (also part of `make bench`). Each figure is the median of 3 edits;
-it includes the file watcher's debounce (150 ms) and the incremental build."""
+it includes the file watcher's debounce (150 ms) and the incremental build. The edited card is the deck's
+first, which the rulebook pictures, so the rulebook is drawn again too. The target is 0.3 s."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITS = 3
+TARGET = 0.3  # s, the speed issue's target for a one-card edit
 
 
 def get(port: int, path: str) -> bytes:
@@ -91,10 +93,12 @@ def main() -> None:
         shutil.copytree(ROOT / "layouts", work / "layouts")
         print(f"pnpgen serve: edit-to-page latency, median of {EDITS} one-card edits; {os.cpu_count()} cores")
         print()
-        print("| game | edit to page |")
-        print("|---|---:|")
+        print("| game | edit to page | target | met |")
+        print("|---|---:|---|---|")
         for game in games:
-            print(f"| {game} | {statistics.median(measure(work, game)):.2f} s |", flush=True)
+            took = statistics.median(measure(work, game))
+            met = "yes" if took < TARGET else "**no**"
+            print(f"| {game} | {took:.2f} s | < {TARGET} s | {met} |", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

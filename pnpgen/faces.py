@@ -141,14 +141,19 @@ class Face:
 def face_digest(face: Face) -> str:
     """What a face prints, as 16 hex digits: its size, cut and every draw operation (numbers to 0.01 pt), with
     art named by its bytes, not its path. Two builds print a face the same exactly when its digest is the same
-    (`pnpgen changes` compares them face by face)."""
+    (`pnpgen changes` compares them face by face). Computed once per face (a shared back is one face), unless
+    it draws bitmap art, whose bytes are looked up each time (they may change under a face kept by a long-running
+    process)."""
+    known = face.__dict__.get("_digest")
+    if known is not None:
+        return known
     h = hashlib.sha256(f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}".encode())
     for op in face.ops:
         fields = []
         for name in op.__slots__:
             v = getattr(op, name)
             if isinstance(op, Image) and name == "path":
-                v = _file_digest(v)
+                v = file_digest(v)
             elif isinstance(op, Vector) and name == "path":
                 continue  # its `digest` names its bytes
             elif isinstance(v, float):
@@ -157,13 +162,16 @@ def face_digest(face: Face) -> str:
                 v = "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
             fields.append(f"{name}={v}")
         h.update(("\n" + type(op).__name__ + " " + " ".join(fields)).encode())
-    return h.hexdigest()[:16]
+    digest = h.hexdigest()[:16]
+    if not any(type(op) is Image for op in face.ops):
+        object.__setattr__(face, "_digest", digest)
+    return digest
 
 
 _FILE_DIGESTS: dict[tuple, str] = {}
 
 
-def _file_digest(path: str) -> str:
+def file_digest(path: str) -> str:
     """The sha256 of an art file a face draws (read by the build already: confined and checked)."""
     try:
         st = os.stat(path)
@@ -174,3 +182,13 @@ def _file_digest(path: str) -> str:
         with open(path, "rb") as fh:
             _FILE_DIGESTS[key] = hashlib.file_digest(fh, "sha256").hexdigest()
     return _FILE_DIGESTS[key]
+
+
+def known_digest(path: str, digest: str) -> None:
+    """The sha256 of a file the build's reader has just hashed (`inputs.Reader`), so that `file_digest` does not
+    read it again."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    _FILE_DIGESTS[(path, st.st_mtime_ns, st.st_size)] = digest

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
+from pnpgen.faces import known_digest
 
 MISSING = "missing"  # the digest recorded for a lookup that found no file
 NOT_A_FILE = "not-a-file"  # something is there that is not a regular file (a pipe, a folder): never "missing"
@@ -293,6 +294,7 @@ class Reader:
     def _digest(self, real: Path) -> str:
         if real not in self._digests:
             self._digests[real] = _sha_file(real)
+            known_digest(str(real), self._digests[real])  # art: the renderer and the manifest need it too
         return self._digests[real]
 
     def _confine(self, path: Path, what: str, loc: Location) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
@@ -201,11 +202,30 @@ def card_fields_used(env, source: str, kind: str):
     return frozenset(used)
 
 
+@cache
+def _shared_environment() -> ImmutableSandboxedEnvironment:
+    """One sandbox per process: it holds no state of a build (budgets travel in `budget_var`), so what it compiled
+    serves every game and every rebuild (`serve`, `watch`)."""
+    return make_environment()
+
+
+@lru_cache(maxsize=20_000)
+def _compiled(kind: str, text: str) -> tuple[Any, Any]:
+    """A template or expression compiled once per process, with the card fields it reads (a syntax error is
+    raised each time: it is not remembered)."""
+    env = _shared_environment()
+    if kind == "expr":
+        code = env.compile_expression(text, undefined_to_none=False)
+    else:
+        code = env.from_string(text)
+    return code, card_fields_used(env, text, kind)
+
+
 class Compiler:
-    """Compiles template strings once and remembers them."""
+    """Compiles template strings once per process and remembers them; the work budget is this compiler's."""
 
     def __init__(self):
-        self.env = make_environment()
+        self.env = _shared_environment()
         self.budget = Budget()  # the steps every value compiled here may take in one build, together
         self._cache: dict[tuple[str, str], Any] = {}
         self._deps: dict[tuple[str, str], Any] = {}
@@ -242,11 +262,7 @@ class Compiler:
         key = (kind, text)
         if key not in self._cache:
             try:
-                if kind == "expr":
-                    self._cache[key] = self.env.compile_expression(text, undefined_to_none=False)
-                else:
-                    self._cache[key] = self.env.from_string(text)
-                self._deps[key] = card_fields_used(self.env, text, kind)
+                self._cache[key], self._deps[key] = _compiled(kind, text)
             except jinja2.TemplateSyntaxError as exc:
                 where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
                 raise ContentError.at(where, f"template error: {exc.message}") from None

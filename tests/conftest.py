@@ -56,8 +56,8 @@ def project(tmp_path):
     return make
 
 
-def form_uses(page) -> list[str]:
-    """Names of the Form XObjects a pdfplumber page draws with `Do`, in order."""
+def _contents(page) -> bytes:
+    """A pdfplumber page's content stream, decoded."""
     data = page.page_obj.get_contents() if hasattr(page.page_obj, "get_contents") else None
     if data is None:
         from pdfminer.pdftypes import resolve1
@@ -65,9 +65,16 @@ def form_uses(page) -> list[str]:
         contents = resolve1(page.page_obj.attrs.get("Contents"))
         streams = contents if isinstance(contents, list) else [contents]
         data = b"".join(resolve1(s).get_data() for s in streams)
-    return re.findall(rb"/([\w.]+) Do", data)
+    return data
+
+
+def form_uses(page) -> list[str]:
+    """Names of the Form XObjects a pdfplumber page draws with `Do`, in order."""
+    return re.findall(rb"/([\w.]+) Do", _contents(page))
 
 
 def face_uses(page) -> int:
-    """How many card faces a sheet page places (pnpgen names face forms F<n>)."""
-    return sum(1 for name in form_uses(page) if re.match(rb"^FormXob\.F\d+$|^F\d+$", name))
+    """How many faces a sheet page places: by form (pnpgen names face forms F<n>; a face printed more than once in
+    its file) or drawn on the page (a face printed once, marked content `/Face BMC`)."""
+    forms = sum(1 for name in form_uses(page) if re.match(rb"^FormXob\.F\d+$|^F\d+$", name))
+    return forms + len(re.findall(rb"/Face BMC", _contents(page)))

@@ -114,3 +114,15 @@ def test_the_build_budget_adds_up_across_values(monkeypatch):
     value({})
     with pytest.raises(templating.TemplateProblem, match="more than 50 steps in one build"):
         value({})
+
+
+def test_a_template_is_compiled_once_per_process_and_budgets_stay_per_compiler():
+    from pnpgen.errors import Location
+    from pnpgen.templating import Compiler
+
+    loc = Location("x.yaml", 1, 1)
+    a, b = Compiler(), Compiler()  # two games, or two rebuilds in `serve`
+    va, vb = a.value("{{ card.name | upper }}!", loc), b.value("{{ card.name | upper }}!", loc)
+    assert va.template is vb.template  # compiled by the first, reused by the second
+    assert va.budget is a.budget and vb.budget is b.budget and a.budget is not b.budget
+    assert vb({"card": {"name": "ox"}}) == "OX!"

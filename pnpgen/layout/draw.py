@@ -61,6 +61,7 @@ class FaceContext:
     small: dict = field(default_factory=dict)  # (location, floor) -> [smallest size, cards]
     # when a dict (preflight asks): Face -> (((first op, end op, Element), ...), card label, layout loc)
     origins: dict | None = None
+    constants: dict = field(default_factory=dict)  # (element id, key) -> (element, its constant value parsed)
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
     def art_reader(self) -> Reader:
@@ -231,6 +232,17 @@ class _Props:
     def get(self, key, default=_UNSET):
         """The value of `key` parsed by its declared kind; `default` replaces the declared default."""
         kind = self.el.definition.keys[key]
+        if default is _UNSET:
+            value = self.el.props.get(key)
+            if value is None or value.is_constant:  # the same on every card: parsed once per deck
+                ck = (id(self.el), key)
+                hit = self.fc.constants.get(ck)
+                if hit is not None:
+                    return hit[1]
+                parsed = self.parse(kind, self.raw(key, kind.default), key)
+                if isinstance(parsed, (str, int, float, tuple, type(None))):
+                    self.fc.constants[ck] = (self.el, parsed)  # the element kept: its id names it meanwhile
+                return parsed
         return self.parse(kind, self.raw(key, kind.default if default is _UNSET else default), key)
 
     def parse(self, kind: Kind, value, key):

@@ -12,16 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.pipeline.jobs import cores, run_parallel
-from pnpgen.pipeline.run import GameResult, GameRun
+
+if TYPE_CHECKING:  # imported where a build needs them: `from pnpgen.pipeline import freshness` stays light
+    from pnpgen.pipeline.run import GameResult
 
 
 def build_game(
     project, root: Path, strict: bool = False, check: bool = True, workers: int | None = None
 ) -> GameResult:
     """Build one game. Nothing of it changes on disk unless every stale output was drawn and written."""
+    from pnpgen.pipeline.jobs import cores
+    from pnpgen.pipeline.run import GameResult, GameRun
+
     run = GameRun(project, root, strict)
     diags = Diagnostics()
     try:
@@ -50,6 +55,15 @@ def build(
 ) -> list[GameResult]:
     """Build the named games (all when none); a game that fails does not stop the others. Several games build
     in parallel processes, one game each; a single game writes its files in parallel instead."""
+    from pnpgen.pipeline.jobs import few_collections
+
+    with few_collections():
+        return _build(project, names, strict, check, workers, step)
+
+
+def _build(project, names, strict, check, workers, step) -> list[GameResult]:
+    from pnpgen.pipeline.jobs import cores, run_parallel
+
     roots = project.select(names)
     n = workers or cores()
     if len(roots) > 1 and n > 1:

@@ -55,6 +55,7 @@ class Painter:
             self.palette.update(game.palette_low)
         self.transform = ink == "low" and not game.palette_low
         self.game_info = {"id": game.id, "title": game.title, "players": game.players}
+        self._where: dict = {}  # a deck file's path as messages show it
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
         return FaceContext(
@@ -130,7 +131,10 @@ class Painter:
 
     def card(self, deck: Deck, card: Card, fc: FaceContext, diags: Diagnostics, memo: dict | None = None):
         deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
-        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({display_path(deck.path)}:{card.loc.line})"
+        where = self._where.get(deck.path)
+        if where is None:  # resolved once per deck, not per card
+            where = self._where[deck.path] = display_path(deck.path)
+        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({where}:{card.loc.line})"
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}

@@ -1,8 +1,9 @@
 """Sheets of faces -> a PDF file with ReportLab.
 
-Every distinct face is drawn once into a Form XObject and placed by reference, as is every icon in each tint;
-identical copies and shared backs cost one `Do` each. Output is deterministic: invariant mode, fixed metadata,
-forms named in order of first use.
+A face placed more than once in a file (copies, shared backs) is drawn once into a Form XObject and placed by
+reference, one `Do` each; a face a sheet places once is drawn on its page (`FaceDrawer.count`, `place`). Every
+icon in each tint is a form, and every bitmap one image XObject named by its file's sha256. Output is
+deterministic: invariant mode, fixed metadata, forms named in order of first use.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
-from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
 from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
@@ -85,8 +86,11 @@ class FaceDrawer:
         self.icons = icons
         self.prefix = prefix
         self.face_forms: dict[Face, str] = {}
+        # how often each face is placed in this file, when the writer knows (`count`): a face placed once is drawn
+        # on its page, not wrapped in a form (a form costs time and bytes and pays off only when reused)
+        self.uses: dict[Face, int] = {}
         self.icon_forms: dict[tuple, str] = {}
-        self.images: dict[str, ImageReader] = {}
+        self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
         self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
@@ -119,23 +123,58 @@ class FaceDrawer:
         c.doForm(form)
         c.restoreState()
 
+    def count(self, faces) -> None:
+        """Note faces about to be placed (`place`); a face counted once is drawn on its page."""
+        uses = self.uses
+        for face in faces:
+            if face is not None:
+                uses[face] = uses.get(face, 0) + 1
+
+    def prepare(self, face: Face) -> None:
+        """Make the forms `place` will need for `face` before a page draws anything (forms are not nested)."""
+        if self.uses.get(face, 2) > 1:
+            self.face_form(face)
+        else:
+            self._inner_forms(face)
+
+    def place(self, face: Face) -> None:
+        """Draw a face with its trim's bottom-left at the origin of the current coordinates: by its form when it is
+        placed more than once, else its operations on the page, cut to the box its form would have, marked as
+        content `/Face` (no viewer shows it; tests count faces by it)."""
+        if self.uses.get(face, 2) > 1:
+            self.c.doForm(self.face_form(face))
+            return
+        c, b = self.c, face.bleed_pt
+        c._code.append(
+            "/Face BMC"
+        )  # marked content: a face drawn on the page stays countable, as a form's Do is
+        p = c.beginPath()
+        p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
+        c.clipPath(p, stroke=0, fill=0)
+        self._draw_ops(face)
+        c._code.append("EMC")
+
     # -- forms ------------------------------------------------------------------------------------------
     def face_form(self, face: Face) -> str:
         name = self.face_forms.get(face)
         if name is None:
             name = f"{self.prefix}F{len(self.face_forms)}"
             b = face.bleed_pt
-            # icon and SVG art forms used inside must exist before this form begins
-            for op in face.ops:
-                if isinstance(op, Icon):
-                    self.icon_form(op.name, op.tint)
-                elif isinstance(op, Vector):
-                    self.vectors.art_form(op.path, op.digest)
+            self._inner_forms(face)  # they must exist before this form begins
             self.c.beginForm(name, -b, -b, face.width_pt + b, face.height_pt + b)
             self._draw_ops(face)
             _end_form(self.c, name)
             self.face_forms[face] = name
         return name
+
+    def _inner_forms(self, face: Face) -> None:
+        """The icon and SVG art forms a face draws."""
+        for op in face.ops:
+            t = type(op)
+            if t is Icon:
+                self.icon_form(op.name, op.tint)
+            elif t is Vector:
+                self.vectors.art_form(op.path, op.digest)
 
     def icon_form(self, name: str, tint: str | None) -> str:
         icon = self.icons[name]
@@ -230,18 +269,51 @@ class FaceDrawer:
                 c.drawPath(p, stroke=op.stroke is not None, fill=op.fill is not None)
                 self._unstyle(op.opacity, op.dash)
             elif t is Image:
-                reader = self.images.get(op.path)
-                if reader is None:
-                    reader = self.images[op.path] = ImageReader(op.path)
                 cx, cy, cw, ch = op.clip
                 c.saveState()
                 p = c.beginPath()
                 p.rect(cx, H - cy - ch, cw, ch)
                 c.clipPath(p, stroke=0, fill=0)
-                c.drawImage(reader, op.x, H - op.y - op.h, op.w, op.h, mask="auto")
+                self._image(op.path, op.x, H - op.y - op.h, op.w, op.h)
                 c.restoreState()
             elif t is Vector:
                 self.vectors.place(op, H)
+
+    def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
+        """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once
+        per file and canvas, named by the file's sha256: ReportLab names an `ImageReader` by a hash of its
+        decoded pixels on every draw (megabytes per card with full-bleed art), and a name made from a file
+        name would make the bytes depend on where the project lives. The stream is what ReportLab makes from an
+        `ImageReader`: a JPEG's own bytes (never decoded), other images' pixels compressed."""
+        c = self.c
+        known = self.images.get(path)
+        if known is None:
+            name = file_digest(path)[:32]
+            registered = c._doc.getXObjectName(name)
+            if registered not in c._doc.idToObject:
+                image = pdfdoc.PDFImageXObject(name, ImageReader(path), mask="auto")
+                image.name = name
+                c._setXObjects(image)
+                c._doc.Reference(image, registered)
+                c._doc.addForm(name, image)
+                smask = getattr(image, "_smask", None)
+                if smask:  # the alpha channel, as ReportLab's drawImage sets it up
+                    smask_name = c._doc.getXObjectName(smask.name)
+                    if smask_name not in c._doc.idToObject:
+                        c._setXObjects(smask)
+                        image.smask = c._doc.Reference(smask, smask_name)
+                    else:
+                        image.smask = pdfdoc.PDFObjectReference(smask_name)
+                    del image._smask
+            known = self.images[path] = (name, registered)
+        name, registered = known
+        c._currentPageHasImages = 1
+        c.saveState()
+        c.translate(x, y)
+        c.scale(w, h)
+        c._code.append(f"/{registered} Do")
+        c.restoreState()
+        c._formsinuse.append(name)
 
     def _style(self, fill, stroke, width, dash, opacity) -> None:
         c = self.c

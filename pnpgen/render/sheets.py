@@ -35,7 +35,12 @@ def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "", dupl
     """Add the sheets of one drawn deck to `writer` (several decks may share one file: a reprint)."""
     deck, faces = drawn.deck, drawn.faces
     sheets = paginate(len(faces), plan.per_sheet)
-    if isinstance(plan, FoldPlan):  # fronts and backs on one page
+    fold = isinstance(plan, FoldPlan)
+    backs = fold or drawn.has_backs  # once: it looks at every card
+    writer.drawer.count(f for f, _ in faces)
+    if backs:
+        writer.drawer.count(b for _, b in faces)
+    if fold:  # fronts and backs on one page
         for n, rng in enumerate(sheets, 1):
             label = f"{game_title} · {deck.name}{what} · sheet {n} of {len(sheets)}"
             writer.fold_page(plan, [faces[i][0] for i in rng], [faces[i][1] for i in rng], label)
@@ -44,7 +49,7 @@ def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "", dupl
     for n, rng in enumerate(sheets, 1):
         label = f"{game_title} · {deck.name}{what} · sheet {n} of {len(sheets)}"
         page(plan, [faces[i][0] for i in rng], False, f"{label} · fronts")
-        if drawn.has_backs:
+        if backs:
             page(plan, [faces[i][1] for i in rng], True, f"{label} · backs", duplex)
 
 
@@ -70,10 +75,12 @@ class PdfWriter:
         present = [f is not None for f in faces]  # an empty neighbour lets a face's bleed run on
         slots = plan.back_slots(duplex, present) if back else plan.opened(present)
         marks = plan.back_marks(duplex) if back else plan.marks
-        names = [self.drawer.face_form(f) if f is not None else None for f in faces]
+        for f in faces:
+            if f is not None:
+                self.drawer.prepare(f)
         drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
-        for slot, name in zip(slots, names):
-            if name is None:
+        for slot, face in zip(slots, faces):
+            if face is None:
                 continue
             # inner edges of a shared-cut grid get a hair of overlap so no viewer shows a seam between cards
             left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
@@ -85,7 +92,7 @@ class PdfWriter:
             if back and duplex.turned:  # turned half round in its place
                 c.translate(slot.w, slot.h)
                 c.rotate(180)
-            c.doForm(name)
+            self.drawer.place(face)
             c.restoreState()
         self._marks(marks)
         self._label(plan.back_label(duplex) if back else plan.label, label)
@@ -115,11 +122,13 @@ class PdfWriter:
         """A fold-over sheet: fronts on one half, each back mirrored about the fold line on the other (turned
         half round when the fold runs across the page), cut marks outside, the fold line dashed."""
         c = self.c
+        for face in fronts + backs:
+            if face is not None:
+                self.drawer.prepare(face)
         for slots, faces, turned in ((plan.slots, fronts, False), (plan.backs, backs, plan.turned)):
             for slot, face in zip(slots, faces):
                 if face is None:
                     continue
-                name = self.drawer.face_form(face)
                 left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
                 c.saveState()
                 c.translate(slot.x, slot.y)
@@ -129,7 +138,7 @@ class PdfWriter:
                 if turned:
                     c.translate(slot.w, slot.h)
                     c.rotate(180)
-                c.doForm(name)
+                self.drawer.place(face)
                 c.restoreState()
         c.setStrokeColor(colour("#000000"))
         c.setLineWidth(0.25)
@@ -167,10 +176,12 @@ class PdfWriter:
         c = self.c
         present = [f is not None for f in faces]  # an empty neighbour lets a face's bleed run on
         slots = plan.back_slots(duplex, present) if back else plan.opened(present)
-        names = [self.drawer.face_form(f) if f is not None else None for f in faces]
+        for f in faces:
+            if f is not None:
+                self.drawer.prepare(f)
         drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
-        for slot, name in zip(slots, names):
-            if name is None:
+        for slot, face in zip(slots, faces):
+            if face is None:
                 continue
             c.saveState()
             c.clipPath(_shape_path(c, slot.clip), stroke=0, fill=0)
@@ -178,13 +189,13 @@ class PdfWriter:
             if not slot.up:  # a point-down triangle shows its face turned half round
                 c.translate(slot.w, slot.h)
                 c.rotate(180)
-            c.doForm(name)
+            self.drawer.place(face)
             c.restoreState()
         if not back:
             c.setStrokeColor(colour("#6f6f6f"))
             c.setLineWidth(0.35)
-            for slot, name in zip(slots, names):
-                if name is not None:
+            for slot, face in zip(slots, faces):
+                if face is not None:
                     c.drawPath(_shape_path(c, slot.guide), stroke=1, fill=0)
         if back:
             x, y = duplex.point(plan.label.x, plan.label.y, plan.paper_w, plan.paper_h)

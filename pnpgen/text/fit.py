@@ -157,7 +157,7 @@ def fit_text(
 
 
 def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint):
-    ops = []
+    runs = _Runs()
     if valign == "middle":
         top = y + (h - height) / 2
     elif valign == "bottom":
@@ -179,46 +179,68 @@ def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, c
             if align == "justify" and len(line) > 1 and not last:
                 gap = space + (w - natural) / (len(line) - 1)
         for word, ww in zip(line, widths):
-            _emit_word(ops, word, cx, baseline, s, color, tint)
+            _emit_word(runs, word, cx, baseline, s, color, tint)
             cx += ww + gap
         baseline += s * leading
-    return _merge_runs(ops)
+    return runs.done()
 
 
-def _emit_word(ops, word, x, baseline, s, color, tint):
+def _emit_word(runs, word, x, baseline, s, color, tint):
     for p in word.pieces:
         if p.kind == "icon":
             side = s * ICON_SCALE
-            ops.append(Icon(p.value, x + s * ICON_PAD, baseline - side, side, side, tint))
+            runs.other(Icon(p.value, x + s * ICON_PAD, baseline - side, side, side, tint))
             x += s * (ICON_SCALE + 2 * ICON_PAD)
         else:
-            ops.append(Text(x, baseline, p.font, s, color, p.value))
-            x += unit_width(p.value, p.font) * s
+            width = unit_width(p.value, p.font) * s
+            runs.text(x, baseline, p.font, s, color, p.value, width)
+            x += width
 
 
-def _merge_runs(ops):
-    """Join neighbouring text runs of one line and font (fewer, longer strings in the PDF)."""
-    out = []
-    for op in ops:
-        prev = out[-1] if out else None
+class _Runs:
+    """Draw operations of placed text, neighbouring runs of one line, font, size and colour joined as they come
+    (a space between them when they sit one space apart, nothing when they touch): one `Text` per run of a line,
+    not one per word joined afterwards."""
+
+    def __init__(self):
+        self.ops: list = []
+        self.run: list | None = None  # [x, y, font, size, color, parts, end]
+
+    def text(self, x, y, font, size, color, value, width) -> None:
+        run = self.run
         if (
-            isinstance(op, Text)
-            and isinstance(prev, Text)
-            and prev.font == op.font
-            and abs(prev.y - op.y) < 0.01
-            and prev.size == op.size
-            and prev.color == op.color
+            run is not None
+            and run[2] == font
+            and abs(run[1] - y) < 0.01
+            and run[3] == size
+            and run[4] == color
         ):
-            space_w = unit_width(" ", op.font) * op.size
-            end = prev.x + unit_width(prev.text, prev.font) * prev.size
-            if abs(end + space_w - op.x) < 0.01:
-                out[-1] = Text(prev.x, prev.y, prev.font, prev.size, prev.color, prev.text + " " + op.text)
-                continue
-            if abs(end - op.x) < 0.01:
-                out[-1] = Text(prev.x, prev.y, prev.font, prev.size, prev.color, prev.text + op.text)
-                continue
-        out.append(op)
-    return out
+            end = run[6]
+            if abs(end + unit_width(" ", font) * size - x) < 0.01:
+                run[5].append(" ")
+                run[5].append(value)
+                run[6] = x + width
+                return
+            if abs(end - x) < 0.01:
+                run[5].append(value)
+                run[6] = x + width
+                return
+        self._flush()
+        self.run = [x, y, font, size, color, [value], x + width]
+
+    def other(self, op) -> None:
+        self._flush()
+        self.ops.append(op)
+
+    def _flush(self) -> None:
+        run = self.run
+        if run is not None:
+            self.ops.append(Text(run[0], run[1], run[2], run[3], run[4], "".join(run[5])))
+            self.run = None
+
+    def done(self) -> list:
+        self._flush()
+        return self.ops
 
 
 def shorten(text: str, font: str, size: float, width: float) -> str:

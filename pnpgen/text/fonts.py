@@ -154,10 +154,12 @@ def _charset(font: str) -> frozenset:
 
 
 @lru_cache(maxsize=100_000)
+@lru_cache(maxsize=100_000)
 def runs(text: str, font: str, fallbacks: tuple = FALLBACKS) -> tuple:
     """`text` split into (font, part) runs: each character in `font` when it has it, else in the first of
     `fallbacks` that has it (glyph by glyph: a game's own fonts, then pnpgen's), else left in `font` (and
-    reported as missing where text is set)."""
+    reported as missing where text is set). Remembered: a font's name never changes what it holds (a game's
+    own fonts are registered under names of their own)."""
     own = _charset(font)
     out: list[list] = []
     for ch in text:
