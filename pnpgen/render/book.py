@@ -25,6 +25,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen import __version__
+from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import (
     ACCENT,
     EXAMPLE_BG,
@@ -41,7 +42,17 @@ from pnpgen.render.flowables import (
     plain,
     styles,
 )
-from pnpgen.rulebook import ComponentTable, Heading, ListBlock, Para, Picture, Quote, Rule, TableBlock
+from pnpgen.rulebook import (
+    ComponentTable,
+    Diagram,
+    Heading,
+    ListBlock,
+    Para,
+    Picture,
+    Quote,
+    Rule,
+    TableBlock,
+)
 from pnpgen.text.fonts import pdf_name, register_all, unit_width
 from pnpgen.units import MM, PAPERS
 
@@ -78,8 +89,9 @@ class BookDoc(BaseDocTemplate):
 
 
 class _Builder:
-    def __init__(self, icons, pictures: dict, components: dict, width: float):
+    def __init__(self, icons, pictures: dict, components: dict, width: float, diagrams: dict | None = None):
         self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
+        self.diagrams = diagrams or {}
         self.styles = styles()
         self.heading_count = 0
 
@@ -105,6 +117,9 @@ class _Builder:
             return [self.quote(b, width), Spacer(1, 6)]
         if isinstance(b, Picture):
             return [self.picture(b.component), Spacer(1, 4)]
+        if isinstance(b, Diagram):
+            plan = self.diagrams.get(b.diagram)
+            return [DiagramFlowable(plan, self.icons, width), Spacer(1, 6)] if plan is not None else []
         if isinstance(b, ComponentTable):
             return self.component_table(width)
         if isinstance(b, Rule):
@@ -326,7 +341,7 @@ def build_rulebook_pdf(
         toc,
         PageBreak(),
     ]
-    builder = _Builder(icons, pictures, components, frame_w)
+    builder = _Builder(icons, pictures, components, frame_w, getattr(book, "diagrams", {}))
     story += builder.blocks(book.blocks)
     try:
         doc.multiBuild(story, maxPasses=6)
