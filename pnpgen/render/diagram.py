@@ -13,7 +13,8 @@ from pnpgen.shapes import outline
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
 
-CAPTION = 7 * MM
+CAPTION_SIZE = 7.5
+SPACE_BEFORE = 2 * MM
 HALO = "#ffffff"
 
 
@@ -24,12 +25,16 @@ class DiagramFlowable(Flowable):
         super().__init__()
         self.plan, self.icons = plan, icons
         vw, vh = plan.view[2], plan.view[3]
-        self.width = min(plan.width_pt or width, width)
-        self.scale = self.width / vw
+        self.width = width  # the column: the picture is centred in it, the caption set across it
+        self.pic_w = min(plan.width_pt or width, width)
+        self.scale = self.pic_w / vw
         if vh * self.scale > 200 * MM:  # a tall view: no taller than most of a page
             self.scale = 200 * MM / vh
-            self.width = vw * self.scale
-        self.height = vh * self.scale + CAPTION
+            self.pic_w = vw * self.scale
+        self.left = (width - self.pic_w) / 2
+        self.lines = _wrap(plan.caption, "sans-italic", CAPTION_SIZE, min(width, max(self.pic_w, 90 * MM)))
+        self.cap_h = len(self.lines) * CAPTION_SIZE * 1.3 + 3 * MM
+        self.height = vh * self.scale + self.cap_h + SPACE_BEFORE
 
     def wrap(self, aw, ah):
         return self.width, self.height
@@ -37,7 +42,7 @@ class DiagramFlowable(Flowable):
     def at(self, x: float, y: float) -> tuple[float, float]:
         """A point of the board (points, y down) -> the flowable's canvas."""
         vx, vy, _, vh = self.plan.view
-        return (x - vx) * self.scale, CAPTION + (vh - (y - vy)) * self.scale
+        return self.left + (x - vx) * self.scale, self.cap_h + (vh - (y - vy)) * self.scale
 
     def draw(self):
         c, plan, s = self.canv, self.plan, self.scale
@@ -45,14 +50,14 @@ class DiagramFlowable(Flowable):
         drawer = drawer_for(c, self.icons)
         c.saveState()
         clip = c.beginPath()
-        clip.rect(0, CAPTION, vw, vh)
+        clip.rect(self.left, self.cap_h, vw, vh)
         c.clipPath(clip, stroke=0, fill=0)
         if plan.board is not None:
             x, y = self.at(0, plan.board.height_pt)
             drawer.draw_face(plan.board, x, y, s, bleed=False)
         else:
             c.setFillColor(HexColor(plan.fill or "#f4ecd8"))
-            c.rect(0, CAPTION, vw, vh, stroke=0, fill=1)
+            c.rect(self.left, self.cap_h, vw, vh, stroke=0, fill=1)
         self._marks()
         self._grid()
         for face, cx, cy, w, h, rotate in plan.pieces:
@@ -64,10 +69,13 @@ class DiagramFlowable(Flowable):
         c.restoreState()
         c.setStrokeColor(HexColor("#8c8273"))
         c.setLineWidth(0.6)
-        c.rect(0, CAPTION, vw, vh, stroke=1, fill=0)
+        c.rect(self.left, self.cap_h, vw, vh, stroke=1, fill=0)
         c.setFillColor(HexColor(MUTED))
-        c.setFont(pdf_name("sans-italic"), 7.5)
-        c.drawCentredString(self.width / 2, 2.2 * MM, plan.caption)
+        c.setFont(pdf_name("sans-italic"), CAPTION_SIZE)
+        y = self.cap_h - 1.5 * MM - CAPTION_SIZE
+        for line in self.lines:
+            c.drawCentredString(self.width / 2, y, line)
+            y -= CAPTION_SIZE * 1.3
 
     def _marks(self):
         c, s = self.canv, self.scale
@@ -198,6 +206,17 @@ def _shape(c, shape: str, w: float, h: float, fill: bool = True) -> None:
             p.lineTo(*q)
         p.close()
     c.drawPath(p, stroke=0 if fill else 1, fill=1 if fill else 0)
+
+
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """A caption broken at spaces into lines no wider than `width` (a word longer than that keeps its line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and unit_width(lines[-1] + " " + word, font) * size <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def _letters(n: int) -> str:
