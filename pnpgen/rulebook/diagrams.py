@@ -197,11 +197,15 @@ def _pieces(run, data, items, comps: dict, grid: Grid, plan: DiagramPlan, diags:
         if not p or not _on_grid(p, "at", grid, diags):
             continue
         deck = comps.get(p["piece"])
-        if deck is None or deck.kind == "board":
-            pieces = [c.id for c in run.game.components if c.kind != "board"]
+        if deck is None:
             diags.error(
-                p.loc_of("piece"), f"no component '{p['piece']}' to place", did_you_mean(p["piece"], pieces)
+                p.loc_of("piece"), f"no component '{p['piece']}' to place", did_you_mean(p["piece"], comps)
             )
+            continue
+        if deck.kind == "board":  # a board laid on the table (a strip, a small board): `card` names its side
+            face = _board_side(run, deck, p, diags)
+            if face is not None:
+                plan.pieces.append((face, *grid.centre(p["at"]), *_size(face, p["size"]), p["rotate"]))
             continue
         index = _card_index(deck, p["card"])
         if index is None:
@@ -218,11 +222,30 @@ def _pieces(run, data, items, comps: dict, grid: Grid, plan: DiagramPlan, diags:
             what = "a back" if p["back"] else "a face"
             diags.error(p.loc_of("card"), f"card {p['card']!r} of '{deck.id}' has no {what} to draw")
             continue
-        w, h = face.width_pt, face.height_pt
-        if p["size"] is not None:
-            k = p["size"] / max(w, h)
-            w, h = w * k, h * k
-        plan.pieces.append((face, *grid.centre(p["at"]), w, h, p["rotate"]))
+        plan.pieces.append((face, *grid.centre(p["at"]), *_size(face, p["size"]), p["rotate"]))
+
+
+def _size(face, size: float | None) -> tuple[float, float]:
+    w, h = face.width_pt, face.height_pt
+    k = 1.0 if size is None else size / max(w, h)
+    return w * k, h * k
+
+
+def _board_side(run, board, p, diags: Diagnostics):
+    sides = [s.id for s in board.sides]
+    card = p["card"]
+    index = card - 1 if isinstance(card, int) else (sides.index(card) if card in sides else -1)
+    if not 0 <= index < len(sides) or p["back"]:
+        diags.error(
+            p.loc_of("back" if p["back"] else "card"),
+            f"board '{board.id}' is placed by its side: 'card' is one of {', '.join(sides)} (or 1 to {len(sides)})",
+        )
+        return None
+    faces = run.board_faces(board)
+    if faces is None:
+        diags.error(p.loc_of("piece"), f"board '{board.id}' could not be drawn (see its own messages)")
+        return None
+    return faces[index]
 
 
 def _card_index(deck, card) -> int | None:

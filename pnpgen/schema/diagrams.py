@@ -141,7 +141,7 @@ GRID = Table(
 PIECE = Table(
     "diagram piece",
     (
-        Key("piece", as_id, "a component's id (a deck, tile set or token sheet)", required=True),
+        Key("piece", as_id, "a component's id (a board too: `card` then names its side)", required=True),
         Key("card", as_card, "which of its cards: name or position from 1; default: the first", default=1),
         Key("at", as_cell, "the cell it stands on", required=True),
         Key("back", as_bool, "show its back instead of its front", default=False),
