@@ -25,6 +25,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen import __version__
+from pnpgen.render.cover import draw_cover
 from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import (
     ACCENT,
@@ -37,7 +38,6 @@ from pnpgen.render.flowables import (
     HeadingPara,
     RichText,
     RuleLine,
-    drawer_for,
     esc,
     plain,
     styles,
@@ -73,16 +73,26 @@ class BookDoc(BaseDocTemplate):
             **kw,
         )
         self.game_title, self.icons = game_title, icons
-        self.chapter = ""
+        self.beforeDocument()
 
     def beforeDocument(self):
-        self.chapter = ""
+        self.in_force = ("", "")  # the chapter and section at the top of the page
+        self.current = ("", "")  # ... and as the page goes on
+        self.first_here: tuple | None = None  # the first heading begun on this page, with its chapter
+
+    def running_head(self) -> str:
+        """What the running header shows: the first heading begun on the page, or else the one in force at its
+        top (a chapter with its section, when there is one). Called at the page's end, which starts the next."""
+        chapter, section = self.first_here or self.in_force
+        self.in_force, self.first_here = self.current, None
+        return f"{chapter}  ·  {section}" if chapter and section else chapter or section
 
     def afterFlowable(self, flowable):
         if isinstance(flowable, HeadingPara):
             level = flowable.toc_level
-            if level == 0:
-                self.chapter = flowable.toc_text
+            self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
+            if self.first_here is None or (level == 1 and self.first_here == (self.current[0], "")):
+                self.first_here = self.current
             self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
             self.canv.bookmarkPage(flowable.toc_key)
             self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
@@ -191,7 +201,10 @@ class _Builder:
             data.append(
                 [RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r))
             )
-        t = Table(data, colWidths=widths, repeatRows=1)
+        # split only between body rows, keeping the header and two rows together at the foot of a page and two
+        # rows at the top of the next (which repeats the header); a table of four rows or fewer moves whole
+        lim = len(data)
+        t = Table(data, colWidths=widths, repeatRows=1, rowSplitRange=(3, lim - 2) if lim > 4 else (lim, lim))
         t.setStyle(
             TableStyle(
                 [
@@ -308,7 +321,7 @@ def build_rulebook_pdf(
 
     def cover(canv, d):
         boxes(canv)
-        _draw_cover(canv, d, game, pictures, icons, pw, ph)
+        draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None))
 
     def running(canv, d):
         boxes(canv)
@@ -321,7 +334,12 @@ def build_rulebook_pdf(
         canv.drawString(margin_x, ph - 12.5 * MM, game.title)
         canv.setFont(pdf_name("sans"), 8)
         canv.setFillColor(HexColor(MUTED))
-        canv.drawRightString(pw - margin_x, ph - 12.5 * MM, d.chapter)
+        head = d.running_head()
+        while (
+            unit_width(head, "sans") * 8 > frame_w - 60 * MM and "  ·  " in head
+        ):  # a long pair: the section
+            head = head.split("  ·  ", 1)[1]
+        canv.drawRightString(pw - margin_x, ph - 12.5 * MM, head)
         canv.drawCentredString(pw / 2, 11 * MM, str(d.page))
         canv.restoreState()
 
@@ -353,44 +371,3 @@ def build_rulebook_pdf(
             "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
         ) from None
     return doc.page
-
-
-def _draw_cover(canv, doc, game, pictures, icons, pw, ph):
-    canv.saveState()
-    canv.setFillColor(HexColor("#2b2140"))
-    canv.rect(0, 0, pw, ph, stroke=0, fill=1)
-    canv.setStrokeColor(HexColor("#d8b45a"))
-    canv.setLineWidth(1.5)
-    canv.rect(12 * MM, 12 * MM, pw - 24 * MM, ph - 24 * MM, stroke=1, fill=0)
-    canv.setFillColor(HexColor("#f3e6c4"))
-    title = game.title
-    size = 40
-    while unit_width(title, "display-bold") * size > pw - 40 * MM and size > 18:
-        size -= 1
-    canv.setFont(pdf_name("display-bold"), size)
-    canv.drawCentredString(pw / 2, ph - 70 * MM, title)
-    canv.setFont(pdf_name("display"), 16)
-    canv.setFillColor(HexColor("#d8b45a"))
-    canv.drawCentredString(pw / 2, ph - 84 * MM, "Rules of play")
-    canv.setFont(pdf_name("sans"), 11)
-    canv.setFillColor(HexColor("#f3e6c4"))
-    canv.drawCentredString(pw / 2, ph - 96 * MM, f"For {game.players} players")
-    if game.credits:
-        canv.setFont(pdf_name("sans-italic"), 9)
-        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
-    canv.setFont(pdf_name("sans"), 7.5)
-    canv.setFillColor(HexColor("#a99bbf"))
-    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
-    fronts = [f for f, _ in pictures.values()][:3]
-    if fronts:
-        drawer = drawer_for(canv, icons)
-        card_w = 52 * MM
-        gap = 8 * MM
-        total = len(fronts) * card_w + (len(fronts) - 1) * gap
-        x = (pw - total) / 2
-        for face in fronts:
-            scale = card_w / face.width_pt
-            y = ph / 2 - 60 * MM - (face.height_pt * scale - 72 * MM) / 2
-            drawer.draw_face(face, x, y, scale, bleed=False)
-            x += card_w + gap
-    canv.restoreState()

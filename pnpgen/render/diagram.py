@@ -21,20 +21,24 @@ HALO = "#ffffff"
 class DiagramFlowable(Flowable):
     """A diagram at `width` (or the column's), its height from the view's proportions."""
 
-    def __init__(self, plan, icons, width: float):
+    def __init__(self, plan, icons, width: float, max_h: float = 200 * MM, bare: bool = False):
         super().__init__()
-        self.plan, self.icons = plan, icons
+        self.plan, self.icons, self.bare = plan, icons, bare
         vw, vh = plan.view[2], plan.view[3]
         self.width = width  # the column: the picture is centred in it, the caption set across it
-        self.pic_w = min(plan.width_pt or width, width)
+        self.pic_w = min(plan.width_pt or width, width) if not bare else width
         self.scale = self.pic_w / vw
-        if vh * self.scale > 200 * MM:  # a tall view: no taller than most of a page
-            self.scale = 200 * MM / vh
+        if vh * self.scale > max_h:  # a tall view: no taller than most of a page
+            self.scale = max_h / vh
             self.pic_w = vw * self.scale
         self.left = (width - self.pic_w) / 2
-        self.lines = _wrap(plan.caption, "sans-italic", CAPTION_SIZE, min(width, max(self.pic_w, 90 * MM)))
-        self.cap_h = len(self.lines) * CAPTION_SIZE * 1.3 + 3 * MM
-        self.height = vh * self.scale + self.cap_h + SPACE_BEFORE
+        self.lines = (
+            []
+            if bare
+            else _wrap(plan.caption, "sans-italic", CAPTION_SIZE, min(width, max(self.pic_w, 90 * MM)))
+        )
+        self.cap_h = len(self.lines) * CAPTION_SIZE * 1.3 + 3 * MM if not bare else 0.0
+        self.height = vh * self.scale + self.cap_h + (SPACE_BEFORE if not bare else 0.0)
 
     def wrap(self, aw, ah):
         return self.width, self.height
@@ -67,6 +71,8 @@ class DiagramFlowable(Flowable):
         for x, y, text, size, colour in plan.labels:
             self._label(*self.at(x, y), text, size, colour)
         c.restoreState()
+        if self.bare:  # a cover's art: no frame, no caption
+            return
         c.setStrokeColor(HexColor("#8c8273"))
         c.setLineWidth(0.6)
         c.rect(self.left, self.cap_h, vw, vh, stroke=1, fill=0)

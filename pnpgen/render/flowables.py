@@ -223,9 +223,9 @@ def styles():
             },
         ),
         "toc0": ParagraphStyle(
-            "toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 16}
+            "toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 14.5}
         ),
-        "toc1": ParagraphStyle("toc1", **{**base, "fontSize": 9.5, "leading": 13, "leftIndent": 14}),
+        "toc1": ParagraphStyle("toc1", **{**base, "fontSize": 9.2, "leading": 11.6, "leftIndent": 14}),
         "tochead": ParagraphStyle(
             "tochead",
             **{

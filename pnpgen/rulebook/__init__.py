@@ -84,6 +84,11 @@ def load_rulebook(run, diags: Diagnostics):
             pictures[deck.id] = faces
             reader.note_value(f"{SCOPE}picture/{deck.id}", _snapshot(faces))
     _plan_diagrams(run, book, diags)
+    from pnpgen.rulebook.diagrams import load_cover
+
+    book.cover = load_cover(run, diags)
+    if book.cover is not None:
+        reader.note_value(f"{SCOPE}cover", book.cover.snapshot())
     check_glyphs(book, game, run.icons, diags)
     for block in _walk(book.blocks):
         if getattr(block, "component", None) and block.component not in pictures:
@@ -126,6 +131,13 @@ def values_hold(run, inputs: dict) -> bool:
             deck = by_id.get(path[len("picture/") :])
             faces = run.first_faces(deck) if deck is not None else None
             if faces is None or value_digest(_snapshot(faces)) != digest:
+                return False
+            continue
+        if path == "cover":
+            from pnpgen.rulebook.diagrams import load_cover
+
+            cover = load_cover(run, Diagnostics())
+            if cover is None or value_digest(cover.snapshot()) != digest:
                 return False
             continue
         if path.startswith("diagram/"):

@@ -76,3 +76,4 @@ class Rulebook:
     counters: list = field(default_factory=lambda: [0, 0, 0])  # chapter and section numbers, across sources
     marks: int = 0  # Markdown marks read so far, across sources (see markdown.MAX_MARKS)
     diagrams: dict = field(default_factory=dict)  # id -> DiagramPlan (see rulebook.diagrams)
+    cover: object = None  # the game's own cover (rulebook.diagrams.Cover), or None: pnpgen's

@@ -255,3 +255,63 @@ def _card_index(deck, card) -> int | None:
         if c.name == card:
             return i
     return None
+
+
+@dataclass
+class Cover:
+    """A game's own rulebook cover (`cover.yaml`): its colours and, drawn from a diagram, its art."""
+
+    background: str
+    ink: str
+    accent: str
+    art: DiagramPlan | None = None
+
+    def snapshot(self) -> str:
+        art = self.art.snapshot() if self.art is not None else ""
+        return f"{self.background} {self.ink} {self.accent}\n{art}"
+
+
+def load_cover(run, diags: Diagnostics) -> Cover | None:
+    """`content/<game>/cover.yaml` when there is one (the lookup is recorded: adding it later redraws the book)."""
+    from pnpgen.colours import ColourError, parse_colour
+    from pnpgen.schema.diagrams import COVER
+
+    path = run.game.root / "cover.yaml"
+    if not run.reader.probe(path, "rulebook cover"):
+        return None
+    try:
+        data = run.reader.load_yaml(path, "rulebook cover")
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return None
+    if not isinstance(data, LMap):
+        diags.error(
+            Location(display_path(path), 1, 1), "a cover file must be a mapping: background, ink, accent, art"
+        )
+        return None
+    values = COVER.read(data, diags)
+    if not values.ok:
+        return None
+    palette = dict(run.game.palette)
+    colours = {}
+    for key in ("background", "ink", "accent"):
+        name = values[key]
+        if name in palette:
+            colours[key] = palette[name]
+            continue
+        try:
+            colours[key] = parse_colour(name, None, allow_none=False)
+        except ColourError:
+            diags.error(
+                values.loc_of(key),
+                f"'{key}' must be a colour of the game's palette or a colour such as '#2b2140' (got {name!r})",
+                did_you_mean(str(name), palette),
+            )
+    if len(colours) < 3:
+        return None
+    art = None
+    if values["art"] is not None:
+        art = load_diagram(run, values["art"], diags, values.loc_of("art"))
+        if art is None:
+            return None
+    return Cover(colours["background"], colours["ink"], colours["accent"], art)

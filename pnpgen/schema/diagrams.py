@@ -176,4 +176,13 @@ MARK = Table(
         Key("cross", as_bool, "a cross instead of shading: not allowed here", default=False),
     ),
 )
-TABLES = (DIAGRAM, AREA, VIEW, GRID, PIECE, ARROW, LABEL, MARK)
+COVER = Table(
+    "rulebook cover",
+    (
+        Key("background", as_str, "a palette name or a colour: the cover's ground", required=True),
+        Key("ink", as_str, "a palette name or a colour: the title and text", required=True),
+        Key("accent", as_str, "a palette name or a colour: the frame and subtitle", required=True),
+        Key("art", as_id, "a diagram of `diagrams/` drawn as the cover's picture (no caption)"),
+    ),
+)
+TABLES = (DIAGRAM, AREA, VIEW, GRID, PIECE, ARROW, LABEL, MARK, COVER)
