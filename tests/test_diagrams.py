@@ -99,3 +99,20 @@ def test_the_rulebook_is_redrawn_when_a_shown_card_changes_and_only_then(diagram
     assert stamp() != again
     _, _, words, _ = diagram_page(pdf)
     assert "Singer" in {w["text"] for w in words}
+
+
+def test_a_cover_file_added_later_redraws_the_rulebook_in_its_colours(diagram_game):
+    build(diagram_game)
+    pdf = diagram_game / "out" / "sample" / "rulebook.pdf"
+    before = pdf.stat().st_mtime_ns, pdf.stat().st_ino
+    cover = diagram_game / "content" / "sample" / "cover.yaml"
+    cover.write_text("background: sea\nink: '#ffffff'\naccent: ember\nart: table\n")
+    build(diagram_game)
+    assert (pdf.stat().st_mtime_ns, pdf.stat().st_ino) != before
+    doc = pypdfium2.PdfDocument(str(pdf))
+    image = doc[0].render(scale=1).to_pil().convert("RGB")
+    doc.close()
+    assert image.getpixel((int(6 * MM), int(6 * MM))) == (0x1F, 0x6F, 0xB2)  # the palette's sea
+    with pdfplumber.open(pdf) as book:  # the art: the diagram's hero cards, drawn from their layouts
+        words = {w["text"] for w in book.pages[0].extract_words()}
+    assert {"Ash", "Walker", "Tide", "Caller", "Sample", "Game"} <= words
