@@ -13,6 +13,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import (
     CondPageBreak,
     Frame,
+    KeepTogether,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -98,6 +99,9 @@ class BookDoc(BaseDocTemplate):
             self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
 
 
+WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a table keeps its first rows)
+
+
 class _Builder:
     def __init__(self, icons, pictures: dict, components: dict, width: float, diagrams: dict | None = None):
         self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
@@ -107,10 +111,20 @@ class _Builder:
 
     def blocks(self, blocks, width=None) -> list:
         width = width or self.width
-        out = []
-        for b in blocks:
-            out.extend(self.block(b, width))
-        return out
+        out: list = []
+        held: list = []  # a heading waiting for the block it introduces
+        for i, b in enumerate(blocks):
+            made = self.block(b, width)
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if isinstance(b, Heading) and isinstance(nxt, WHOLE):
+                held = made  # keep it with a block that cannot split, never alone at a page foot
+                continue
+            if held:
+                out += held[:1] + [KeepTogether(held[1:] + made)]  # the heading's page break stays outside
+                held = []
+                continue
+            out.extend(made)
+        return out + held
 
     def block(self, b, width) -> list:
         if isinstance(b, Heading):
