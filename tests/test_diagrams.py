@@ -116,3 +116,20 @@ def test_a_cover_file_added_later_redraws_the_rulebook_in_its_colours(diagram_ga
     with pdfplumber.open(pdf) as book:  # the art: the diagram's hero cards, drawn from their layouts
         words = {w["text"] for w in book.pages[0].extract_words()}
     assert {"Ash", "Walker", "Tide", "Caller", "Sample", "Game"} <= words
+
+
+@pytest.mark.parametrize("filler", [22, 28, 34])  # without the keeping, each left the heading at a foot
+def test_a_heading_stays_with_the_diagram_it_introduces(diagram_game, filler):
+    words = " ".join(["word"] * 14)
+    text = "\n\n".join(f"{words} {i}." for i in range(filler))  # the heading lands near a page's foot
+    rulebook = diagram_game / "content" / "sample" / "rulebook.md"
+    rulebook.write_text(f"# Sample\n\n## Play\n\n{text}\n\n### The table\n\n{{{{ diagram('table') }}}}\n")
+    build(diagram_game)
+    with pdfplumber.open(diagram_game / "out" / "sample" / "rulebook.pdf") as pdf:
+        pages = [  # the heading itself, not the running header above the page's text
+            i
+            for i, p in enumerate(pdf.pages)
+            if "table" in {w["text"] for w in p.extract_words() if w["top"] > 16 * MM}
+        ]
+        index, _, _, _ = diagram_page(diagram_game / "out" / "sample" / "rulebook.pdf")
+    assert pages[-1] == index  # the heading's page (not the contents) is the diagram's
