@@ -145,7 +145,7 @@ LONG_TABLE = "\n".join(
 )
 
 
-@pytest.mark.parametrize("filler", [44, 47, 50, 53])
+@pytest.mark.parametrize("filler", [37, 44, 50])  # 37 and 50 left the header with one row before
 def test_a_table_never_leaves_its_header_alone_at_a_page_foot(project, filler):
     root = project("basic")
     words = " ".join(["word"] * 14)
