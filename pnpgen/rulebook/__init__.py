@@ -102,12 +102,19 @@ def load_rulebook(run, diags: Diagnostics):
 def _plan_diagrams(run, book, diags: Diagnostics) -> None:
     """Every diagram the book calls, read, checked and planned once; what each shows is recorded as a value."""
     from pnpgen.rulebook.diagrams import load_diagram
-    from pnpgen.schema.diagrams import MAX_DIAGRAMS
+    from pnpgen.schema.diagrams import MAX_DIAGRAMS, MAX_PLACED
 
+    placed = 0
     for block in _walk(book.blocks):
-        if not isinstance(block, Diagram) or block.diagram in book.diagrams:
+        if not isinstance(block, Diagram):
             continue
+        placed += 1
         called = Location(block.path or display_path(book.path), block.line, 1)
+        if placed > MAX_PLACED:
+            diags.error(called, f"a rulebook places at most {MAX_PLACED} diagrams")
+            return
+        if block.diagram in book.diagrams:
+            continue
         if len(book.diagrams) >= MAX_DIAGRAMS:
             diags.error(called, f"a rulebook shows at most {MAX_DIAGRAMS} different diagrams")
             return

@@ -32,6 +32,7 @@ MAX_ARROWS = 200
 MAX_LABELS = 200
 MAX_MARKS = 400
 MAX_DIAGRAMS = 60  # different diagrams in one rulebook
+MAX_PLACED = 200  # diagrams placed in one rulebook, a diagram placed twice counted twice
 MAX_SIZE_PT = 600 * MM  # a diagram's area, a piece's size
 _CELL = re.compile(r"^([A-Za-z]{1,2})(\d{1,3})$")
 
@@ -89,6 +90,7 @@ def as_card(value):
 
 
 _LENGTH = _between(0, 600, as_length, "mm")
+_EXTENT = _between(1, 600, as_length, "mm")  # a width or height something is scaled by: never zero
 
 DIAGRAM = Table(
     "diagram",
@@ -111,8 +113,8 @@ DIAGRAM = Table(
 AREA = Table(
     "diagram area",
     (
-        Key("w", _LENGTH, "width", required=True),
-        Key("h", _LENGTH, "height", required=True),
+        Key("w", _EXTENT, "width", required=True),
+        Key("h", _EXTENT, "height", required=True),
         Key("fill", as_colour, "its colour; default a light parchment", default="#f4ecd8"),
     ),
 )
@@ -121,8 +123,8 @@ VIEW = Table(
     (
         Key("x", _LENGTH, "left edge of the part shown", default=0.0),
         Key("y", _LENGTH, "top edge of the part shown", default=0.0),
-        Key("w", _LENGTH, "its width", required=True),
-        Key("h", _LENGTH, "its height", required=True),
+        Key("w", _EXTENT, "its width", required=True),
+        Key("h", _EXTENT, "its height", required=True),
     ),
 )
 GRID = Table(
