@@ -77,28 +77,31 @@ class BookDoc(BaseDocTemplate):
         self.beforeDocument()
 
     def beforeDocument(self):
-        self.in_force = ("", "")  # the chapter and section at the top of the page
-        self.current = ("", "")  # ... and as the page goes on
-        self.first_here: tuple | None = None  # the first heading begun on this page, with its chapter
+        self.current = ("", "")  # the chapter and section in force, as the pages go on
+        self.shown = ("", "")  # what this page's running header names
+        self.body_here = False  # whether anything but headings has been set on this page yet
 
     def running_head(self) -> str:
-        """What the running header shows: the first heading begun on the page, or else the one in force at its
-        top (a chapter with its section, when there is one). Called at the page's end, which starts the next."""
-        chapter, section = self.first_here or self.in_force
-        self.in_force, self.first_here = self.current, None
+        """What the running header names: the chapter (and section) in force at the top of the page, or the
+        heading(s) the page opens with. Called at the page's end, which starts the next page."""
+        chapter, section = self.shown
+        self.shown, self.body_here = self.current, False
         return f"{chapter}  ·  {section}" if chapter and section else chapter or section
 
     def afterFlowable(self, flowable):
-        if isinstance(flowable, HeadingPara):
+        if not isinstance(flowable, HeadingPara):
+            self.body_here = self.body_here or isinstance(flowable, BODY)
+        else:
             level = flowable.toc_level
             self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
-            if self.first_here is None or (level == 1 and self.first_here == (self.current[0], "")):
-                self.first_here = self.current
+            if not self.body_here:  # the page opens with this heading
+                self.shown = self.current
             self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
             self.canv.bookmarkPage(flowable.toc_key)
             self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
 
 
+BODY = (RichText, Table, DiagramFlowable, FacePair, Paragraph)  # what a page's text is (not spaces or rules)
 WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a table keeps its first rows)
 
 
