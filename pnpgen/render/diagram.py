@@ -115,14 +115,22 @@ class DiagramFlowable(Flowable):
                 c.line(*self.at(g.x, y), *self.at(g.x + g.cols * g.cw, y))
         if g.coords:
             size = max(6.0, min(9.0, min(g.cw, g.ch) * s * 0.35))
-            c.setFont(pdf_name("sans-bold"), size)
-            c.setFillColor(HexColor("#4a4238"))
-            for i in range(g.cols):
-                x, y = self.at(g.x + (i + 0.5) * g.cw, g.y)
-                c.drawCentredString(x, y + 2, _letters(i + 1))
-            for j in range(g.rows):
-                x, y = self.at(g.x, g.y + (j + 0.5) * g.ch)
-                c.drawRightString(x - 2, y - size * 0.35, str(j + 1))
+            marks = [(*self.at(g.x + (i + 0.5) * g.cw, g.y), _letters(i + 1), "top") for i in range(g.cols)]
+            marks += [(*self.at(g.x, g.y + (j + 0.5) * g.ch), str(j + 1), "left") for j in range(g.rows)]
+            for x, y, text, side in marks:
+                w = unit_width(text, "sans-bold") * size
+                cx, cy = (x, y + 2 + size * 0.35) if side == "top" else (x - 2 - w / 2, y)
+                if (
+                    self.plan.board is not None
+                ):  # a pale ground, so the board's own print does not show through
+                    c.saveState()
+                    c.setFillColor(HexColor(HALO))
+                    c.setFillAlpha(0.8)
+                    c.roundRect(cx - w / 2 - 1.5, cy - size * 0.55, w + 3, size * 1.1, 1.5, stroke=0, fill=1)
+                    c.restoreState()
+                c.setFont(pdf_name("sans-bold"), size)
+                c.setFillColor(HexColor("#4a4238"))
+                c.drawCentredString(cx, cy - size * 0.35, text)
 
     def _piece(self, drawer, face, cx, cy, w, h, rotate):
         c, s = self.canv, self.scale
