@@ -35,6 +35,7 @@ from pnpgen.render.flowables import (
     MUTED,
     NOTE_BG,
     NOTE_LINE,
+    TOC_PAD,
     FacePair,
     HeadingPara,
     RichText,
@@ -42,6 +43,7 @@ from pnpgen.render.flowables import (
     esc,
     plain,
     styles,
+    toc_styles,
 )
 from pnpgen.rulebook import (
     ComponentTable,
@@ -369,7 +371,7 @@ def build_rulebook_pdf(
     look = styles()
     pad = [("TOPPADDING", (0, 0), (-1, -1), TOC_PAD), ("BOTTOMPADDING", (0, 0), (-1, -1), TOC_PAD)]
     toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), *pad]))
-    toc.levelStyles = _toc_styles(look, book, ph - margin_top - margin_bottom - 40)
+    toc.levelStyles = toc_styles(look, book, ph - margin_top - margin_bottom - 40)
     story = [
         NextPageTemplate("body"),
         PageBreak(),
@@ -389,26 +391,3 @@ def build_rulebook_pdf(
             "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
         ) from None
     return doc.page
-
-
-TOC_PAD = 2.0  # above and below each line of the contents
-
-
-def _toc_styles(look: dict, book, avail: float) -> list:
-    """The contents' two levels, set tighter when the book has many headings, so the contents keep to one page
-    (a page holding a line or two of them is what the tighter setting avoids)."""
-    from reportlab.lib.styles import ParagraphStyle
-
-    from pnpgen.rulebook.checks import _walk
-
-    levels = [b.level for b in _walk(book.blocks) if isinstance(b, Heading) and b.level in (2, 3)]
-    toc0, toc1 = look["toc0"], look["toc1"]
-    need = levels.count(2) * (toc0.leading + 2 * TOC_PAD) + levels.count(3) * (toc1.leading + 2 * TOC_PAD)
-    k = min(1.0, avail / need) if need else 1.0
-    if k >= 1.0:
-        return [toc0, toc1]
-    lead0, lead1 = max(12.0, toc0.leading * k), max(10.0, toc1.leading * k)
-    return [
-        ParagraphStyle("toc0-tight", parent=toc0, leading=lead0, fontSize=min(toc0.fontSize, lead0 - 2)),
-        ParagraphStyle("toc1-tight", parent=toc1, leading=lead1, fontSize=min(toc1.fontSize, lead1 - 1.8)),
-    ]
