@@ -31,7 +31,14 @@ def test_corpus_is_not_empty():
 
 
 def check_case(case: Path, root: Path) -> None:
-    """Build the good game, swap in the case's file, build again: exit 1, the expected lines, output kept."""
+    """Build the good game, swap in the case's file, build again: exit 1, the expected lines, output kept.
+
+    `# before: <path> = <file>` first adds a good file of tests/broken/support/ to the game (a rulebook that
+    calls a diagram, the good diagram), so a case can break a file the fixture does not have."""
+    for spec in header(case, "before"):
+        dest, src = (part.strip() for part in spec.split("="))
+        (root / dest).parent.mkdir(parents=True, exist_ok=True)
+        (root / dest).write_text((case.parent / "support" / src).read_text())
     first = run_cli("build", "--out", "out", cwd=root)
     assert first.exit_code == 0, first.output
     before = snapshot(root / "out" / "sample")

@@ -173,6 +173,24 @@ class GameRun:
         """The first card of a deck, front and back, for a rulebook picture."""
         return self.painter.first(deck)
 
+    def card_faces(self, deck, index: int) -> tuple | None:
+        """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn."""
+        memo = self.__dict__.setdefault("_card_faces", {})
+        key = (deck.id, index)
+        if key not in memo:
+            card = deck.cards[index]
+            front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
+            memo[key] = (front, back) if ok and front is not None else None
+        return memo[key]
+
+    def board_faces(self, board) -> list | None:
+        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn."""
+        memo = self.__dict__.setdefault("_board_faces", {})
+        if board.id not in memo:
+            drawn = self.painter.board(board, Diagnostics())
+            memo[board.id] = drawn.faces if drawn is not None else None
+        return memo[board.id]
+
     # -- write --------------------------------------------------------------------------------------------
     def write(self, targets: list, stale: list, workers: int) -> GameResult:
         """Write the stale targets into a staging folder, then move them and the manifest into place."""

@@ -13,6 +13,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import (
     CondPageBreak,
     Frame,
+    KeepTogether,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -25,6 +26,8 @@ from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen import __version__
+from pnpgen.render.cover import draw_cover
+from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import (
     ACCENT,
     EXAMPLE_BG,
@@ -32,16 +35,27 @@ from pnpgen.render.flowables import (
     MUTED,
     NOTE_BG,
     NOTE_LINE,
+    TOC_PAD,
     FacePair,
     HeadingPara,
     RichText,
     RuleLine,
-    drawer_for,
     esc,
     plain,
     styles,
+    toc_styles,
 )
-from pnpgen.rulebook import ComponentTable, Heading, ListBlock, Para, Picture, Quote, Rule, TableBlock
+from pnpgen.rulebook import (
+    ComponentTable,
+    Diagram,
+    Heading,
+    ListBlock,
+    Para,
+    Picture,
+    Quote,
+    Rule,
+    TableBlock,
+)
 from pnpgen.text.fonts import pdf_name, register_all, unit_width
 from pnpgen.units import MM, PAPERS
 
@@ -62,33 +76,60 @@ class BookDoc(BaseDocTemplate):
             **kw,
         )
         self.game_title, self.icons = game_title, icons
-        self.chapter = ""
+        self.beforeDocument()
 
     def beforeDocument(self):
-        self.chapter = ""
+        self.current = ("", "")  # the chapter and section in force, as the pages go on
+        self.shown = ("", "")  # what this page's running header names
+        self.body_here = False  # whether anything but headings has been set on this page yet
+
+    def running_head(self) -> str:
+        """What the running header names: the chapter (and section) in force at the top of the page, or the
+        heading(s) the page opens with. Called at the page's end, which starts the next page."""
+        chapter, section = self.shown
+        self.shown, self.body_here = self.current, False
+        return f"{chapter}  ·  {section}" if chapter and section else chapter or section
 
     def afterFlowable(self, flowable):
-        if isinstance(flowable, HeadingPara):
+        if not isinstance(flowable, HeadingPara):
+            self.body_here = self.body_here or isinstance(flowable, BODY)
+        else:
             level = flowable.toc_level
-            if level == 0:
-                self.chapter = flowable.toc_text
+            self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
+            if not self.body_here:  # the page opens with this heading
+                self.shown = self.current
             self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
             self.canv.bookmarkPage(flowable.toc_key)
             self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
 
 
+BODY = (RichText, Table, DiagramFlowable, FacePair, Paragraph)  # what a page's text is (not spaces or rules)
+WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a table keeps its first rows)
+
+
 class _Builder:
-    def __init__(self, icons, pictures: dict, components: dict, width: float):
+    def __init__(self, icons, pictures: dict, components: dict, width: float, diagrams: dict | None = None):
         self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
+        self.diagrams = diagrams or {}
         self.styles = styles()
         self.heading_count = 0
 
     def blocks(self, blocks, width=None) -> list:
         width = width or self.width
-        out = []
-        for b in blocks:
-            out.extend(self.block(b, width))
-        return out
+        out: list = []
+        held: list = []  # a heading waiting for the block it introduces
+        for i, b in enumerate(blocks):
+            made = self.block(b, width)
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if isinstance(b, Heading) and isinstance(nxt, WHOLE):
+                held = made  # keep it with a block that cannot split, never alone at a page foot
+                continue
+            if held:
+                out += held[:1] + [KeepTogether(held[1:] + made)]  # the heading's page break stays outside
+                held = []
+                continue
+            out.extend(made)
+        return out + held
 
     def block(self, b, width) -> list:
         if isinstance(b, Heading):
@@ -105,6 +146,9 @@ class _Builder:
             return [self.quote(b, width), Spacer(1, 6)]
         if isinstance(b, Picture):
             return [self.picture(b.component), Spacer(1, 4)]
+        if isinstance(b, Diagram):
+            plan = self.diagrams.get(b.diagram)
+            return [DiagramFlowable(plan, self.icons, width), Spacer(1, 6)] if plan is not None else []
         if isinstance(b, ComponentTable):
             return self.component_table(width)
         if isinstance(b, Rule):
@@ -176,7 +220,10 @@ class _Builder:
             data.append(
                 [RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r))
             )
-        t = Table(data, colWidths=widths, repeatRows=1)
+        # split only between body rows, keeping the header and two rows together at the foot of a page and two
+        # rows at the top of the next (which repeats the header); a table of four rows or fewer moves whole
+        lim = len(data)
+        t = Table(data, colWidths=widths, repeatRows=1, rowSplitRange=(3, lim - 2) if lim > 4 else (lim, lim))
         t.setStyle(
             TableStyle(
                 [
@@ -293,7 +340,7 @@ def build_rulebook_pdf(
 
     def cover(canv, d):
         boxes(canv)
-        _draw_cover(canv, d, game, pictures, icons, pw, ph)
+        draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None))
 
     def running(canv, d):
         boxes(canv)
@@ -306,7 +353,12 @@ def build_rulebook_pdf(
         canv.drawString(margin_x, ph - 12.5 * MM, game.title)
         canv.setFont(pdf_name("sans"), 8)
         canv.setFillColor(HexColor(MUTED))
-        canv.drawRightString(pw - margin_x, ph - 12.5 * MM, d.chapter)
+        head = d.running_head()
+        while (
+            unit_width(head, "sans") * 8 > frame_w - 60 * MM and "  ·  " in head
+        ):  # a long pair: the section
+            head = head.split("  ·  ", 1)[1]
+        canv.drawRightString(pw - margin_x, ph - 12.5 * MM, head)
         canv.drawCentredString(pw / 2, 11 * MM, str(d.page))
         canv.restoreState()
 
@@ -317,8 +369,9 @@ def build_rulebook_pdf(
         ]
     )
     look = styles()
-    toc = TableOfContents(dotsMinLevel=0)
-    toc.levelStyles = [look["toc0"], look["toc1"]]
+    pad = [("TOPPADDING", (0, 0), (-1, -1), TOC_PAD), ("BOTTOMPADDING", (0, 0), (-1, -1), TOC_PAD)]
+    toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), *pad]))
+    toc.levelStyles = toc_styles(look, book, ph - margin_top - margin_bottom - 40)
     story = [
         NextPageTemplate("body"),
         PageBreak(),
@@ -326,7 +379,7 @@ def build_rulebook_pdf(
         toc,
         PageBreak(),
     ]
-    builder = _Builder(icons, pictures, components, frame_w)
+    builder = _Builder(icons, pictures, components, frame_w, getattr(book, "diagrams", {}))
     story += builder.blocks(book.blocks)
     try:
         doc.multiBuild(story, maxPasses=6)
@@ -338,44 +391,3 @@ def build_rulebook_pdf(
             "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
         ) from None
     return doc.page
-
-
-def _draw_cover(canv, doc, game, pictures, icons, pw, ph):
-    canv.saveState()
-    canv.setFillColor(HexColor("#2b2140"))
-    canv.rect(0, 0, pw, ph, stroke=0, fill=1)
-    canv.setStrokeColor(HexColor("#d8b45a"))
-    canv.setLineWidth(1.5)
-    canv.rect(12 * MM, 12 * MM, pw - 24 * MM, ph - 24 * MM, stroke=1, fill=0)
-    canv.setFillColor(HexColor("#f3e6c4"))
-    title = game.title
-    size = 40
-    while unit_width(title, "display-bold") * size > pw - 40 * MM and size > 18:
-        size -= 1
-    canv.setFont(pdf_name("display-bold"), size)
-    canv.drawCentredString(pw / 2, ph - 70 * MM, title)
-    canv.setFont(pdf_name("display"), 16)
-    canv.setFillColor(HexColor("#d8b45a"))
-    canv.drawCentredString(pw / 2, ph - 84 * MM, "Rules of play")
-    canv.setFont(pdf_name("sans"), 11)
-    canv.setFillColor(HexColor("#f3e6c4"))
-    canv.drawCentredString(pw / 2, ph - 96 * MM, f"For {game.players} players")
-    if game.credits:
-        canv.setFont(pdf_name("sans-italic"), 9)
-        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
-    canv.setFont(pdf_name("sans"), 7.5)
-    canv.setFillColor(HexColor("#a99bbf"))
-    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
-    fronts = [f for f, _ in pictures.values()][:3]
-    if fronts:
-        drawer = drawer_for(canv, icons)
-        card_w = 52 * MM
-        gap = 8 * MM
-        total = len(fronts) * card_w + (len(fronts) - 1) * gap
-        x = (pw - total) / 2
-        for face in fronts:
-            scale = card_w / face.width_pt
-            y = ph / 2 - 60 * MM - (face.height_pt * scale - 72 * MM) / 2
-            drawer.draw_face(face, x, y, scale, bleed=False)
-            x += card_w + gap
-    canv.restoreState()

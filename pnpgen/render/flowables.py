@@ -223,9 +223,9 @@ def styles():
             },
         ),
         "toc0": ParagraphStyle(
-            "toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 16}
+            "toc0", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 10.5, "leading": 14.5}
         ),
-        "toc1": ParagraphStyle("toc1", **{**base, "fontSize": 9.5, "leading": 13, "leftIndent": 14}),
+        "toc1": ParagraphStyle("toc1", **{**base, "fontSize": 9.2, "leading": 11.6, "leftIndent": 14}),
         "tochead": ParagraphStyle(
             "tochead",
             **{
@@ -248,3 +248,25 @@ def plain(markup: str) -> str:
     import re
 
     return re.sub(r"\*+|:([a-z0-9_-]+):", lambda m: m.group(1) or "", markup).strip()
+
+
+TOC_PAD = 2.0  # above and below each line of the contents
+
+
+def toc_styles(look: dict, book, avail: float) -> list:
+    """The contents' two levels, set tighter when the book has many headings, so the contents keep to one page
+    (a page holding a line or two of them is what the tighter setting avoids)."""
+    from pnpgen.rulebook import Heading
+    from pnpgen.rulebook.checks import _walk
+
+    levels = [b.level for b in _walk(book.blocks) if isinstance(b, Heading) and b.level in (2, 3)]
+    toc0, toc1 = look["toc0"], look["toc1"]
+    need = levels.count(2) * (toc0.leading + 2 * TOC_PAD) + levels.count(3) * (toc1.leading + 2 * TOC_PAD)
+    k = min(1.0, avail / need) if need else 1.0
+    if k >= 1.0:
+        return [toc0, toc1]
+    lead0, lead1 = max(12.0, toc0.leading * k), max(10.0, toc1.leading * k)
+    return [
+        ParagraphStyle("toc0-tight", parent=toc0, leading=lead0, fontSize=min(toc0.fontSize, lead0 - 2)),
+        ParagraphStyle("toc1-tight", parent=toc1, leading=lead1, fontSize=min(toc1.fontSize, lead1 - 1.8)),
+    ]

@@ -5,8 +5,8 @@ sandboxed Jinja template -- so counts come from the content and cannot disagree 
 with markdown-it-py. No reportlab here: `render/book.py` draws the blocks.
 
 Template names: `game` (id, title, players, credits), `components` (by id: name, kind, faces, cards), and
-`picture(id)` / `component_table()`, which place a drawing of a component's first card (front and back) and the
-table of all components.
+`picture(id)` / `component_table()` / `diagram(id)`, which place a drawing of a component's first card (front and
+back), the table of all components, and a diagram drawn from `diagrams/<id>.yaml` (see `rulebook.diagrams`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.rulebook.blocks import (
     ComponentTable,
+    Diagram,
     Heading,
     ListBlock,
     Para,
@@ -36,6 +37,7 @@ from pnpgen.rulebook.sources import (
 
 __all__ = [
     "ComponentTable",
+    "Diagram",
     "Heading",
     "ListBlock",
     "Para",
@@ -81,6 +83,12 @@ def load_rulebook(run, diags: Diagnostics):
         if faces is not None:
             pictures[deck.id] = faces
             reader.note_value(f"{SCOPE}picture/{deck.id}", _snapshot(faces))
+    _plan_diagrams(run, book, diags)
+    from pnpgen.rulebook.diagrams import load_cover
+
+    book.cover = load_cover(run, diags)
+    if book.cover is not None:
+        reader.note_value(f"{SCOPE}cover", book.cover.snapshot())
     check_glyphs(book, game, run.icons, diags)
     for block in _walk(book.blocks):
         if getattr(block, "component", None) and block.component not in pictures:
@@ -89,6 +97,31 @@ def load_rulebook(run, diags: Diagnostics):
                 f"picture(): component '{block.component}' has no card to draw",
             )
     return book, component_info(game), pictures
+
+
+def _plan_diagrams(run, book, diags: Diagnostics) -> None:
+    """Every diagram the book calls, read, checked and planned once; what each shows is recorded as a value."""
+    from pnpgen.rulebook.diagrams import load_diagram
+    from pnpgen.schema.diagrams import MAX_DIAGRAMS, MAX_PLACED
+
+    placed = 0
+    for block in _walk(book.blocks):
+        if not isinstance(block, Diagram):
+            continue
+        placed += 1
+        called = Location(block.path or display_path(book.path), block.line, 1)
+        if placed > MAX_PLACED:
+            diags.error(called, f"a rulebook places at most {MAX_PLACED} diagrams")
+            return
+        if block.diagram in book.diagrams:
+            continue
+        if len(book.diagrams) >= MAX_DIAGRAMS:
+            diags.error(called, f"a rulebook shows at most {MAX_DIAGRAMS} different diagrams")
+            return
+        plan = load_diagram(run, block.diagram, diags, called)
+        book.diagrams[block.diagram] = plan
+        if plan is not None:
+            run.reader.note_value(f"{SCOPE}diagram/{block.diagram}", plan.snapshot())
 
 
 def values_hold(run, inputs: dict) -> bool:
@@ -105,6 +138,20 @@ def values_hold(run, inputs: dict) -> bool:
             deck = by_id.get(path[len("picture/") :])
             faces = run.first_faces(deck) if deck is not None else None
             if faces is None or value_digest(_snapshot(faces)) != digest:
+                return False
+            continue
+        if path == "cover":
+            from pnpgen.rulebook.diagrams import load_cover
+
+            cover = load_cover(run, Diagnostics())
+            if cover is None or value_digest(cover.snapshot()) != digest:
+                return False
+            continue
+        if path.startswith("diagram/"):
+            from pnpgen.rulebook.diagrams import load_diagram
+
+            plan = load_diagram(run, path[len("diagram/") :], Diagnostics())
+            if plan is None or value_digest(plan.snapshot()) != digest:
                 return False
             continue
         data = data if data is not None else template_data(run.game)

@@ -51,6 +51,13 @@ class Picture:
 
 
 @dataclass
+class Diagram:
+    diagram: str  # its id: content/<game>/diagrams/<id>.yaml
+    line: int
+    path: str = ""  # the source file, as the user reads it
+
+
+@dataclass
 class ComponentTable:
     line: int
     path: str = ""  # the source file, as the user reads it
@@ -68,3 +75,5 @@ class Rulebook:
     blocks: list = field(default_factory=list)
     counters: list = field(default_factory=lambda: [0, 0, 0])  # chapter and section numbers, across sources
     marks: int = 0  # Markdown marks read so far, across sources (see markdown.MAX_MARKS)
+    diagrams: dict = field(default_factory=dict)  # id -> DiagramPlan (see rulebook.diagrams)
+    cover: object = None  # the game's own cover (rulebook.diagrams.Cover), or None: pnpgen's

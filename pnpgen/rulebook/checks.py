@@ -25,13 +25,17 @@ def check_glyphs(book: Rulebook, game, icons: dict, diags: Diagnostics) -> None:
         elif isinstance(block, TableBlock):
             texts += [(cell, "sans-bold", line) for cell in block.header]
             texts += [(cell, "sans", line) for row in block.rows for cell in row]
-    for text, font, line in texts:
+    places = [(text, font, Location(display, line, 1)) for text, font, line in texts]
+    for diagram, plan in getattr(book, "diagrams", {}).items():  # words drawn in diagrams, plainly
+        where = Location(display_path(game.root / "diagrams" / f"{diagram}.yaml"), 1, 1)
+        if plan is not None:
+            words = [a[4] or "" for a in plan.arrows] + [lab[2] for lab in plan.labels]
+            places += [(plan.caption, "sans-italic", where)] + [(w, "sans-bold", where) for w in words]
+    for text, font, loc in places:
         lost = missing_in(text or "", font, lambda name: name in icons)
         if lost:
             codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
-            diags.warning(
-                Location(display, line, 1), f"the rulebook's font {font} has no {codes}; it would not print"
-            )
+            diags.warning(loc, f"the rulebook's font {font} has no {codes}; it would not print")
 
 
 _COUNT = r"(?<![\d.])(\d+)\s+(?:\*\*)?"

@@ -9,6 +9,7 @@ from pathlib import Path
 from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.rulebook.blocks import (
     ComponentTable,
+    Diagram,
     Heading,
     ListBlock,
     Para,
@@ -19,7 +20,7 @@ from pnpgen.rulebook.blocks import (
     TableBlock,
 )
 
-_MARKER = re.compile(r"%%pnpgen (picture|components)(?: ([a-z0-9_-]+))?%%")
+_MARKER = re.compile(r"%%pnpgen (picture|components|diagram)(?: ([a-z0-9_-]+))?%%")
 
 
 def parse(text: str, path: Path, diags: Diagnostics, book: Rulebook | None = None) -> Rulebook:
@@ -144,7 +145,7 @@ def _few_marks(text: str, book: Rulebook, display: str, diags: Diagnostics) -> b
 
 
 def _paragraph(inline: str, line: int, display: str) -> list:
-    """A paragraph, split where picture() or component_table() placed a marker."""
+    """A paragraph, split where picture(), diagram() or component_table() placed a marker."""
     out: list = []
     last = 0
     for m in _MARKER.finditer(inline):
@@ -153,6 +154,8 @@ def _paragraph(inline: str, line: int, display: str) -> list:
             out.append(Para(before, line, display))
         if m.group(1) == "picture":
             out.append(Picture(m.group(2), line, display))
+        elif m.group(1) == "diagram":
+            out.append(Diagram(m.group(2), line, display))
         else:
             out.append(ComponentTable(line, display))
         last = m.end()

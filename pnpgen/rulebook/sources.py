@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.errors import display_path
+from pnpgen.names import is_name
 from pnpgen.templating import render_document
 from pnpgen.units import MM
 
@@ -80,6 +81,13 @@ def render_source(path: Path, game, reader=None) -> str:
         note(f"components/{component_id}/name", components[component_id]["name"])  # the caption
         return f"%%pnpgen picture {component_id}%%"  # no line breaks: later lines keep their numbers
 
+    def diagram(diagram_id: str) -> str:
+        if not isinstance(diagram_id, str) or not is_name(diagram_id):
+            raise ValueError(
+                f"diagram(): {diagram_id!r} is not a diagram's id (its file: diagrams/<id>.yaml)"
+            )
+        return f"%%pnpgen diagram {diagram_id}%%"  # read, checked and recorded by load_rulebook
+
     def component_table() -> str:
         view = View(components, "components", note)
         for cid in view:  # what the table prints of each component
@@ -92,6 +100,7 @@ def render_source(path: Path, game, reader=None) -> str:
         "game": View(data["game"], "game", note),
         "components": View(components, "components", note),
         "picture": picture,
+        "diagram": diagram,
         "component_table": component_table,
     }
     return render_document(text, names, display)

@@ -30,7 +30,8 @@ def tables() -> tuple[Table, ...]:
     """Every table of content keys (layout elements excepted: `pnpgen.layout.elements` declares their keys)."""
     from pnpgen.icons import ICON, SHAPE
     from pnpgen.schema.components import BOARD, CARD, DEFAULTS, PIECES, SIDE
+    from pnpgen.schema.diagrams import TABLES as DIAGRAMS
     from pnpgen.schema.facts import TABLES as FACTS
     from pnpgen.schema.game import GAME, PRINT
 
-    return (GAME, PRINT, *PIECES.values(), CARD, DEFAULTS, BOARD, SIDE, ICON, SHAPE, *FACTS)
+    return (GAME, PRINT, *PIECES.values(), CARD, DEFAULTS, BOARD, SIDE, ICON, SHAPE, *FACTS, *DIAGRAMS)

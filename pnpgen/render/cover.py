@@ -1,0 +1,74 @@
+"""A rulebook's cover: the game's own colours and art (`cover.yaml`, its art a diagram), else pnpgen's colours
+with the first cards' faces."""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import HexColor
+
+from pnpgen.render.diagram import DiagramFlowable
+from pnpgen.render.flowables import drawer_for
+from pnpgen.text.fonts import pdf_name, unit_width
+from pnpgen.units import MM
+
+
+def draw_cover(canv, game, pictures, icons, pw, ph, cover=None):
+    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces."""
+    ground, ink, accent = (
+        (cover.background, cover.ink, cover.accent)
+        if cover is not None
+        else ("#2b2140", "#f3e6c4", "#d8b45a")
+    )
+    canv.saveState()
+    canv.setFillColor(HexColor(ground))
+    canv.rect(0, 0, pw, ph, stroke=0, fill=1)
+    canv.setStrokeColor(HexColor(accent))
+    canv.setLineWidth(1.5)
+    canv.rect(12 * MM, 12 * MM, pw - 24 * MM, ph - 24 * MM, stroke=1, fill=0)
+    canv.setLineWidth(0.5)
+    canv.rect(14.5 * MM, 14.5 * MM, pw - 29 * MM, ph - 29 * MM, stroke=1, fill=0)
+    canv.setFillColor(HexColor(ink))
+    title = game.title
+    size = 44
+    while unit_width(title, "display-bold") * size > pw - 40 * MM and size > 18:
+        size -= 1
+    canv.setFont(pdf_name("display-bold"), size)
+    canv.drawCentredString(pw / 2, ph - 58 * MM, title)
+    canv.setFont(pdf_name("display"), 16)
+    canv.setFillColor(HexColor(accent))
+    canv.drawCentredString(pw / 2, ph - 72 * MM, "Rules of play")
+    canv.setFont(pdf_name("sans"), 11)
+    canv.setFillColor(HexColor(ink))
+    canv.drawCentredString(pw / 2, ph - 84 * MM, f"For {game.players} players")
+    if game.credits:
+        canv.setFont(pdf_name("sans-italic"), 9)
+        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
+    canv.setFont(pdf_name("sans"), 7.5)
+    canv.setFillColor(HexColor(accent))
+    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+    if cover is not None and cover.art is not None:
+        box_w, box_h = pw - 44 * MM, ph - 84 * MM - 44 * MM - 14 * MM
+        art = DiagramFlowable(cover.art, icons, box_w, max_h=box_h, bare=True)
+        x, y = 22 * MM, 34 * MM + (box_h - art.height) / 2
+        canv.saveState()
+        canv.translate(x, y)
+        art.canv = canv
+        art.draw()
+        canv.restoreState()
+        canv.setStrokeColor(HexColor(accent))
+        canv.setLineWidth(1)
+        canv.rect(x + art.left, y, art.pic_w, art.height, stroke=1, fill=0)
+        canv.restoreState()
+        return
+    fronts = [f for f, _ in pictures.values()][:3]
+    if fronts:
+        drawer = drawer_for(canv, icons)
+        card_w = 52 * MM
+        gap = 8 * MM
+        total = len(fronts) * card_w + (len(fronts) - 1) * gap
+        x = (pw - total) / 2
+        for face in fronts:
+            scale = card_w / face.width_pt
+            y = ph / 2 - 60 * MM - (face.height_pt * scale - 72 * MM) / 2
+            drawer.draw_face(face, x, y, scale, bleed=False)
+            x += card_w + gap
+    canv.restoreState()

@@ -1,0 +1,317 @@
+"""Diagrams from data: `{{ diagram('setup') }}` in a rulebook reads `content/<game>/diagrams/setup.yaml` and
+plans a picture of a board side (or a plain area) with the game's own pieces placed on its cells, arrows, labels
+and marked cells. The pieces and the board are the components' faces, so the diagram follows the content.
+
+Everything here is geometry in points from the top-left of the board (or area), y downwards; `render/diagram.py`
+draws a plan. The diagram file is read through the game's reader (recorded); the faces it shows are recorded as a
+value (`=rulebook:diagram/<id>`) that `values_hold` draws again to judge freshness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.schema.diagrams import AREA, ARROW, DIAGRAM, GRID, LABEL, MARK, PIECE, VIEW
+from pnpgen.source import LMap
+
+
+@dataclass(frozen=True)
+class Grid:
+    x: float
+    y: float
+    cols: int
+    rows: int
+    cw: float
+    ch: float
+    lines: bool
+    coords: bool
+
+    def centre(self, cell: tuple[float, float]) -> tuple[float, float]:
+        return self.x + (cell[0] - 0.5) * self.cw, self.y + (cell[1] - 0.5) * self.ch
+
+
+@dataclass
+class DiagramPlan:
+    id: str
+    caption: str
+    width_pt: float | None  # as printed; None: the text column
+    view: tuple[float, float, float, float]  # x, y, w, h of the part shown
+    fill: str | None  # a plain area's colour
+    board: object | None  # the board side's Face
+    grid: Grid
+    pieces: list = field(default_factory=list)  # (face, cx, cy, w, h, rotate)
+    arrows: list = field(default_factory=list)  # (x1, y1, x2, y2, label, colour, dashed)
+    labels: list = field(default_factory=list)  # (x, y, text, size, colour)
+    marks: list = field(default_factory=list)  # (x, y, w, h, fill, cross)
+
+    def snapshot(self) -> str:
+        """What the diagram shows, as stable text (its faces' draw operations included)."""
+        parts = [repr((self.caption, self.width_pt, self.view, self.fill, self.grid))]
+        parts.append(self.board.snapshot() if self.board is not None else "")
+        for face, *rest in self.pieces:
+            parts.append(face.snapshot() + repr(rest))
+        parts += [repr(self.arrows), repr(self.labels), repr(self.marks)]
+        return "\n--\n".join(parts)
+
+
+def diagram_path(game, diagram_id: str):
+    return game.root / "diagrams" / f"{diagram_id}.yaml"
+
+
+def load_diagram(
+    run, diagram_id: str, diags: Diagnostics, called: Location | None = None
+) -> DiagramPlan | None:
+    """Read, check and plan one diagram; problems go to `diags` at their file:line:column (None then).
+    `called`: where the rulebook calls it (a missing file is reported there)."""
+    path = diagram_path(run.game, diagram_id)
+    display = display_path(path)
+    try:
+        data = run.reader.load_yaml(path, "diagram", called)
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return None
+    if not isinstance(data, LMap):
+        diags.error(Location(display, 1, 1), "a diagram file must be a mapping with 'caption', 'grid', ...")
+        return None
+    before = len(diags.errors)
+    top = DIAGRAM.read(data, diags)
+    if len(diags.errors) > before:
+        return None
+    comps = {c.id: c for c in run.game.components}
+    board_face, extent, fill = None, None, None
+    if top["board"] is not None:
+        board = comps.get(top["board"])
+        if board is None or board.kind != "board":
+            boards = [c.id for c in run.game.components if c.kind == "board"]
+            diags.error(
+                data.loc_of("board"),
+                f"no board '{top['board']}' in this game",
+                did_you_mean(top["board"], boards),
+            )
+            return None
+        sides = [s.id for s in board.sides]
+        index = sides.index(top["side"]) if top["side"] in sides else (0 if top["side"] is None else -1)
+        if index < 0:
+            diags.error(
+                data.loc_of("side"),
+                f"board '{board.id}' has no side '{top['side']}'",
+                did_you_mean(top["side"], sides),
+            )
+            return None
+        faces = run.board_faces(board)
+        if faces is None:
+            diags.error(data.loc_of("board"), f"board '{board.id}' could not be drawn (see its own messages)")
+            return None
+        board_face = faces[index]
+        extent = (board.width_pt, board.height_pt)
+        if top["area"] is not None:
+            diags.error(data.key_loc("area"), "a diagram has a board or an area, not both")
+    elif top["side"] is not None:
+        diags.error(data.key_loc("side"), "'side' needs a 'board'")
+    g = GRID.read(top["grid"], diags, "the diagram's grid")
+    if len(diags.errors) > before:
+        return None
+    ch = g["cell_h"] if g["cell_h"] is not None else g["cell"]
+    lines = g["lines"] if g["lines"] is not None else board_face is None
+    grid = Grid(g["x"], g["y"], g["cols"], g["rows"], g["cell"], ch, lines, g["coords"])
+    if extent is None:
+        if top["area"] is not None:
+            a = AREA.read(top["area"], diags, "the diagram's area")
+            extent, fill = (a["w"], a["h"]), a["fill"]
+        else:  # the grid with a margin as wide as its offset
+            extent, fill = (2 * grid.x + grid.cols * grid.cw, 2 * grid.y + grid.rows * grid.ch), "#f4ecd8"
+    view = (0.0, 0.0, *extent)
+    if top["view"] is not None:
+        v = VIEW.read(top["view"], diags, "the diagram's view")
+        if v.ok:
+            view = (v["x"], v["y"], v["w"], v["h"])
+            if v["x"] + v["w"] > extent[0] + 0.01 or v["y"] + v["h"] > extent[1] + 0.01:
+                diags.error(top["view"].loc, "the view reaches past the board (or area) it shows")
+    if len(diags.errors) > before:
+        return None
+    plan = DiagramPlan(diagram_id, top["caption"], top["width"], view, fill, board_face, grid)
+    _pieces(run, data, top["pieces"] or [], comps, grid, plan, diags)
+    for i in range(len(top["arrows"] or [])):
+        a = _item(ARROW, top["arrows"], i, "arrow", diags)
+        if a and _on_grid(a, "from", grid, diags) and _on_grid(a, "to", grid, diags):
+            (x1, y1), (x2, y2) = grid.centre(a["from"]), grid.centre(a["to"])
+            plan.arrows.append((x1, y1, x2, y2, a["label"], a["colour"], a["dashed"]))
+    for i in range(len(top["labels"] or [])):
+        lab = _item(LABEL, top["labels"], i, "label", diags)
+        if lab and _on_grid(lab, "at", grid, diags):
+            plan.labels.append((*grid.centre(lab["at"]), lab["text"], lab["size"], lab["colour"]))
+    for i in range(len(top["marks"] or [])):
+        m = _item(MARK, top["marks"], i, "mark", diags)
+        if m and _on_grid(m, "at", grid, diags):
+            cx, cy = grid.centre(m["at"])
+            plan.marks.append((cx - grid.cw / 2, cy - grid.ch / 2, grid.cw, grid.ch, m["fill"], m["cross"]))
+    return plan if len(diags.errors) == before else None
+
+
+def _item(table, items, i: int, what: str, diags: Diagnostics):
+    value = items[i]
+    if not isinstance(value, LMap):
+        diags.error(items.loc_at(i), f"a diagram {what} must be a mapping such as {_EXAMPLE[what]}")
+        return None
+    out = table.read(value, diags, f"diagram {what} {i + 1}")
+    return out if out.ok else None
+
+
+_EXAMPLE = {
+    "piece": "{piece: worshipers, card: Mystic, at: C4}",
+    "arrow": "{from: C4, to: E4}",
+    "label": "{at: C4, text: '1'}",
+    "mark": "{at: C4}",
+}
+
+
+def _on_grid(values, key: str, grid: Grid, diags: Diagnostics) -> bool:
+    col, row = values[key]
+    if 0.5 <= col <= grid.cols + 0.5 and 0.5 <= row <= grid.rows + 0.5:
+        return True
+    last = _letters(grid.cols)
+    diags.error(
+        values.loc_of(key),
+        f"cell {_show(values.data[key])} is outside the {grid.cols} x {grid.rows} grid "
+        f"(columns A to {last}, rows 1 to {grid.rows})",
+    )
+    return False
+
+
+def _show(value) -> str:
+    return f"'{value}'" if isinstance(value, str) else "[" + ", ".join(str(v) for v in value) + "]"
+
+
+def _letters(n: int) -> str:
+    out = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def _pieces(run, data, items, comps: dict, grid: Grid, plan: DiagramPlan, diags: Diagnostics) -> None:
+    for i in range(len(items)):
+        p = _item(PIECE, items, i, "piece", diags)
+        if not p or not _on_grid(p, "at", grid, diags):
+            continue
+        deck = comps.get(p["piece"])
+        if deck is None:
+            diags.error(
+                p.loc_of("piece"), f"no component '{p['piece']}' to place", did_you_mean(p["piece"], comps)
+            )
+            continue
+        if deck.kind == "board":  # a board laid on the table (a strip, a small board): `card` names its side
+            face = _board_side(run, deck, p, diags)
+            if face is not None:
+                plan.pieces.append((face, *grid.centre(p["at"]), *_size(face, p["size"]), p["rotate"]))
+            continue
+        index = _card_index(deck, p["card"])
+        if index is None:
+            names = [c.name for c in deck.cards]
+            diags.error(
+                p.loc_of("card"),
+                f"component '{deck.id}' has no card {p['card']!r} (it has {len(names)})",
+                did_you_mean(str(p["card"]), names) if isinstance(p["card"], str) else "",
+            )
+            continue
+        faces = run.card_faces(deck, index)
+        face = None if faces is None else faces[1 if p["back"] else 0]
+        if face is None:
+            what = "a back" if p["back"] else "a face"
+            diags.error(p.loc_of("card"), f"card {p['card']!r} of '{deck.id}' has no {what} to draw")
+            continue
+        plan.pieces.append((face, *grid.centre(p["at"]), *_size(face, p["size"]), p["rotate"]))
+
+
+def _size(face, size: float | None) -> tuple[float, float]:
+    w, h = face.width_pt, face.height_pt
+    k = 1.0 if size is None else size / max(w, h)
+    return w * k, h * k
+
+
+def _board_side(run, board, p, diags: Diagnostics):
+    sides = [s.id for s in board.sides]
+    card = p["card"]
+    index = card - 1 if isinstance(card, int) else (sides.index(card) if card in sides else -1)
+    if not 0 <= index < len(sides) or p["back"]:
+        diags.error(
+            p.loc_of("back" if p["back"] else "card"),
+            f"board '{board.id}' is placed by its side: 'card' is one of {', '.join(sides)} (or 1 to {len(sides)})",
+        )
+        return None
+    faces = run.board_faces(board)
+    if faces is None:
+        diags.error(p.loc_of("piece"), f"board '{board.id}' could not be drawn (see its own messages)")
+        return None
+    return faces[index]
+
+
+def _card_index(deck, card) -> int | None:
+    if isinstance(card, int):
+        return card - 1 if 1 <= card <= len(deck.cards) else None
+    for i, c in enumerate(deck.cards):
+        if c.name == card:
+            return i
+    return None
+
+
+@dataclass
+class Cover:
+    """A game's own rulebook cover (`cover.yaml`): its colours and, drawn from a diagram, its art."""
+
+    background: str
+    ink: str
+    accent: str
+    art: DiagramPlan | None = None
+
+    def snapshot(self) -> str:
+        art = self.art.snapshot() if self.art is not None else ""
+        return f"{self.background} {self.ink} {self.accent}\n{art}"
+
+
+def load_cover(run, diags: Diagnostics) -> Cover | None:
+    """`content/<game>/cover.yaml` when there is one (the lookup is recorded: adding it later redraws the book)."""
+    from pnpgen.colours import ColourError, parse_colour
+    from pnpgen.schema.diagrams import COVER
+
+    path = run.game.root / "cover.yaml"
+    if not run.reader.probe(path, "rulebook cover"):
+        return None
+    try:
+        data = run.reader.load_yaml(path, "rulebook cover")
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return None
+    if not isinstance(data, LMap):
+        diags.error(
+            Location(display_path(path), 1, 1), "a cover file must be a mapping: background, ink, accent, art"
+        )
+        return None
+    values = COVER.read(data, diags)
+    if not values.ok:
+        return None
+    palette = dict(run.game.palette)
+    colours = {}
+    for key in ("background", "ink", "accent"):
+        name = values[key]
+        if name in palette:
+            colours[key] = palette[name]
+            continue
+        try:
+            colours[key] = parse_colour(name, None, allow_none=False)
+        except ColourError:
+            diags.error(
+                values.loc_of(key),
+                f"'{key}' must be a colour of the game's palette or a colour such as '#2b2140' (got {name!r})",
+                did_you_mean(str(name), palette),
+            )
+    if len(colours) < 3:
+        return None
+    art = None
+    if values["art"] is not None:
+        art = load_diagram(run, values["art"], diags, values.loc_of("art"))
+        if art is None:
+            return None
+    return Cover(colours["background"], colours["ink"], colours["accent"], art)

@@ -1,0 +1,135 @@
+"""Rulebook diagrams from data (`diagrams/<id>.yaml`), measured in the written rulebook: the pieces' own faces on
+their cells, arrows, labels and crossed cells; and a rebuild redraws the rulebook only when what it shows changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2
+import pytest
+from conftest import run_cli
+
+SUPPORT = Path(__file__).parent / "broken" / "support"
+MM = 72 / 25.4
+
+
+@pytest.fixture
+def diagram_game(project):
+    root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text((SUPPORT / "diagram-rulebook.md").read_text())
+    (game / "diagrams").mkdir()
+    (game / "diagrams" / "table.yaml").write_text((SUPPORT / "diagram-table.yaml").read_text())
+    return root
+
+
+def build(root):
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def diagram_page(pdf_path: Path):
+    """(page number, the caption's words, every word of the page) of the page holding the diagram."""
+    with pdfplumber.open(pdf_path) as pdf:
+        for i, page in enumerate(pdf.pages):
+            words = page.extract_words()
+            first = [w for w in words if w["text"] == "Two"]
+            if first:
+                caption = [w for w in words if abs(w["top"] - first[0]["top"]) < 1]
+                return i, caption, words, page.height
+    raise AssertionError("no page holds the diagram's caption")
+
+
+def test_a_diagram_places_the_pieces_faces_on_their_cells(diagram_game):
+    build(diagram_game)
+    pdf = diagram_game / "out" / "sample" / "rulebook.pdf"
+    index, caption, words, height = diagram_page(pdf)
+    top_of_caption = min(w["top"] for w in caption)
+    # the area is 3 x 40 mm + 2 x 5 mm wide = 130 mm, 2 x 40 + 10 = 90 mm high, printed at its true width
+    # (`width: 130mm`), so it ends 90 mm above the caption's line
+    above = [w for w in words if top_of_caption - 95 * MM < w["top"] < top_of_caption]
+    texts = " ".join(w["text"] for w in above)
+    assert "Ash" in texts and "Walker" in texts  # card 1's face, drawn from its layout
+    assert "Tide" in texts and "Caller" in texts  # card 2 (by position)
+    assert "move" in texts and "here" in texts  # the arrow's label and the label
+    ash = next(w for w in above if w["text"] == "Ash")
+    tide = next(w for w in above if w["text"] == "Tide")
+    # A1 and B1 are one 40 mm column apart, both in row 1
+    assert abs((tide["x0"] - ash["x0"]) - 40 * MM) < 3 * MM
+    assert abs(tide["top"] - ash["top"]) < 2 * MM
+    here = next(w for w in above if w["text"] == "here")
+    assert abs((here["x0"] + here["x1"]) / 2 - ((ash["x0"] + ash["x1"]) / 2 + 80 * MM)) < 12 * MM
+    # the crossed cell C1 shows red ink; the plain area around it does not
+    doc = pypdfium2.PdfDocument(str(pdf))
+    image = doc[index].render(scale=2).to_pil().convert("RGB")
+    k = 2  # pixels per point
+    cx = ((ash["x0"] + ash["x1"]) / 2 + 80 * MM) * k
+    cy = (ash["top"] + 2 * MM) * k
+    box = image.crop(
+        (int(cx - 12 * MM * k), int(cy - 12 * MM * k), int(cx + 12 * MM * k), int(cy + 12 * MM * k))
+    )
+    reds = sum(1 for r, g, b in box.get_flattened_data() if r > 150 and g < 80 and b < 80)
+    assert reds > 200, reds
+    doc.close()
+
+
+def test_the_rulebook_is_redrawn_when_a_shown_card_changes_and_only_then(diagram_game):
+    def stamp():
+        return pdf.stat().st_mtime_ns, pdf.stat().st_ino
+
+    pdf = diagram_game / "out" / "sample" / "rulebook.pdf"
+    diagram = diagram_game / "content" / "sample" / "diagrams" / "table.yaml"
+    heroes = diagram_game / "content" / "sample" / "decks" / "heroes.yaml"
+    shown = diagram.read_text()
+    diagram.write_text(shown.replace("  - {piece: heroes, card: 2, at: B1, size: 30mm}\n", ""))
+    build(diagram_game)
+    before = stamp()
+    heroes.write_text(heroes.read_text().replace("when a neighbour", "when a friend"))  # card 2: not shown
+    build(diagram_game)
+    assert stamp() == before
+    diagram.write_text(shown)  # now card 2 is placed on B1
+    build(diagram_game)
+    assert stamp() != before
+    again = stamp()
+    heroes.write_text(heroes.read_text().replace("Tide Caller", "Tide Singer"))
+    build(diagram_game)
+    assert stamp() != again
+    _, _, words, _ = diagram_page(pdf)
+    assert "Singer" in {w["text"] for w in words}
+
+
+def test_a_cover_file_added_later_redraws_the_rulebook_in_its_colours(diagram_game):
+    build(diagram_game)
+    pdf = diagram_game / "out" / "sample" / "rulebook.pdf"
+    before = pdf.stat().st_mtime_ns, pdf.stat().st_ino
+    cover = diagram_game / "content" / "sample" / "cover.yaml"
+    cover.write_text("background: sea\nink: '#ffffff'\naccent: ember\nart: table\n")
+    build(diagram_game)
+    assert (pdf.stat().st_mtime_ns, pdf.stat().st_ino) != before
+    doc = pypdfium2.PdfDocument(str(pdf))
+    image = doc[0].render(scale=1).to_pil().convert("RGB")
+    doc.close()
+    assert image.getpixel((int(6 * MM), int(6 * MM))) == (0x1F, 0x6F, 0xB2)  # the palette's sea
+    with pdfplumber.open(pdf) as book:  # the art: the diagram's hero cards, drawn from their layouts
+        words = {w["text"] for w in book.pages[0].extract_words()}
+    assert {"Ash", "Walker", "Tide", "Caller", "Sample", "Game"} <= words
+
+
+@pytest.mark.parametrize("filler", [22, 28, 34])  # without the keeping, each left the heading at a foot
+def test_a_heading_stays_with_the_diagram_it_introduces(diagram_game, filler):
+    words = " ".join(["word"] * 14)
+    text = "\n\n".join(f"{words} {i}." for i in range(filler))  # the heading lands near a page's foot
+    rulebook = diagram_game / "content" / "sample" / "rulebook.md"
+    rulebook.write_text(f"# Sample\n\n## Play\n\n{text}\n\n### The table\n\n{{{{ diagram('table') }}}}\n")
+    build(diagram_game)
+    with pdfplumber.open(diagram_game / "out" / "sample" / "rulebook.pdf") as pdf:
+        pages = [  # the heading itself, not the running header above the page's text
+            i
+            for i, p in enumerate(pdf.pages)
+            if "table" in {w["text"] for w in p.extract_words() if w["top"] > 16 * MM}
+        ]
+        index, _, _, _ = diagram_page(diagram_game / "out" / "sample" / "rulebook.pdf")
+    assert pages[-1] == index  # the heading's page (not the contents) is the diagram's

@@ -1,0 +1,173 @@
+"""The shipped rulebooks' diagrams and layout, measured in the written PDFs: each diagram's caption with the
+pieces' faces drawn on its page, a running header naming the heading current on each page, no page holding only a
+line or two, tables split with their header and rows kept together, a cover per game in its own colours."""
+
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pypdfium2
+import pytest
+import yaml
+from conftest import ROOT, form_uses, run_cli
+
+CONTENT = ROOT / "content"
+GAMES = ["elements-of-the-gods", "deity", "orbis", "river", "seven-gods"]
+MM = 72 / 25.4
+# what issue 16 asks each rulebook to show, by diagram file
+EXPECTED = {
+    "elements-of-the-gods": {"setup", "setup-small", "water", "fire", "wind", "monuments-gardens"},
+    "orbis": {"pyramid", "central-area"},
+    "seven-gods": {"currents", "persuasion"},
+    "river": {"start"},
+    "deity": {"board"},
+}
+
+
+@pytest.fixture(scope="module")
+def built(shipped_build):
+    return shipped_build
+
+
+def words_of(page):
+    return page.extract_words(extra_attrs=["size", "fontname"])
+
+
+def caption_page(pdf, caption: str) -> int | None:
+    """The page whose text holds the caption's first words."""
+    start = " ".join(caption.split()[:6])
+    for i, page in enumerate(pdf.pages):
+        if start in re.sub(r"\s+", " ", page.extract_text() or ""):
+            return i
+    return None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_spatial_rule_has_its_diagram_with_the_pieces_faces(built, game):
+    folder = CONTENT / game / "diagrams"
+    ids = {p.stem for p in folder.glob("*.yaml")} - {"cover"}
+    assert EXPECTED[game] <= ids
+    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
+        for diagram in sorted(ids):
+            data = yaml.safe_load((folder / f"{diagram}.yaml").read_text())
+            index = caption_page(pdf, data["caption"])
+            assert index is not None, f"{game}: the diagram '{diagram}' is not in the rulebook"
+            faces = [n for n in form_uses(pdf.pages[index]) if re.match(rb"(FormXob\.)?RF\d+$", n)]
+            pieces = {
+                (p["piece"], str(p.get("card", 1)), bool(p.get("back"))) for p in data.get("pieces", [])
+            }
+            # every distinct piece is a face drawn from its layout (one form each), plus the board when there is one
+            assert len(set(faces)) >= len(pieces) + (1 if data.get("board") else 0), (
+                diagram,
+                len(set(faces)),
+            )
+
+
+def headings(page) -> list[tuple[float, str, int]]:
+    """(top, text, level) of the chapter (17 pt) and section (12.5 pt) headings begun on a page."""
+    lines: dict[float, list] = {}
+    for w in words_of(page):
+        if 16 * MM < w["top"] < page.height - 16 * MM and round(w["size"], 1) in (17.0, 12.5):
+            lines.setdefault(round(w["top"]), []).append(w)
+    out = []
+    for top, ws in sorted(lines.items()):
+        if re.fullmatch(r"\d+(\.\d+)?", ws[0]["text"]):
+            out.append((top, " ".join(w["text"] for w in ws), 0 if round(ws[0]["size"], 1) == 17.0 else 1))
+    return out
+
+
+def running_head(page) -> str:
+    """The header's right-hand text (8 pt; a diagram's clipped board text may lie under it, in other sizes)."""
+    head = [
+        w
+        for w in words_of(page)
+        if w["top"] < 14 * MM and w["x0"] > page.width / 3 and round(w["size"], 1) == 8.0
+    ]
+    return " ".join(w["text"] for w in sorted(head, key=lambda w: w["x0"]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_running_header_names_the_heading_current_on_each_page(built, game):
+    """The header names the chapter (or its section) in force at the top of the page: the heading the page opens
+    with, else the one carried over from the pages before, never one that begins further down."""
+    chapter = section = ""
+    checked = 0
+    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
+        for page in pdf.pages[2:]:
+            begun = headings(page)
+            head = running_head(page)
+            body = [w["top"] for w in page.extract_words() if 16 * MM < w["top"] < page.height - 16 * MM]
+            if begun and body and begun[0][0] <= min(body) + 2:  # the page opens with a heading
+                first = begun[0][1]
+                then = begun[1][1] if len(begun) > 1 and (begun[0][2], begun[1][2]) == (0, 1) else first
+                assert first in head or then in head, (page.page_number, head, begun)
+            elif chapter:  # the chapter or section carried over, not one begun lower on the page
+                assert chapter in head or (section and section in head), (page.page_number, head)
+                for _, text, _ in begun:
+                    assert text not in head or text in (chapter, section), (page.page_number, head, text)
+            checked += 1
+            for _, text, level in begun:
+                chapter, section = (text, "") if level == 0 else (chapter, text)
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_page_holds_only_a_line_or_two(built, game):
+    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
+        for page in pdf.pages[1:-1]:  # the last page may end the book with what is left
+            body = [w for w in page.extract_words() if 16 * MM < w["top"] < page.height - 16 * MM]
+            lines = {round(w["top"]) for w in body}
+            drawn = len(page.rects) + len(page.curves) + len(form_uses(page))
+            assert len(lines) > 3 or drawn > 20, (page.page_number, sorted(lines))
+
+
+def test_each_game_has_its_own_cover_in_its_own_colours(built):
+    grounds = {}
+    for game in GAMES:
+        cover = yaml.safe_load((CONTENT / game / "cover.yaml").read_text())
+        palette = yaml.safe_load((CONTENT / game / "game.yaml").read_text())["palette"]
+        want = palette.get(cover["background"], cover["background"]).lstrip("#")
+        doc = pypdfium2.PdfDocument(str(built / game / "rulebook.pdf"))
+        image = doc[0].render(scale=1).to_pil().convert("RGB")
+        doc.close()
+        pixel = image.getpixel((int(6 * MM), int(6 * MM)))  # outside the frame: the ground
+        assert all(abs(a - int(want[i * 2 : i * 2 + 2], 16)) <= 2 for i, a in enumerate(pixel)), (
+            game,
+            pixel,
+            want,
+        )
+        grounds[game] = pixel
+        with pdfplumber.open(built / game / "rulebook.pdf") as pdf:  # its art: the game's own faces
+            assert len([n for n in form_uses(pdf.pages[0]) if re.match(rb"(FormXob\.)?RF\d+$", n)]) >= 3
+    assert len(set(grounds.values())) == len(GAMES)
+
+
+LONG_TABLE = "\n".join(
+    ["| Round | What happens |", "|---|---|"]
+    + [f"| {i} | the players do thing number {i} |" for i in range(1, 31)]
+)
+
+
+@pytest.mark.parametrize("filler", [37, 44, 50])  # 37 and 50 left the header with one row before
+def test_a_table_never_leaves_its_header_alone_at_a_page_foot(project, filler):
+    root = project("basic")
+    words = " ".join(["word"] * 14)
+    text = "\n\n".join(f"{words} {i}." for i in range(filler))  # pushes the table to near the page's foot
+    (root / "content" / "sample" / "rulebook.md").write_text(
+        f"# Sample\n\n## Play\n\n{text}\n\n{LONG_TABLE}\n"
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "out" / "sample" / "rulebook.pdf") as pdf:
+        pages = [p for p in pdf.pages if "Round" in (p.extract_text() or "")]
+        assert pages
+        for page in pages:  # on every page the table is on: its header, then at least two of its rows
+            lines = (page.extract_text() or "").splitlines()
+            at = next(i for i, line in enumerate(lines) if line.startswith("Round"))
+            rows = [line for line in lines[at + 1 :] if re.match(r"^\d+ the players", line)]
+            assert len(rows) >= 2, (page.page_number, lines[at:])
+        all_rows = [
+            r for p in pages for r in (p.extract_text() or "").splitlines() if re.match(r"^\d+ the", r)
+        ]
+        assert len(all_rows) == 30
