@@ -37,7 +37,18 @@ def test_both_inks_write_each_sheet_and_board_twice_and_list_them(deity):
     names = {e["path"] for e in json.loads((deity / "manifest.json").read_text())["files"]}
     for stem in ("deity", "power", "aid", "terrain", "creatures", "rings", "board", "board-full"):
         assert {f"{stem}.pdf", f"{stem}-lowink.pdf"} <= names
-    assert "rulebook.pdf" in names
+    assert {"rulebook.pdf", "rulebook-lowink.pdf", "print-all.pdf", "print-all-lowink.pdf"} <= names
+
+
+def test_the_low_ink_rulebook_has_a_pale_cover_and_low_ink_pictures(deity):
+    cover_full, cover_low = ink(deity / "rulebook.pdf"), ink(deity / "rulebook-lowink.pdf")
+    assert cover_low < 0.5 * cover_full, (cover_full, cover_low)
+    with pdfplumber.open(deity / "rulebook.pdf") as a, pdfplumber.open(deity / "rulebook-lowink.pdf") as b:
+        assert len(a.pages) == len(b.pages)  # the same book, page for page
+        pictured = [i for i, page in enumerate(a.pages) if page.images or len(page.rects) > 20][1:]
+    assert pictured  # a page with pictures of the components prints with less ink too
+    k = pictured[0]
+    assert ink(deity / "rulebook-lowink.pdf", k) < ink(deity / "rulebook.pdf", k)
 
 
 @pytest.mark.parametrize("stem", ["deity", "power", "aid", "board-full"])

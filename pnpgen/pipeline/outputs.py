@@ -262,15 +262,17 @@ class RulebookFile(Target):
 
     kind = "rulebook"
 
-    def __init__(self, sources: list[Path]):
+    def __init__(self, sources: list[Path], printing=DEFAULT):
         super().__init__("rulebook", Location(display_path(sources[0])))
+        self.printing = printing
         self.sources = sources
         self.book = None
         self.pictures: dict = {}
         self.info: dict = {}
 
     def names(self) -> list[str]:
-        return ["rulebook.pdf"]
+        """`rulebook.pdf` always (the file other outputs name), and `rulebook-lowink.pdf` when low ink is asked."""
+        return ["rulebook.pdf"] + (["rulebook-lowink.pdf"] if "low" in self.printing.inks else [])
 
     def describe(self) -> str:
         return f"the rulebook ({self.loc})"
@@ -293,7 +295,8 @@ class RulebookFile(Target):
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.book import build_rulebook_pdf
 
-        return build_rulebook_pdf(path, self.book, w.game, w.icons, self.pictures, self.info, w.paper)
+        low = self.printing.ink_of(name) == "low"
+        return build_rulebook_pdf(path, self.book, w.game, w.icons, self.pictures, self.info, w.paper, low)
 
 
 def label_glyphs(run, component, diags: Diagnostics) -> int:
@@ -322,7 +325,7 @@ def targets_of(game, sources: list[Path], printing=DEFAULT, paper: str = "a4") -
         for c in game.components
     ]
     if sources:
-        out.append(RulebookFile(sources))
+        out.append(RulebookFile(sources, printing))
     from pnpgen.pipeline.printall import print_all_of
 
     whole = print_all_of(game, out, printing) if printing.whole else None  # last: it uses the others' faces

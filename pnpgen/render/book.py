@@ -315,14 +315,16 @@ def _printed_as(info: dict) -> str:
 
 
 def build_rulebook_pdf(
-    path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str
+    path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str, low: bool = False
 ) -> int:
-    """Write the rulebook; returns its page count."""
+    """Write the rulebook (`low`: its low-ink form: a pale cover, pictures as the low-ink sheets print them);
+    returns its page count."""
     register_all()
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     margin_x, margin_top, margin_bottom = 20 * MM, 22 * MM, 20 * MM
     frame_w = pw - 2 * margin_x
-    doc = BookDoc(path, f"{game.title} — Rules", game.title, icons, (pw, ph))
+    doc = BookDoc(path, f"{game.title} — Rules" + (" (low ink)" if low else ""), game.title, icons, (pw, ph))
+    doc.low_ink = low  # `drawer_for` reads it: every face in the book is drawn through the low-ink transform
     cover_frame = Frame(margin_x, margin_bottom, frame_w, ph - margin_top - margin_bottom, id="cover")
     body_frame = Frame(
         margin_x,
@@ -340,7 +342,7 @@ def build_rulebook_pdf(
 
     def cover(canv, d):
         boxes(canv)
-        draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None))
+        draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None), low)
 
     def running(canv, d):
         boxes(canv)

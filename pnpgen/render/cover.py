@@ -11,13 +11,16 @@ from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
 
 
-def draw_cover(canv, game, pictures, icons, pw, ph, cover=None):
-    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces."""
+def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):
+    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces.
+    In low ink (`low`) the ground is the paper and the words near-black; the accent keeps the frame's lines."""
     ground, ink, accent = (
         (cover.background, cover.ink, cover.accent)
         if cover is not None
         else ("#2b2140", "#f3e6c4", "#d8b45a")
     )
+    if low:
+        ground, ink = "#ffffff", "#1f1d1a"
     canv.saveState()
     canv.setFillColor(HexColor(ground))
     canv.rect(0, 0, pw, ph, stroke=0, fill=1)

@@ -30,6 +30,10 @@ def drawer_for(canv, icons) -> FaceDrawer:
     drawer = getattr(canv, "_pnpgen_drawer", None)
     if drawer is None:
         drawer = FaceDrawer(canv, icons, prefix="R")
+        if getattr(getattr(canv, "_doctemplate", None), "low_ink", False):  # the low-ink rulebook
+            from pnpgen.lowink import low_ink
+
+            drawer.transform = low_ink
         canv._pnpgen_drawer = drawer
     return drawer
 

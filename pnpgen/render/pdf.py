@@ -92,6 +92,9 @@ class FaceDrawer:
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
         self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
+        self.transform = (
+            None  # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
+        )
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
         """Place a face with its trim's bottom-left at (x, y), cut to its shape (with its bleed unless not)."""
@@ -160,9 +163,10 @@ class FaceDrawer:
         if name is None:
             name = f"{self.prefix}F{len(self.face_forms)}"
             b = face.bleed_pt
-            self._inner_forms(face)  # they must exist before this form begins
+            drawn = face if self.transform is None else self.transform(face)
+            self._inner_forms(drawn)  # they must exist before this form begins
             self.c.beginForm(name, -b, -b, face.width_pt + b, face.height_pt + b)
-            self._draw_ops(face)
+            self._draw_ops(drawn)
             _end_form(self.c, name)
             self.face_forms[face] = name
         return name
