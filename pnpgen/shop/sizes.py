@@ -158,11 +158,12 @@ BOARDS = (
 
 
 def _product_fits(product: Product, shape: str, width_pt: float, height_pt: float) -> float:
-    """How far (mm, the larger side's difference) a piece's bounding box is from a product's trim. A hex,
-    circle or triangle on a square template fits by its larger side (its corners touch the template's trim)."""
+    """How far (mm, the larger side's difference) a piece's bounding box is from a product's trim. A hex, circle
+    or triangle fits by its larger side, corner to corner: TGC rounds the other side of its hex and triangle
+    templates to a multiple of 1/4 in (a 2 in hex tile is 1.75 in across the flats, not 1.73)."""
     w, h = (v * 72 for v in product.trim_in)
-    if w == h and shape not in ("square", "rect"):
-        return abs(w - max(width_pt, height_pt)) / MM
+    if shape not in ("square", "rect"):
+        return abs(max(w, h) - max(width_pt, height_pt)) / MM
     return (
         min(
             max(abs(w - width_pt), abs(h - height_pt)),
