@@ -32,7 +32,7 @@ TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 @_guarded
 def export_shop(target, game, components, content, out, debug, no_check):
     """Files for a print shop or factory, into OUT/GAME/shop/TARGET/. TARGET: tgc (The Game Crafter: a PNG per
-    card face at its template size, 300 dpi, sRGB), dtc (DriveThruCards: fronts and backs PDFs per card deck,
+    card, tile and token face and board side at its template size, 300 dpi, sRGB), dtc (DriveThruCards: fronts and backs PDFs per card deck,
     one card a page, 1/8 in bleed, PDF/X-1a CMYK), pdfx (PDF/X-1a of every component, one piece a page, 3 mm
     bleed, and the rulebook as a saddle-stitched booklet), factory (tiles and tokens on punchboard sheets with
     die lines in the spot colour die-cut, and a die file; cards and boards as pdfx). Every target also gets

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pnpgen.errors import ContentError, UsageProblem
 from pnpgen.exports import loaded
-from pnpgen.model import Deck
 from pnpgen.shop.targets import TARGETS
 
 
@@ -40,9 +39,7 @@ def export_shop(project, target: str, game_id: str, components: list[str], check
     if target == "tgc":
         from pnpgen.shop.tgc import export_tgc
 
-        cards = [c for c in wanted if isinstance(c, Deck) and c.kind == "cards"]
-        skipped = [(c.id, "The Game Crafter export covers card decks only") for c in wanted if c not in cards]
-        results = export_tgc(run, project, cards, diags)
+        results = export_tgc(run, project, wanted, diags)
     elif target in ("dtc", "pdfx", "factory"):
         from pnpgen.shop.pdfexport import export_pdf
 

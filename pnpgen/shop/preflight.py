@@ -91,11 +91,31 @@ def preflight(run, target: Target, components: list) -> Findings:
     found = Findings(target)
     for comp in components:
         if isinstance(comp, Board):
+            if target.name == "tgc":  # The Game Crafter sells boards of its own sizes
+                _tgc_size(target, comp, found)
             continue  # a board's full-size PDF goes to the printer as it is (see the README)
-        if target.name in ("tgc", "dtc") and comp.kind != "cards":
-            continue  # these shops' exports cover card decks
+        if target.name == "dtc" and comp.kind != "cards":
+            continue  # DriveThruCards prints card decks
         _deck(run, target, comp, found)
     return found
+
+
+def _tgc_size(target: Target, comp, found: Findings) -> None:
+    """A tile, token or board size The Game Crafter does not sell, and a board side it would not print."""
+    shape = getattr(comp, "shape", "rect")
+    message = sizes.unsold_product_message(comp.kind, shape, comp.width_pt, comp.height_pt)
+    if message:
+        found.add("warning", "size", comp.loc, message)
+        return
+    product = sizes.match_product(comp.kind, shape, comp.width_pt, comp.height_pt)
+    if isinstance(comp, Board) and product is not None and comp.faces > product.sides:
+        found.add(
+            "warning",
+            "sides",
+            comp.loc,
+            f"the {product.name} prints one side; this board has {comp.faces}: its other sides are written "
+            "but the product will not carry them",
+        )
 
 
 def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
@@ -103,6 +123,8 @@ def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
         message = sizes.unsold_message(deck.width_pt, deck.height_pt, target.name, target.title)
         if message:
             found.add("warning", "size", deck.loc, message)
+    elif target.name == "tgc":
+        _tgc_size(target, deck, found)
     if target.die_gap_pt and deck.kind != "cards":
         from pnpgen.shop.punchboard import plan
 

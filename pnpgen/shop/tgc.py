@@ -1,17 +1,22 @@
 """The Game Crafter: one PNG per distinct face and back at its template size, 300 dpi, tagged sRGB.
 
 TGC's upload templates are the trim plus 1/8 in of bleed on every side at 300 dpi (a poker card 825 x 1125 px,
-`pnpgen.shop.sizes`). Each deck goes to `OUT/<game>/shop/tgc/<deck>/`, numbered in deck order with cards.csv of the
-counts (the layout of `export png`); the folder is swapped whole, so it holds this export, old or new.
+a medium circle chit 300 x 300, `pnpgen.shop.sizes`). Each card deck, tile set and token set goes to
+`OUT/<game>/shop/tgc/<id>/`, numbered in deck order with cards.csv of the counts (the layout of `export png`);
+each board to `OUT/<game>/shop/tgc/<board>/`, one PNG a side with sides.csv. A size TGC does not sell is
+written at its own size plus the bleed (preflight warns and names the nearest product). Each folder is swapped
+whole, so it holds this export, old or new.
 """
 
 from __future__ import annotations
 
+import csv
+from dataclasses import replace
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard
-from pnpgen.model import Deck
+from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard, _render_pages
+from pnpgen.model import Board, Deck
 from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folder
 from pnpgen.shop import sizes
@@ -19,16 +24,27 @@ from pnpgen.shop import sizes
 DPI = sizes.TEMPLATE_DPI
 
 
-def template_px(deck: Deck) -> tuple[int, int]:
-    """The image size TGC takes for this deck: its template when it sells the size, else trim + bleed at 300 dpi."""
-    size = sizes.match(deck.width_pt, deck.height_pt, "tgc")
-    if size is not None:
-        w, h = size.template_px()
-        return (w, h) if (deck.width_pt <= deck.height_pt) == (w <= h) else (h, w)
+def own_px(width_pt: float, height_pt: float) -> tuple[int, int]:
+    """Trim plus 1/8 in bleed all round at 300 dpi: the image of a size TGC does not sell."""
     return (
-        round((deck.width_pt + 2 * SHOP_BLEED) / 72 * DPI),
-        round((deck.height_pt + 2 * SHOP_BLEED) / 72 * DPI),
+        round((width_pt + 2 * SHOP_BLEED) / 72 * DPI),
+        round((height_pt + 2 * SHOP_BLEED) / 72 * DPI),
     )
+
+
+def template_px(comp) -> tuple[int, int]:
+    """The image size TGC takes for this component: its template when it sells the size, else trim + bleed."""
+    if isinstance(comp, Deck) and comp.kind == "cards":
+        size = sizes.match(comp.width_pt, comp.height_pt, "tgc")
+        if size is not None:
+            w, h = size.template_px()
+            return (w, h) if (comp.width_pt <= comp.height_pt) == (w <= h) else (h, w)
+        return own_px(comp.width_pt, comp.height_pt)
+    shape = getattr(comp, "shape", "rect")
+    product = sizes.match_product(comp.kind, shape, comp.width_pt, comp.height_pt)
+    if product is not None:
+        return sizes.product_px(product, comp.width_pt, comp.height_pt)
+    return own_px(comp.width_pt, comp.height_pt)
 
 
 def srgb_profile() -> bytes:
@@ -38,46 +54,90 @@ def srgb_profile() -> bytes:
     return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
 
 
+def fitted(image, px: tuple[int, int]):
+    """The image at `px`. A few pixels off (a size in mm rounds): scaled. A hex or triangle on a square template
+    (its bounding box narrower than the template): centred, unscaled, on the colour of its bleed corner."""
+    from PIL import Image
+
+    if image.size == px:
+        return image
+    w, h = image.size
+    if abs(w - px[0]) <= 3 and abs(h - px[1]) <= 3:
+        return image.resize(px, Image.Resampling.LANCZOS)
+    scale = min(px[0] / w, px[1] / h)
+    if abs(scale - 1) > 0.01:
+        image = image.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS)
+    canvas = Image.new("RGB", px, image.getpixel((0, 0)))
+    canvas.paste(image, ((px[0] - image.size[0]) // 2, (px[1] - image.size[1]) // 2))
+    return canvas
+
+
 def retag(path: Path, px: tuple[int, int], icc: bytes) -> None:
     """Make a written PNG exactly `px`, RGB, 300 dpi (pHYs) and sRGB (iCCP)."""
     from PIL import Image
 
     with Image.open(path) as im:
         image = im.convert("RGB")
-    if image.size != px:  # a size in mm rounds a pixel off the template: scale to it
-        image = image.resize(px, Image.Resampling.LANCZOS)
-    image.save(path, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
+    fitted(image, px).save(path, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
 
 
-def export_tgc(run, project, decks: list[Deck], diags: Diagnostics) -> list[Exported]:
+def _deck_files(run, deck: Deck, folder: Path, icc: bytes, diags: Diagnostics) -> list[str]:
+    files = PngExport(deck, DPI, True).write(run, folder, diags)
+    px = template_px(deck)
+    for name in files:
+        if name.endswith(".png"):
+            try:
+                retag(folder / name, px, icc)
+            except OSError as exc:
+                raise ContentError.at(deck.loc, f"could not write {name}: {plain_error(exc)}") from None
+    return files
+
+
+def _board_files(run, board: Board, folder: Path, icc: bytes, diags: Diagnostics) -> list[str]:
+    """Each side of a board one PNG, drawn with TGC's 1/8 in bleed, and sides.csv naming them."""
+    drawn = run.painter.board(replace(board, bleed_pt=SHOP_BLEED), diags)
+    if drawn is None:
+        raise ContentError(diags)
+    px = template_px(board)
+    product = sizes.match_product("board", "rect", board.width_pt, board.height_pt)
+    width = max(1, len(str(len(board.sides))))
+    names = [f"{board.id}-{n:0{width}d}-{side.id}.png" for n, side in enumerate(board.sides, 1)]
+    for name, image in zip(names, _render_pages(drawn.faces, SHOP_BLEED, run.icons, DPI, board, folder)):
+        try:
+            fitted(image, px).save(folder / name, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
+        except OSError as exc:
+            raise ContentError.at(board.loc, f"could not write {name}: {plain_error(exc)}") from None
+    with open(folder / "sides.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["file", "side", "name", "product"])
+        for name, side in zip(names, board.sides):
+            w.writerow([name, side.id, side.name, product.identity if product else ""])
+    return [*names, "sides.csv"]
+
+
+def export_tgc(run, project, components: list, diags: Diagnostics) -> list[Exported]:
     icc = srgb_profile()
     results = []
-    for deck in decks:
-        final = project.out_dir(run.game.id) / "shop" / "tgc" / deck.id
+    for comp in components:
+        final = project.out_dir(run.game.id) / "shop" / "tgc" / comp.id
         refuse_link(final, project.out)
         folder = staging_folder(final)
         try:
-            files = PngExport(deck, DPI, True).write(run, folder, diags)
-            px = template_px(deck)
-            for name in files:
-                if name.endswith(".png"):
-                    try:
-                        retag(folder / name, px, icc)
-                    except OSError as exc:
-                        raise ContentError.at(
-                            deck.loc, f"could not write {name}: {plain_error(exc)}"
-                        ) from None
+            if isinstance(comp, Board):
+                files = _board_files(run, comp, folder, icc, diags)
+            else:
+                files = _deck_files(run, comp, folder, icc, diags)
             swap_folder(folder, final, project.out)
         finally:
             if folder.exists():
                 _discard(folder)
-        results.append(Exported(deck.id, files))
-    _spec(run, project, decks, results)
+        results.append(Exported(comp.id, files))
+    _spec(run, project, components, results)
     return results
 
 
-def _spec(run, project, decks: list, results: list) -> None:
-    """spec.csv and spec.pdf beside the decks' folders."""
+def _spec(run, project, components: list, results: list) -> None:
+    """spec.csv and spec.pdf beside the components' folders."""
     from pnpgen.pipeline.staging import Stage
     from pnpgen.shop.spec import write_spec
     from pnpgen.shop.targets import TARGETS
@@ -85,7 +145,8 @@ def _spec(run, project, decks: list, results: list) -> None:
     files = {}
     for r in results:
         images = [n for n in r.files if n.endswith(".png")]
-        files[r.component] = f"{r.component}/: {len(images)} PNG images and cards.csv"
+        listing = next((n for n in r.files if n.endswith(".csv")), "")
+        files[r.component] = f"{r.component}/: {len(images)} PNG images and {listing}"
     final = project.out_dir(run.game.id) / "shop" / "tgc"
     with Stage(final, project.out) as stage:
-        stage.commit(write_spec(stage.dir, run, TARGETS["tgc"], decks, files))
+        stage.commit(write_spec(stage.dir, run, TARGETS["tgc"], components, files))
