@@ -216,6 +216,11 @@ def test_fuzzed_content_never_crashes_or_tears_a_file(tmp_path_factory, case):
     source, text = case
     root = tmp_path_factory.mktemp("fuzz")
     shutil.copytree(FIXTURES / "basic", root, dirs_exist_ok=True)
+    if source.parent.name == "broken":  # a case's good files first (`# before:`), as its own test adds them
+        for spec in header(source, "before"):
+            dest, src = (part.strip() for part in spec.split("="))
+            (root / dest).parent.mkdir(parents=True, exist_ok=True)
+            (root / dest).write_text((source.parent / "support" / src).read_text())
     assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
     before = snapshot(root / "out" / "sample")
     target = root / _target_for(source)

@@ -95,11 +95,20 @@ class DiagramFlowable(Flowable):
                 c.line(x0 + w * s * m, y0 + h * s * m, x0 + w * s * (1 - m), y0 + h * s * (1 - m))
                 c.line(x0 + w * s * m, y0 + h * s * (1 - m), x0 + w * s * (1 - m), y0 + h * s * m)
             else:
-                c.setFillColor(HexColor(fill))
-                c.setFillAlpha(0.38)
+                # hatched, not see-through: a print shop's PDF/X-1a takes no transparency, and the board under
+                # the cell still shows between the lines
                 c.setStrokeColor(HexColor(fill))
-                c.setLineWidth(1.2)
-                c.rect(x0, y0, w * s, h * s, stroke=1, fill=1)
+                clip = c.beginPath()
+                clip.rect(x0, y0, w * s, h * s)
+                c.clipPath(clip, stroke=0, fill=0)
+                c.setLineWidth(1.1)
+                step = 4.0
+                k = -h * s
+                while k < w * s:
+                    c.line(x0 + k, y0, x0 + k + h * s, y0 + h * s)
+                    k += step
+                c.setLineWidth(2.4)
+                c.rect(x0, y0, w * s, h * s, stroke=1, fill=0)
             c.restoreState()
 
     def _grid(self):
@@ -124,8 +133,7 @@ class DiagramFlowable(Flowable):
                     self.plan.board is not None
                 ):  # a pale ground, so the board's own print does not show through
                     c.saveState()
-                    c.setFillColor(HexColor(HALO))
-                    c.setFillAlpha(0.8)
+                    c.setFillColor(HexColor(HALO))  # solid: PDF/X-1a takes no transparency
                     c.roundRect(cx - w / 2 - 1.5, cy - size * 0.55, w + 3, size * 1.1, 1.5, stroke=0, fill=1)
                     c.restoreState()
                 c.setFont(pdf_name("sans-bold"), size)
@@ -142,8 +150,7 @@ class DiagramFlowable(Flowable):
         pw, ph = face.width_pt * k, face.height_pt * k
         c.saveState()  # a soft shadow, so a piece stands off the board under it
         c.translate(-pw / 2 + 0.8, -ph / 2 - 0.8)
-        c.setFillColor(HexColor("#000000"))
-        c.setFillAlpha(0.28)
+        c.setFillColor(HexColor("#5f5a54"))  # solid, not a see-through black: PDF/X-1a takes no transparency
         _shape(c, face.shape, pw, ph)
         c.restoreState()
         drawer.draw_face(face, -pw / 2, -ph / 2, k, bleed=False)
@@ -195,7 +202,6 @@ class DiagramFlowable(Flowable):
         pad = size * 0.35
         c.saveState()
         c.setFillColor(HexColor(HALO))
-        c.setFillAlpha(0.88)
         c.setStrokeColor(HexColor(colour))
         c.setLineWidth(0.6)
         c.roundRect(
