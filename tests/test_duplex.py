@@ -17,12 +17,12 @@ from pnpgen.render.calibration import reading_sign, scales
 FILES = {"long": "poker.pdf", "short": "poker-short.pdf", "none": "poker-single.pdf"}
 
 
-def texts(page) -> list[tuple[str, float, float]]:
+def texts(page, size: float | None = None) -> list[tuple[str, float, float]]:
     """Each card's centre text (F... on fronts, B... on backs): its string and centre, upright or turned half
-    round (a turned word's letters run right to left)."""
+    round (a turned word's letters run right to left); text of `size` only when given, else 10 pt and over."""
     rows: dict = {}
     for ch in page.chars:
-        if ch["size"] < 10:  # the margin label
+        if (ch["size"] < 10) if size is None else abs(ch["size"] - size) > 0.01:  # the margin label
             continue
         rows.setdefault((round(ch["top"]), ch["matrix"][0] < 0), []).append(ch)
     out = []
