@@ -37,8 +37,9 @@ def test_eotg_pictures_and_walks_through_the_rival_flowcharts(books):
     pages = books["elements-of-the-gods"]
     text = _text(pages)
     assert "cannot be given here" not in text
-    page = _page_with(pages, "The Monument flowchart")
-    assert "Rival flowcharts (solo): front and back" in page  # the picture's caption, on the same page
+    assert "Rival flowcharts (solo): front and back" in text  # the picture's caption
+    page = _page_with(pages, "each number is the step of the same number below")  # the labelled card
+    assert "Candidates." in page and "most worshipers" in page  # its numbered steps on the same page
     for step in ("most Gardens", "most worshipers", "most Rival Monuments", "fewest of your Monuments"):
         assert step in text, step
     assert "Rival builds nothing" in text
@@ -60,8 +61,9 @@ def test_eotg_counts_32_worshipers_of_each_colour(books):
 
 def test_orbis_explains_the_tile_and_its_mystic_value(books):
     pages = books["orbis"]
-    page = _page_with(pages, "The picture shows a Region tile face up")
+    page = _page_with(pages, "the pair of tiles shows one face up")
     assert "Region tiles: front and back" in page  # the picture
+    assert "A Region tile's parts" in _text(pages)  # and the labelled one
     text = _text(pages)
     for part in ("top left", "top right", "bottom right", "CP value", "mystic value", "Wilderness side"):
         assert part in text, part
