@@ -8,6 +8,7 @@ import math
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable
 
+from pnpgen.errors import column_letters
 from pnpgen.render.flowables import MUTED, drawer_for
 from pnpgen.shapes import outline
 from pnpgen.text.fonts import pdf_name, unit_width
@@ -124,7 +125,9 @@ class DiagramFlowable(Flowable):
                 c.line(*self.at(g.x, y), *self.at(g.x + g.cols * g.cw, y))
         if g.coords:
             size = max(6.0, min(9.0, min(g.cw, g.ch) * s * 0.35))
-            marks = [(*self.at(g.x + (i + 0.5) * g.cw, g.y), _letters(i + 1), "top") for i in range(g.cols)]
+            marks = [
+                (*self.at(g.x + (i + 0.5) * g.cw, g.y), column_letters(i + 1), "top") for i in range(g.cols)
+            ]
             marks += [(*self.at(g.x, g.y + (j + 0.5) * g.ch), str(j + 1), "left") for j in range(g.rows)]
             for x, y, text, side in marks:
                 w = unit_width(text, "sans-bold") * size
@@ -237,11 +240,3 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
         else:
             lines.append(word)
     return lines or [""]
-
-
-def _letters(n: int) -> str:
-    out = ""
-    while n:
-        n, r = divmod(n - 1, 26)
-        out = chr(65 + r) + out
-    return out

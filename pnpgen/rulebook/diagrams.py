@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, column_letters, did_you_mean, display_path
 from pnpgen.schema.diagrams import AREA, ARROW, DIAGRAM, GRID, LABEL, MARK, PIECE, VIEW
 from pnpgen.source import LMap
 
@@ -170,7 +170,7 @@ def _on_grid(values, key: str, grid: Grid, diags: Diagnostics) -> bool:
     col, row = values[key]
     if 0.5 <= col <= grid.cols + 0.5 and 0.5 <= row <= grid.rows + 0.5:
         return True
-    last = _letters(grid.cols)
+    last = column_letters(grid.cols)
     diags.error(
         values.loc_of(key),
         f"cell {_show(values.data[key])} is outside the {grid.cols} x {grid.rows} grid "
@@ -181,14 +181,6 @@ def _on_grid(values, key: str, grid: Grid, diags: Diagnostics) -> bool:
 
 def _show(value) -> str:
     return f"'{value}'" if isinstance(value, str) else "[" + ", ".join(str(v) for v in value) + "]"
-
-
-def _letters(n: int) -> str:
-    out = ""
-    while n:
-        n, r = divmod(n - 1, 26)
-        out = chr(65 + r) + out
-    return out
 
 
 def _pieces(run, data, items, comps: dict, grid: Grid, plan: DiagramPlan, diags: Diagnostics) -> None:
