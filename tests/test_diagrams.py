@@ -133,3 +133,31 @@ def test_a_heading_stays_with_the_diagram_it_introduces(diagram_game, filler):
         ]
         index, _, _, _ = diagram_page(diagram_game / "out" / "sample" / "rulebook.pdf")
     assert pages[-1] == index  # the heading's page (not the contents) is the diagram's
+
+
+def test_cover_and_diagram_colours_may_be_cmyk(diagram_game):
+    """A colour is taken as `cmyk()` wherever one is taken: the cover's ground and a diagram label's ink."""
+    sample = diagram_game / "content" / "sample"
+    (sample / "cover.yaml").write_text("background: cmyk(100, 0, 0, 0)\nink: '#ffffff'\naccent: ember\n")
+    table = sample / "diagrams" / "table.yaml"
+    table.write_text(
+        table.read_text().replace(
+            '{at: C2, text: "here"}', '{at: C2, text: "here", colour: "cmyk(0, 100, 0, 0)"}'
+        )
+    )
+    build(diagram_game)
+    pdf = diagram_game / "out" / "sample" / "rulebook.pdf"
+    doc = pypdfium2.PdfDocument(str(pdf))
+    image = doc[0].render(scale=1).to_pil().convert("RGB")
+    doc.close()
+    r, g, b = image.getpixel((int(6 * MM), int(6 * MM)))
+    assert r < 40 and g > 120 and b > 200, (r, g, b)  # cyan ink, drawn as CMYK (pdfium shows 0 174 239)
+    import pikepdf
+
+    with pikepdf.open(pdf) as book:
+        streams = b"".join(
+            x.read_bytes() for p in book.pages for _, x in p.Resources.get("/XObject", {}).items()
+        ) + b"".join(
+            p.Contents.read_bytes() if not isinstance(p.Contents, pikepdf.Array) else b"" for p in book.pages
+        )
+    assert b"1 0 0 0 k" in streams and b"0 1 0 0 k" in streams

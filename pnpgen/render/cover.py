@@ -3,17 +3,16 @@ with the first cards' faces."""
 
 from __future__ import annotations
 
-from reportlab.lib.colors import HexColor
-
 from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import drawer_for
+from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
 
 
-def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):
-    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces.
-    In low ink (`low`) the ground is the paper and the words near-black; the accent keeps the frame's lines."""
+def colours(cover=None, low: bool = False) -> tuple[str, str, str]:
+    """(ground, ink, accent) of the cover: the game's own (`cover.yaml`), else pnpgen's; in low ink the ground
+    is the paper and the words near-black."""
     ground, ink, accent = (
         (cover.background, cover.ink, cover.accent)
         if cover is not None
@@ -21,15 +20,26 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
     )
     if low:
         ground, ink = "#ffffff", "#1f1d1a"
-    canv.saveState()
-    canv.setFillColor(HexColor(ground))
+    return ground, ink, accent
+
+
+def _ground_and_frame(canv, pw, ph, ground, accent) -> None:
+    canv.setFillColor(rl_colour(ground))
     canv.rect(0, 0, pw, ph, stroke=0, fill=1)
-    canv.setStrokeColor(HexColor(accent))
+    canv.setStrokeColor(rl_colour(accent))
     canv.setLineWidth(1.5)
     canv.rect(12 * MM, 12 * MM, pw - 24 * MM, ph - 24 * MM, stroke=1, fill=0)
     canv.setLineWidth(0.5)
     canv.rect(14.5 * MM, 14.5 * MM, pw - 29 * MM, ph - 29 * MM, stroke=1, fill=0)
-    canv.setFillColor(HexColor(ink))
+
+
+def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):
+    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces.
+    In low ink (`low`) the ground is the paper and the words near-black; the accent keeps the frame's lines."""
+    ground, ink, accent = colours(cover, low)
+    canv.saveState()
+    _ground_and_frame(canv, pw, ph, ground, accent)
+    canv.setFillColor(rl_colour(ink))
     title = game.title
     size = 44
     while unit_width(title, "display-bold") * size > pw - 40 * MM and size > 18:
@@ -37,16 +47,16 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
     canv.setFont(pdf_name("display-bold"), size)
     canv.drawCentredString(pw / 2, ph - 58 * MM, title)
     canv.setFont(pdf_name("display"), 16)
-    canv.setFillColor(HexColor(accent))
+    canv.setFillColor(rl_colour(accent))
     canv.drawCentredString(pw / 2, ph - 72 * MM, "Rules of play")
     canv.setFont(pdf_name("sans"), 11)
-    canv.setFillColor(HexColor(ink))
+    canv.setFillColor(rl_colour(ink))
     canv.drawCentredString(pw / 2, ph - 84 * MM, f"For {game.players} players")
     if game.credits:
         canv.setFont(pdf_name("sans-italic"), 9)
         canv.drawCentredString(pw / 2, 24 * MM, game.credits)
     canv.setFont(pdf_name("sans"), 7.5)
-    canv.setFillColor(HexColor(accent))
+    canv.setFillColor(rl_colour(accent))
     canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
     if cover is not None and cover.art is not None:
         box_w, box_h = pw - 44 * MM, ph - 84 * MM - 44 * MM - 14 * MM
@@ -57,7 +67,7 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
         art.canv = canv
         art.draw()
         canv.restoreState()
-        canv.setStrokeColor(HexColor(accent))
+        canv.setStrokeColor(rl_colour(accent))
         canv.setLineWidth(1)
         canv.rect(x + art.left, y, art.pic_w, art.height, stroke=1, fill=0)
         canv.restoreState()
@@ -75,3 +85,46 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
             drawer.draw_face(face, x, y, scale, bleed=False)
             x += card_w + gap
     canv.restoreState()
+
+
+def draw_back_cover(canv, game, pw, ph, cover=None) -> None:
+    """The back of a printed booklet: the cover's ground and frame, the title small, what the box holds to
+    play (players) and the credits; nothing a reader needs is only here."""
+    ground, ink, accent = colours(cover)
+    canv.saveState()
+    _ground_and_frame(canv, pw, ph, ground, accent)
+    title = game.title
+    size = 22
+    while unit_width(title, "display-bold") * size > pw - 50 * MM and size > 12:
+        size -= 1
+    canv.setFillColor(rl_colour(ink))
+    canv.setFont(pdf_name("display-bold"), size)
+    canv.drawCentredString(pw / 2, ph / 2 + 8 * MM, title)
+    canv.setFillColor(rl_colour(accent))
+    canv.setFont(pdf_name("display"), 12)
+    canv.drawCentredString(pw / 2, ph / 2 - 2 * MM, f"For {game.players} players")
+    canv.setFillColor(rl_colour(ink))
+    if game.credits:
+        canv.setFont(pdf_name("sans-italic"), 9)
+        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
+    canv.setFont(pdf_name("sans"), 7.5)
+    canv.setFillColor(rl_colour(accent))
+    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+    canv.restoreState()
+
+
+def write_back_cover(path, game, paper: str, cover=None) -> None:
+    """The back cover alone, a one-page PDF at the rulebook's paper (the booklet puts it last)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen import __version__
+    from pnpgen.text.fonts import register_all
+    from pnpgen.units import PAPERS
+
+    register_all()
+    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    canv = Canvas(str(path), pagesize=(pw, ph), invariant=1, pageCompression=1)
+    canv.setCreator(f"pnpgen {__version__}")
+    draw_back_cover(canv, game, pw, ph, cover)
+    canv.showPage()
+    canv.save()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable
 
 from pnpgen.errors import column_letters
 from pnpgen.render.flowables import MUTED, drawer_for
+from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.shapes import outline
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
@@ -61,7 +61,7 @@ class DiagramFlowable(Flowable):
             x, y = self.at(0, plan.board.height_pt)
             drawer.draw_face(plan.board, x, y, s, bleed=False)
         else:
-            c.setFillColor(HexColor(plan.fill or "#f4ecd8"))
+            c.setFillColor(rl_colour(plan.fill or "#f4ecd8"))
             c.rect(self.left, self.cap_h, vw, vh, stroke=0, fill=1)
         self._marks()
         self._grid()
@@ -74,10 +74,10 @@ class DiagramFlowable(Flowable):
         c.restoreState()
         if self.bare:  # a cover's art: no frame, no caption
             return
-        c.setStrokeColor(HexColor("#8c8273"))
+        c.setStrokeColor(rl_colour("#8c8273"))
         c.setLineWidth(0.6)
         c.rect(self.left, self.cap_h, vw, vh, stroke=1, fill=0)
-        c.setFillColor(HexColor(MUTED))
+        c.setFillColor(rl_colour(MUTED))
         c.setFont(pdf_name("sans-italic"), CAPTION_SIZE)
         y = self.cap_h - 1.5 * MM - CAPTION_SIZE
         for line in self.lines:
@@ -90,7 +90,7 @@ class DiagramFlowable(Flowable):
             x0, y0 = self.at(x, y + h)
             c.saveState()
             if cross:
-                c.setStrokeColor(HexColor("#b3261e"))
+                c.setStrokeColor(rl_colour("#b3261e"))
                 c.setLineWidth(max(1.2, w * s * 0.06))
                 m = 0.22
                 c.line(x0 + w * s * m, y0 + h * s * m, x0 + w * s * (1 - m), y0 + h * s * (1 - m))
@@ -98,7 +98,7 @@ class DiagramFlowable(Flowable):
             else:
                 # hatched, not see-through: a print shop's PDF/X-1a takes no transparency, and the board under
                 # the cell still shows between the lines
-                c.setStrokeColor(HexColor(fill))
+                c.setStrokeColor(rl_colour(fill))
                 clip = c.beginPath()
                 clip.rect(x0, y0, w * s, h * s)
                 c.clipPath(clip, stroke=0, fill=0)
@@ -115,7 +115,7 @@ class DiagramFlowable(Flowable):
     def _grid(self):
         g, c, s = self.plan.grid, self.canv, self.scale
         if g.lines:
-            c.setStrokeColor(HexColor("#9c8f78"))
+            c.setStrokeColor(rl_colour("#9c8f78"))
             c.setLineWidth(0.5)
             for i in range(g.cols + 1):
                 x = g.x + i * g.cw
@@ -136,11 +136,11 @@ class DiagramFlowable(Flowable):
                     self.plan.board is not None
                 ):  # a pale ground, so the board's own print does not show through
                     c.saveState()
-                    c.setFillColor(HexColor(HALO))  # solid: PDF/X-1a takes no transparency
+                    c.setFillColor(rl_colour(HALO))  # solid: PDF/X-1a takes no transparency
                     c.roundRect(cx - w / 2 - 1.5, cy - size * 0.55, w + 3, size * 1.1, 1.5, stroke=0, fill=1)
                     c.restoreState()
                 c.setFont(pdf_name("sans-bold"), size)
-                c.setFillColor(HexColor("#4a4238"))
+                c.setFillColor(rl_colour("#4a4238"))
                 c.drawCentredString(cx, cy - size * 0.35, text)
 
     def _piece(self, drawer, face, cx, cy, w, h, rotate):
@@ -153,12 +153,12 @@ class DiagramFlowable(Flowable):
         pw, ph = face.width_pt * k, face.height_pt * k
         c.saveState()  # a soft shadow, so a piece stands off the board under it
         c.translate(-pw / 2 + 0.8, -ph / 2 - 0.8)
-        c.setFillColor(HexColor("#5f5a54"))  # solid, not a see-through black: PDF/X-1a takes no transparency
+        c.setFillColor(rl_colour("#5f5a54"))  # solid, not a see-through black: PDF/X-1a takes no transparency
         _shape(c, face.shape, pw, ph)
         c.restoreState()
         drawer.draw_face(face, -pw / 2, -ph / 2, k, bleed=False)
         c.translate(-pw / 2, -ph / 2)
-        c.setStrokeColor(HexColor("#2a2620"))
+        c.setStrokeColor(rl_colour("#2a2620"))
         c.setLineWidth(0.5)
         _shape(c, face.shape, pw, ph, fill=False)
         c.restoreState()
@@ -179,8 +179,8 @@ class DiagramFlowable(Flowable):
         right = (base[0] + uy * head * 0.55, base[1] - ux * head * 0.55)
         for ink, width in ((HALO, 3.6), (colour, 1.7)):
             c.saveState()
-            c.setStrokeColor(HexColor(ink))
-            c.setFillColor(HexColor(ink))
+            c.setStrokeColor(rl_colour(ink))
+            c.setFillColor(rl_colour(ink))
             c.setLineWidth(width)
             c.setLineCap(1)
             c.setLineJoin(1)
@@ -204,14 +204,14 @@ class DiagramFlowable(Flowable):
         w = unit_width(text, "sans-bold") * size
         pad = size * 0.35
         c.saveState()
-        c.setFillColor(HexColor(HALO))
-        c.setStrokeColor(HexColor(colour))
+        c.setFillColor(rl_colour(HALO))
+        c.setStrokeColor(rl_colour(colour))
         c.setLineWidth(0.6)
         c.roundRect(
             x - w / 2 - pad, y - size * 0.55 - pad * 0.6, w + 2 * pad, size * 1.1 + pad * 1.2, 2, 1, 1
         )
         c.restoreState()
-        c.setFillColor(HexColor(colour))
+        c.setFillColor(rl_colour(colour))
         c.setFont(font, size)
         c.drawCentredString(x, y - size * 0.35, text)
 

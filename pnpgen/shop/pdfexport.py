@@ -159,26 +159,31 @@ def _board_files(run, board: Board, target: Target, stage_dir: Path, diags: Diag
 
 
 def _rulebook_files(run, project, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
-    """The rulebook's print version: built at the project's paper, imposed as a saddle-stitched booklet."""
+    """The rulebook's print version: built at the project's paper, imposed as a saddle-stitched booklet with a
+    back cover, the target's bleed round each sheet and the cover spread's ground over it."""
     from pnpgen.render.book import build_rulebook_pdf
+    from pnpgen.render.cover import colours, write_back_cover
     from pnpgen.rulebook import load_rulebook
     from pnpgen.shop.booklet import impose
 
     book, info, pictures = load_rulebook(run, diags)
     if book is None:
         return []
-    pages = stage_dir / ".rulebook-pages.pdf"
+    pages, back = stage_dir / ".rulebook-pages.pdf", stage_dir / ".rulebook-back.pdf"
     name = "rulebook-booklet.pdf"
+    cover = getattr(book, "cover", None)
 
     def draw(path: Path) -> None:
-        build_rulebook_pdf(pages, book, run.game, run.icons, pictures, info, project.paper)
         try:
-            impose(pages, path)
+            build_rulebook_pdf(pages, book, run.game, run.icons, pictures, info, project.paper)
+            write_back_cover(back, run.game, project.paper, cover)
+            impose(pages, path, target.bleed_pt, colours(cover)[0], back)
         finally:
-            pages.unlink()
+            for scratch in (pages, back):
+                scratch.unlink(missing_ok=True)
 
     title = f"{run.game.title}: rules, saddle-stitched booklet"
-    return [_write(stage_dir, name, [], 0.0, run, target, title, run.game.loc, draw)]
+    return [_write(stage_dir, name, [], target.bleed_pt, run, target, title, run.game.loc, draw)]
 
 
 def _spec(run, target: Target, wanted: list, results: list, folder: Path) -> list[str]:
