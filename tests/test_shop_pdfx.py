@@ -228,11 +228,11 @@ def test_a_failure_halfway_leaves_the_last_export_as_it_was(exported, monkeypatc
     calls = {"n": 0}
     real = separate_module.separate
 
-    def flaky(pdf, limit):
+    def flaky(pdf, limit, profile=None):
         calls["n"] += 1
         if calls["n"] == 2:  # the second file of the export
             raise SeparationError("a colour space pnpgen cannot separate (made up for the test)")
-        return real(pdf, limit)
+        return real(pdf, limit, profile)
 
     monkeypatch.setattr("pnpgen.shop.pdfx.separate", flaky)
     root = folder.parents[3]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pikepdf
 from conftest import run_cli
 
-from pnpgen.shop.separate import _Stream
+from pnpgen.shop.separate import Inks, _Stream
 
 
 def _run(text: bytes):
     pdf = pikepdf.new()
-    out = _Stream(2.4).run(pikepdf.parse_content_stream(pikepdf.Stream(pdf, text)))
+    out = _Stream(Inks(2.4)).run(pikepdf.parse_content_stream(pikepdf.Stream(pdf, text)))
     return [([str(v) for v in operands], str(op)) for operands, op in out]
 
 
@@ -105,4 +105,4 @@ def test_art_with_a_profile_other_than_srgb_is_a_warning(project):
     result = run_cli("preflight", "sample", "--target", "dtc", "--content", "content", cwd=root)
     assert result.exit_code == 0, result.output
     lines = [ln for ln in result.output.splitlines() if "colour profile" in ln]
-    assert len(lines) == 1 and "tagged.png" in lines[0] and "'Lab" in lines[0], lines
+    assert len(lines) == 1 and "tagged.png" in lines[0] and "Lab colour profile 'Lab" in lines[0], lines

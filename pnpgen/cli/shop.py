@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -25,12 +26,19 @@ TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 @click.argument("target", type=click.Choice(TARGET_NAMES))
 @click.argument("game")
 @click.argument("components", nargs=-1)
+@click.option(
+    "--cmyk-profile",
+    "cmyk_profile",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The printer's CMYK ICC profile (.icc): colours and art are separated through it (else by pnpgen's "
+    "formula), and it is embedded in the PDF/X output intent. dtc, pdfx and factory.",
+)
 @_no_check_option
 @_debug_option
 @_content_option
 @_out_option
 @_guarded
-def export_shop(target, game, components, content, out, debug, no_check):
+def export_shop(target, game, components, cmyk_profile, content, out, debug, no_check):
     """Files for a print shop or factory, into OUT/GAME/shop/TARGET/. TARGET: tgc (The Game Crafter: a PNG per
     card, tile and token face and board side at its template size, 300 dpi, sRGB), dtc (DriveThruCards: fronts and backs PDFs per card deck,
     one card a page, 1/8 in bleed, PDF/X-1a CMYK), pdfx (PDF/X-1a of every component, one piece a page, 3 mm
@@ -39,7 +47,9 @@ def export_shop(target, game, components, content, out, debug, no_check):
     spec.csv and spec.pdf. Preflight runs first: an error there writes nothing."""
     from pnpgen.shop.export import export_shop as run
 
-    results, diags, skipped = run(_project(content, out), target, game, list(components), not no_check)
+    results, diags, skipped = run(
+        _project(content, out), target, game, list(components), not no_check, cmyk_profile
+    )
     _report(diags)
     for cid, why in skipped:
         click.echo(f"skipped {game}/{cid}: {why}")

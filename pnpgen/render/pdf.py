@@ -18,6 +18,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
+from pnpgen.artcolour import as_srgb
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
 from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fonts import ensure_registered, pdf_name
@@ -288,14 +289,15 @@ class FaceDrawer:
         per file and canvas, named by the file's sha256: ReportLab names an `ImageReader` by a hash of its
         decoded pixels on every draw (megabytes per card with full-bleed art), and a name made from a file
         name would make the bytes depend on where the project lives. The stream is what ReportLab makes from an
-        `ImageReader`: a JPEG's own bytes (never decoded), other images' pixels compressed."""
+        `ImageReader`: a JPEG's own bytes (never decoded), other images' pixels compressed; art carrying an RGB
+        profile other than sRGB is converted to sRGB first (`artcolour`)."""
         c = self.c
         known = self.images.get(path)
         if known is None:
             name = file_digest(path)[:32]
             registered = c._doc.getXObjectName(name)
             if registered not in c._doc.idToObject:
-                image = pdfdoc.PDFImageXObject(name, ImageReader(path), mask="auto")
+                image = pdfdoc.PDFImageXObject(name, ImageReader(as_srgb(path)), mask="auto")
                 image.name = name
                 c._setXObjects(image)
                 c._doc.Reference(image, registered)

@@ -7,7 +7,10 @@ moved into place whole.
 
 from __future__ import annotations
 
-from pnpgen.errors import ContentError, UsageProblem
+from dataclasses import replace
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Location, UsageProblem, display_path
 from pnpgen.exports import loaded
 from pnpgen.shop.targets import TARGETS
 
@@ -22,11 +25,44 @@ def components_of(run, components: list[str]) -> list:
     return wanted
 
 
-def export_shop(project, target: str, game_id: str, components: list[str], check: bool = True):
-    """Preflight, then write the target's files. Returns (results, diagnostics, skipped: [(component, why)])."""
+def cmyk_profile(path: Path, target) -> str:
+    """The printer's CMYK ICC profile `path` checked (a readable ICC profile of CMYK colour space), as a path
+    for `Target.cmyk_profile`; a located error otherwise."""
+    from pnpgen.artcolour import ProfileError, profile_of
+
+    where = Location(display_path(path))
+    if not target.cmyk:
+        raise UsageProblem(
+            f"--cmyk-profile: {target.title} takes RGB files; a CMYK profile is for dtc, pdfx, factory"
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ContentError.at(where, f"--cmyk-profile: cannot read the file ({exc.strerror or exc})") from None
+    try:
+        found = profile_of(data)
+    except ProfileError:
+        raise ContentError.at(
+            where, "--cmyk-profile: not a readable ICC colour profile; give the printer's CMYK profile (.icc)"
+        ) from None
+    if found is None or found[1] != "CMYK":
+        space = found[1] if found else "none"
+        raise ContentError.at(
+            where, f"--cmyk-profile: an ICC profile for {space} colours; give the printer's CMYK profile"
+        )
+    return str(path.resolve())
+
+
+def export_shop(
+    project, target: str, game_id: str, components: list[str], check: bool = True, profile: Path | None = None
+):
+    """Preflight, then write the target's files (`profile`: a CMYK ICC profile to separate through).
+    Returns (results, diagnostics, skipped: [(component, why)])."""
     if target not in TARGETS:
         raise UsageProblem(f"unknown target '{target}' (targets: {', '.join(TARGETS)})")
     spec = TARGETS[target]
+    if profile is not None:
+        spec = replace(spec, cmyk_profile=cmyk_profile(profile, spec))
     run, diags = loaded(project, game_id, check)
     wanted = components_of(run, components)
     from pnpgen.shop.preflight import preflight

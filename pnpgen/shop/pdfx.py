@@ -3,7 +3,8 @@
 What is written (ISO 15930-4 as summarised in the PDF Reference, "PDF/X output intents", and Adobe's notes):
 - an OutputIntent `/S /GTS_PDFX` naming a registered characterisation (`OutputConditionIdentifier` FOGRA39 or
   CGATS TR 001, `RegistryName` http://www.color.org): for PDF/X-1a a registered condition needs no embedded
-  profile;
+  profile; when the colours were separated through the printer's own profile (`--cmyk-profile`), that profile
+  is embedded as the intent's `DestOutputProfile` and named in its `Info`;
 - Info: `GTS_PDFXVersion (PDF/X-1a:2003)`, `Trapped /False`, Title, CreationDate and ModDate;
 - TrimBox and BleedBox on every page (MediaBox = BleedBox = trim + bleed);
 - a document ID (derived from the content, so the same build gives the same bytes);
@@ -31,8 +32,9 @@ FIXED_DATE = "D:20000101000000Z"  # SOURCE_DATE_EPOCH-free and deterministic, li
 def make_pdfx(source: Path, target_path: Path, target: Target, title: str, bleed_pt: float) -> None:
     """Write `source` (a pnpgen PDF, one piece per page with `bleed_pt` all round) as PDF/X-1a to
     `target_path`. Raises SeparationError when something cannot be separated."""
+    profile = Path(target.cmyk_profile).read_bytes() if target.cmyk_profile else None
     with pikepdf.open(source) as pdf:
-        separate(pdf, target.ink_limit)
+        separate(pdf, target.ink_limit, profile)
         for page in pdf.pages:
             x0, y0, x1, y1 = (float(v) for v in page.MediaBox)
             page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
@@ -49,6 +51,11 @@ def make_pdfx(source: Path, target_path: Path, target: Target, title: str, bleed
             RegistryName=pikepdf.String(REGISTRY),
             Info=pikepdf.String(target.condition_name),
         )
+        if profile is not None:
+            from pnpgen.artcolour import profile_of
+
+            intent.DestOutputProfile = pdf.make_stream(profile, N=4)
+            intent.Info = pikepdf.String(f"{target.condition_name}; separated with {profile_of(profile)[0]}")
         pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
         for key in ("/OpenAction", "/AcroForm", "/Names"):
             if key in pdf.Root:

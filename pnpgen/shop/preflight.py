@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from pnpgen.artcolour import ProfileError, profile_of
 from pnpgen.colours import cmyk_of, is_cmyk
 from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
@@ -294,20 +295,6 @@ def _colours(target: Target, op, at, label: str, found: Findings) -> None:
         )
 
 
-def _profile_name(icc: bytes | None) -> str | None:
-    """The description of an embedded ICC profile, or None."""
-    if not icc:
-        return None
-    from io import BytesIO
-
-    from PIL import ImageCms
-
-    try:
-        return ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(BytesIO(icc))).strip() or "unnamed"
-    except (OSError, ImageCms.PyCMSError):
-        return "unreadable"
-
-
 def _image(target: Target, op: Image, loc: Location, label: str, found: Findings) -> None:
     from PIL import Image as PILImage
 
@@ -315,7 +302,12 @@ def _image(target: Target, op: Image, loc: Location, label: str, found: Findings
         with PILImage.open(op.path) as im:
             px_w, px_h = im.size
             alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
-            profile = _profile_name(im.info.get("icc_profile"))
+            mode = im.mode
+            try:
+                profile = profile_of(im.info.get("icc_profile"))
+                unreadable = ""
+            except ProfileError as exc:
+                profile, unreadable = None, str(exc)
     except OSError:
         return  # the build reports unreadable art
     dpi = min(px_w / (op.w / 72), px_h / (op.h / 72)) if op.w > 0 and op.h > 0 else target.min_dpi
@@ -329,13 +321,32 @@ def _image(target: Target, op: Image, loc: Location, label: str, found: Findings
             label,
             rank=-dpi,
         )
-    if profile is not None and "srgb" not in profile.lower():
+    if unreadable:
         found.add(
             "warning",
             "art-profile",
             loc,
-            f"art {name} carries the colour profile '{profile}', which pnpgen does not apply: its colours are "
-            "printed as if they were sRGB; convert the file to sRGB (or CMYK values) first",
+            f"art {name} carries {unreadable}: its colours are printed as if they were sRGB; save the file "
+            "with an sRGB profile (or none) first",
+            label,
+        )
+    elif profile is not None and mode in ("RGB", "RGBA", "P") and profile[1] != "RGB":
+        found.add(
+            "warning",
+            "art-profile",
+            loc,
+            f"art {name} is RGB but carries the {profile[1]} colour profile '{profile[0]}', which cannot describe "
+            "its pixels: its colours are printed as if they were sRGB; save it with an RGB profile",
+            label,
+        )
+    elif target.cmyk and mode == "CMYK":
+        described = f" (its profile: '{profile[0]}')" if profile else ""
+        found.add(
+            "warning",
+            "art-profile",
+            loc,
+            f"art {name} is CMYK{described}: its inks go to the printer as they are, not separated for "
+            f"{target.condition_name}; separate it for that condition, or give it in RGB",
             label,
         )
     if target.cmyk and alpha:

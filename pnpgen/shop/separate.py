@@ -10,8 +10,10 @@
   stroke (cut marks, black lines) overprints as well; every other colour knocks out.
 - Shadings (an SVG's gradients) in DeviceRGB become DeviceCMYK: the colours at their stops (the C0 and C1 of
   exponential functions, inside stitching functions too) are separated; other function types are refused.
-- Images in DeviceRGB become DeviceCMYK 8-bit by the same formula, pixel by pixel (Pillow, no profile); an
-  image with a soft mask (alpha) is refused: PDF/X-1a has no transparency.
+- Images in DeviceRGB become DeviceCMYK 8-bit by the same formula, pixel by pixel (Pillow); an image with a
+  soft mask (alpha) is refused: PDF/X-1a has no transparency.
+- Given the printer's CMYK ICC profile (`export shop --cmyk-profile`), chromatic colours, gradients and images
+  are separated through it instead (`Inks`), under the same ink limit.
 """
 
 from __future__ import annotations
@@ -57,10 +59,10 @@ def _near_black(rgb) -> bool:
     return max(rgb) <= 0.2 and max(rgb) - min(rgb) <= 0.06
 
 
-def _cmyk_of(op: str, operands, limit: float) -> tuple[float, float, float, float]:
+def _cmyk_of(op: str, operands, inks: Inks) -> tuple[float, float, float, float]:
     values = [float(v) for v in operands]
     if op in ("rg", "RG"):
-        return rgb_to_cmyk(*values, ink_limit=limit)
+        return inks.colour(*values)
     if op in ("g", "G"):
         return 0.0, 0.0, 0.0, 1.0 - values[0]
     return values[0], values[1], values[2], values[3]
@@ -69,8 +71,8 @@ def _cmyk_of(op: str, operands, limit: float) -> tuple[float, float, float, floa
 class _Stream:
     """Rewrites one content stream; state follows q/Q."""
 
-    def __init__(self, limit: float, resources=None):
-        self.limit, self.resources = limit, resources
+    def __init__(self, inks: Inks, resources=None):
+        self.inks, self.resources = inks, resources
         self.fill: tuple | None = None  # CMYK, None: unknown (a form starts with its caller's state)
         self.fill_rgb: tuple | None = None
         self.stroke: tuple | None = None
@@ -100,7 +102,7 @@ class _Stream:
                     self.fill, self.fill_rgb, self.stroke, self.gs = self.stack.pop()
             elif op in ("rg", "g", "k", "RG", "G", "K"):
                 stroke = op.isupper()
-                cmyk = _cmyk_of(op.lower() if not stroke else op, operands, self.limit)
+                cmyk = _cmyk_of(op.lower() if not stroke else op, operands, self.inks)
                 if stroke:
                     self.stroke = cmyk
                 else:
@@ -157,8 +159,10 @@ def _with_states(resources: pikepdf.Dictionary, states: dict) -> None:
         resources.ExtGState[name] = obj
 
 
-def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
-    """Turn every page, form and image of `pdf` to CMYK (see the module's docstring)."""
+def separate(pdf: pikepdf.Pdf, ink_limit: float, profile: bytes | None = None) -> None:
+    """Turn every page, form and image of `pdf` to CMYK (see the module's docstring); `profile`: a CMYK ICC
+    profile to separate chromatic colours and art through (else the formula)."""
+    inks = Inks(ink_limit, profile)
     states = _ext_gstates(pdf)
     done: set = set()
 
@@ -171,10 +175,10 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
         if resources is None:
             resources = obj.Resources = pikepdf.Dictionary()
         for _, shading in list(resources.get("/Shading", {}).items()):
-            _shading(shading, ink_limit, done)
+            _shading(shading, inks, done)
         for _, pattern in list(resources.get("/Pattern", {}).items()):
             if "/Shading" in pattern:
-                _shading(pattern.Shading, ink_limit, done)
+                _shading(pattern.Shading, inks, done)
             elif pattern.get("/PatternType") == 1:
                 holder(pattern, False)
         for _, x in list(resources.get("/XObject", {}).items()):
@@ -183,7 +187,7 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
             elif x.get("/Subtype") == "/Image":
                 image(x)
         instructions = pikepdf.parse_content_stream(obj)
-        data = pikepdf.unparse_content_stream(_Stream(ink_limit, resources).run(instructions))
+        data = pikepdf.unparse_content_stream(_Stream(inks, resources).run(instructions))
         if is_page:
             pikepdf.Page(obj).contents_coalesce()
             obj.Contents.write(data)
@@ -205,7 +209,7 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
         from pikepdf import PdfImage
 
         picture = PdfImage(x).as_pil_image().convert("RGB")
-        raw = rgb_image_to_cmyk(picture, ink_limit).tobytes()
+        raw = inks.image(picture).tobytes()
         x.write(zlib.compress(raw, 6), filter=pikepdf.Name.FlateDecode)
         x.ColorSpace = pikepdf.Name.DeviceCMYK
         x.BitsPerComponent = 8
@@ -217,7 +221,7 @@ def separate(pdf: pikepdf.Pdf, ink_limit: float) -> None:
         holder(page.obj, True)
 
 
-def _shading(shading, ink_limit: float, done: set) -> None:
+def _shading(shading, inks: Inks, done: set) -> None:
     key = shading.objgen
     if key != (0, 0):
         if key in done:
@@ -230,15 +234,15 @@ def _shading(shading, ink_limit: float, done: set) -> None:
         raise SeparationError(f"a gradient in the colour space {space}, which pnpgen cannot separate")
     if "/Function" not in shading:
         raise SeparationError("a gradient without a function (a mesh), which pnpgen cannot separate")
-    shading.Function = _function(shading.Function, ink_limit)
+    shading.Function = _function(shading.Function, inks)
     if "/Background" in shading:
         shading.Background = pikepdf.Array(
-            [_num(v) for v in rgb_to_cmyk(*(float(c) for c in shading.Background), ink_limit=ink_limit)]
+            [_num(v) for v in inks.colour(*(float(c) for c in shading.Background))]
         )
     shading.ColorSpace = pikepdf.Name.DeviceCMYK
 
 
-def _function(fn, ink_limit: float):
+def _function(fn, inks: Inks):
     """An RGB function of a gradient as a CMYK one (a copy: functions may be shared)."""
     if isinstance(fn, pikepdf.Array):
         raise SeparationError("a gradient with one function per colour, which pnpgen cannot separate")
@@ -247,23 +251,22 @@ def _function(fn, ink_limit: float):
         out = pikepdf.Dictionary({k: v for k, v in fn.items()})
         for key in ("/C0", "/C1"):
             rgb = [float(v) for v in fn.get(key, [0, 0, 0] if key == "/C0" else [1, 1, 1])]
-            out[key] = pikepdf.Array([_num(v) for v in rgb_to_cmyk(*rgb, ink_limit=ink_limit)])
+            out[key] = pikepdf.Array([_num(v) for v in inks.colour(*rgb)])
         return out
     if kind == 3:
         out = pikepdf.Dictionary({k: v for k, v in fn.items()})
-        out.Functions = pikepdf.Array([_function(f, ink_limit) for f in fn.Functions])
+        out.Functions = pikepdf.Array([_function(f, inks) for f in fn.Functions])
         return out
     raise SeparationError(f"a gradient with a function of type {kind}, which pnpgen cannot separate")
 
 
 def rgb_image_to_cmyk(picture, ink_limit: float):
     """An RGB Pillow image as CMYK by `colours.rgb_to_cmyk`'s formula, pixel by pixel (in Pillow's C code)."""
-    from PIL import Image, ImageChops, ImageMath
+    from PIL import ImageChops, ImageMath
 
     r, g, b = picture.split()
     k = ImageChops.invert(ImageChops.lighter(ImageChops.lighter(r, g), b))  # 255 - max(r, g, b)
-    limit = ink_limit * 255
-    env = {"k": k.convert("F"), "lim": limit}
+    env = {"k": k.convert("F")}
     parts = []
     for ch in (r, g, b):
         env["v"] = ch.convert("F")
@@ -272,7 +275,15 @@ def rgb_image_to_cmyk(picture, ink_limit: float):
                 lambda e: (255 - e["v"] - e["k"]) * 255 / e["max"](255 - e["k"], 1e-6), **env
             )
         )
-    env.update(c=parts[0], m=parts[1], y=parts[2])
+    return _under_limit(parts, k, ink_limit)
+
+
+def _under_limit(parts, k, ink_limit: float):
+    """CMYK from c, m, y (float images 0..255) and k (8-bit), c, m and y scaled down together where the four
+    add up to more than `ink_limit` (black is kept)."""
+    from PIL import Image, ImageMath
+
+    env = {"k": k.convert("F"), "lim": ink_limit * 255, "c": parts[0], "m": parts[1], "y": parts[2]}
     total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"], **env)
     scale = ImageMath.lambda_eval(
         lambda e: e["min"](e["max"](e["lim"] - e["k"], 0) / e["max"](e["t"], 1e-6), 1.0),
@@ -281,3 +292,53 @@ def rgb_image_to_cmyk(picture, ink_limit: float):
     )
     channels = [ImageMath.lambda_eval(lambda e: e["p"] * e["s"], p=p, s=scale).convert("L") for p in parts]
     return Image.merge("CMYK", (*channels, k))
+
+
+class Inks:
+    """How an RGB colour or image becomes CMYK under the ink limit: `colours.rgb_to_cmyk`'s formula, or, given
+    a CMYK ICC profile (the printer's, such as ISO Coated v2 for FOGRA39), littleCMS through Pillow from sRGB to
+    that profile (relative colorimetric, black-point compensation), then c, m and y scaled down where the total
+    is over the limit. Neutral colours (r = g = b) go to black alone either way, so grey lines, cut marks and
+    black text never become four-colour greys that blur when the plates are out of register."""
+
+    def __init__(self, ink_limit: float, profile: bytes | None = None):
+        self.limit = ink_limit
+        self.transform = None
+        self.known: dict = {}
+        if profile:
+            from io import BytesIO
+
+            from PIL import ImageCms
+
+            from pnpgen.artcolour import srgb_profile
+
+            self.transform = ImageCms.buildTransform(
+                srgb_profile(),
+                ImageCms.ImageCmsProfile(BytesIO(profile)),
+                "RGB",
+                "CMYK",
+                renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+            )
+
+    def colour(self, r: float, g: float, b: float) -> tuple[float, float, float, float]:
+        if self.transform is None or r == g == b:
+            return rgb_to_cmyk(r, g, b, ink_limit=self.limit)
+        key = (r, g, b)
+        if key not in self.known:
+            from PIL import Image
+
+            pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in key))
+            c, m, y, k = (v / 255 for v in self.image(pixel).getpixel((0, 0)))
+            self.known[key] = (c, m, y, k)
+        return self.known[key]
+
+    def image(self, picture):
+        """An RGB Pillow image as CMYK."""
+        if self.transform is None:
+            return rgb_image_to_cmyk(picture, self.limit)
+        from PIL import ImageCms
+
+        cmyk = ImageCms.applyTransform(picture, self.transform)
+        c, m, y, k = cmyk.split()
+        return _under_limit([ch.convert("F") for ch in (c, m, y)], k, self.limit)

@@ -34,6 +34,9 @@ class Target:
     die_gap_pt: float = 0.0  # the least space between die lines (factory)
     condition: str = ""  # the registered printing condition of the output intent
     condition_name: str = ""
+    cmyk_profile: str = (
+        ""  # the printer's CMYK ICC profile to separate through (`--cmyk-profile`); "": the formula
+    )
 
 
 TARGETS = {

@@ -1,0 +1,180 @@
+"""Colour management, measured from the written PDFs: raster art carrying its own RGB profile is drawn in sRGB
+(every writer draws through the same image code), and a printer's CMYK profile given to `export shop` separates
+colours and art through it under the ink limit, and is embedded in the output intent."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pikepdf
+import pytest
+from conftest import run_cli
+from PIL import Image, ImageCms
+
+ICC = Path("/usr/share/color/icc/ghostscript")
+ADOBE_RGB = ICC / "a98.icc"  # ghostscript's Adobe RGB (1998)
+PRINTER = ICC / "default_cmyk.icc"  # ghostscript's SWOP CMYK profile
+needs_profiles = pytest.mark.skipif(
+    not (ADOBE_RGB.exists() and PRINTER.exists()), reason="ghostscript's ICC profiles are not installed"
+)
+ART = (60, 140, 90)  # inside sRGB's gamut when read as Adobe RGB, so the conversion shows
+
+
+def with_art(root: Path, art: Image.Image, **save) -> None:
+    """The sample deck's front gains a 20 x 20 mm picture of `art` and a dark red square."""
+    art.save(root / "content" / "sample" / "art" / "swatch.png", **save)
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(
+        layout.read_text()
+        + "  - type: image\n    src: swatch.png\n    x: 10\n    y: 40\n    w: 20\n    h: 20\n"
+        + '  - type: rect\n    x: 35\n    y: 40\n    w: 10\n    h: 10\n    fill: "#800000"\n'
+    )
+
+
+def images(path: Path) -> list:
+    """Every image XObject of the PDF at `path`, as Pillow images, in pages' and forms' order."""
+    found, seen = [], set()
+    with pikepdf.open(path) as pdf:
+        todo = [p.obj for p in pdf.pages]
+        while todo:
+            obj = todo.pop(0)
+            for _, x in obj.get("/Resources", {}).get("/XObject", {}).items():
+                if x.objgen in seen:
+                    continue
+                seen.add(x.objgen)
+                if x.get("/Subtype") == "/Image":
+                    found.append(pikepdf.PdfImage(x).as_pil_image())
+                elif x.get("/Subtype") == "/Form":
+                    todo.append(x)
+    return found
+
+
+def solid(found: list, size: int = 8) -> list:
+    """The one-colour images among `found` (the swatch), by their first pixel."""
+    return [im.getpixel((0, 0)) for im in found if im.size == (size, size)]
+
+
+@needs_profiles
+def test_art_with_its_own_rgb_profile_is_drawn_in_srgb(project):
+    root = project("basic")
+    with_art(root, Image.new("RGB", (8, 8), ART), icc_profile=ADOBE_RGB.read_bytes())
+    result = run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    expected = ImageCms.profileToProfile(
+        Image.new("RGB", (1, 1), ART),
+        ImageCms.ImageCmsProfile(str(ADOBE_RGB)),
+        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    ).getpixel((0, 0))
+    assert expected != ART  # the profile changes the numbers: the test can tell
+    drawn = solid(images(root / "out" / "sample" / "heroes.pdf"))
+    assert drawn == [expected], drawn
+
+
+def test_art_without_a_profile_keeps_its_values(project):
+    root = project("basic")
+    with_art(root, Image.new("RGB", (8, 8), ART))
+    assert run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root).exit_code == 0
+    assert solid(images(root / "out" / "sample" / "heroes.pdf")) == [ART]
+
+
+def _printer_cmyk(rgb: tuple) -> tuple:
+    transform = ImageCms.buildTransform(
+        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
+        ImageCms.ImageCmsProfile(str(PRINTER)),
+        "RGB",
+        "CMYK",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )
+    return ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), transform).getpixel((0, 0))
+
+
+def _fills(path: Path) -> set:
+    """Every `c m y k k` fill of the PDF's pages and forms, rounded to 3 places."""
+    found = set()
+    with pikepdf.open(path) as pdf:
+        todo, seen = [p.obj for p in pdf.pages], set()
+        while todo:
+            obj = todo.pop()
+            if obj.objgen in seen and obj.objgen != (0, 0):
+                continue
+            seen.add(obj.objgen)
+            for operands, op in pikepdf.parse_content_stream(obj):
+                if str(op) == "k":
+                    found.add(tuple(round(float(v), 3) for v in operands))
+            todo += [
+                x for _, x in obj.get("/Resources", {}).get("/XObject", {}).items() if x.Subtype == "/Form"
+            ]
+    return found
+
+
+@needs_profiles
+def test_a_printers_cmyk_profile_separates_colours_and_art_through_it(project):
+    root = project("basic")
+    with_art(root, Image.new("RGB", (8, 8), ART))
+    args = ["export", "shop", "dtc", "sample", "heroes", "--out", "out"]
+    result = run_cli(*args, "--cmyk-profile", PRINTER, cwd=root)
+    assert result.exit_code == 0, result.output
+    fronts = root / "out" / "sample" / "shop" / "dtc" / "heroes-fronts.pdf"
+    with pikepdf.open(fronts) as pdf:
+        (intent,) = pdf.Root.OutputIntents
+        assert intent.DestOutputProfile.read_bytes() == PRINTER.read_bytes()
+        assert int(intent.DestOutputProfile.N) == 4
+        assert "Artifex CMYK SWOP" in str(intent.Info)
+    # the art: through the profile, then under DriveThruCards' 240 %
+    c, m, y, k = _printer_cmyk(ART)
+    scale = min(1.0, max(240 * 255 / 100 - k, 0) / (c + m + y))
+    want = tuple(round(v * scale) for v in (c, m, y)) + (k,)
+    (art,) = solid(images(fronts))
+    assert all(abs(a - b) <= 1 for a, b in zip(art, want)), (art, want)
+    assert sum(art) <= 2.4 * 255 + 2
+    # a chromatic fill through the profile; black text stays black alone
+    c, m, y, k = _printer_cmyk((0x80, 0, 0))
+    total = c + m + y
+    scale = min(1.0, max(2.4 * 255 - k, 0) / total)
+    red = tuple(round(v, 3) for v in (c * scale / 255, m * scale / 255, y * scale / 255, k / 255))
+    fills = _fills(fronts)
+    assert any(all(abs(a - b) <= 0.005 for a, b in zip(f, red)) for f in fills), (red, sorted(fills))
+    assert (0.0, 0.0, 0.0, 1.0) in fills
+    # without the profile, the formula: a different separation of the same red
+    plain = run_cli(*args, cwd=root)
+    assert plain.exit_code == 0, plain.output
+    assert (0.0, 0.951, 0.951, 0.498) in _fills(fronts)  # 0 100 100 50, scaled under 240 %
+
+
+@needs_profiles
+@pytest.mark.parametrize(
+    "given, words",
+    [
+        (ADOBE_RGB, "an ICC profile for RGB colours"),
+        (Path("content/sample/game.yaml"), "not a readable ICC colour profile"),
+        (Path("no-such.icc"), "cannot read the file"),
+    ],
+)
+def test_a_wrong_cmyk_profile_is_refused_and_nothing_is_written(project, given, words):
+    root = project("basic")
+    result = run_cli("export", "shop", "pdfx", "sample", "--out", "out", "--cmyk-profile", given, cwd=root)
+    assert result.exit_code == 1, result.output
+    assert words in result.output and "--cmyk-profile" in result.output
+    assert str(given.name) in result.output and "Traceback" not in result.output
+    assert not (root / "out" / "sample" / "shop").exists()
+
+
+def test_preflight_names_art_whose_profile_cannot_be_read_and_cmyk_art(project):
+    root = project("basic")
+    broken = io.BytesIO()
+    Image.new("RGB", (8, 8), ART).save(broken, "PNG", icc_profile=b"not a profile at all" * 8)
+    with_art(root, Image.open(broken), icc_profile=b"not a profile at all" * 8)
+    result = run_cli("preflight", "sample", "--target", "pdfx", cwd=root)
+    assert re.search(
+        r"hero\.yaml:\d+:\d+: warning: .*swatch\.png carries an unreadable colour profile", result.output
+    )
+    Image.new("CMYK", (8, 8), (0, 50, 100, 0)).save(root / "content" / "sample" / "art" / "swatch.jpg")
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(layout.read_text().replace("swatch.png", "swatch.jpg"))
+    result = run_cli("preflight", "sample", "--target", "pdfx", cwd=root)
+    assert "swatch.jpg is CMYK: its inks go to the printer as they are" in result.output, result.output
