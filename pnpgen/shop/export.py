@@ -38,7 +38,9 @@ def cmyk_profile(path: Path, target) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ContentError.at(where, f"--cmyk-profile: cannot read the file ({exc.strerror or exc})") from None
+        raise ContentError.at(
+            where, f"--cmyk-profile: cannot read the file ({exc.strerror or exc})"
+        ) from None
     try:
         found = profile_of(data)
     except ProfileError:
