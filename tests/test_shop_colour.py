@@ -178,3 +178,46 @@ def test_preflight_names_art_whose_profile_cannot_be_read_and_cmyk_art(project):
     layout.write_text(layout.read_text().replace("swatch.png", "swatch.jpg"))
     result = run_cli("preflight", "sample", "--target", "pdfx", cwd=root)
     assert "swatch.jpg is CMYK: its inks go to the printer as they are" in result.output, result.output
+
+
+SEE_THROUGH = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+<rect x="0" y="0" width="100" height="100" fill="#2e7d32"/>
+<circle cx="50" cy="50" r="30" fill="#ffffff" fill-opacity="0.5"/></svg>
+"""
+
+
+def test_svg_art_that_would_be_refused_is_a_preflight_error_at_its_element(project):
+    """SVG art is drawn alone and separated as the export would: its transparency is found before export."""
+    root = project("basic")
+    (root / "content" / "sample" / "art" / "glass.svg").write_text(SEE_THROUGH)
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(
+        layout.read_text()
+        + "  - type: image\n    src: glass.svg\n    x: 10\n    y: 40\n    w: 20\n    h: 20\n"
+    )
+    line = len(layout.read_text().splitlines()) - 5  # the element's first line
+    result = run_cli("preflight", "sample", "--target", "pdfx", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert re.search(
+        rf"hero\.yaml:{line}:\d+: error: \[pdfx\] art .*glass\.svg: transparency", result.output
+    ), result.output
+    assert run_cli("preflight", "sample", "--target", "tgc", cwd=root).exit_code == 0  # RGB PNGs take it
+    result = run_cli("export", "shop", "pdfx", "sample", "--out", "out", cwd=root)
+    assert result.exit_code == 1 and not (root / "out" / "sample" / "shop").exists()
+
+
+def test_boards_are_preflighted_for_the_pdf_x_targets(project):
+    root = project("pieces")
+    layout = root / "content" / "pieces" / "layouts" / "board-side.yaml"
+    layout.write_text(
+        layout.read_text()
+        + '  - type: rect\n    x: 50\n    y: 50\n    w: 20\n    h: 20\n    fill: "cmyk(100, 100, 100, 90)"\n'
+    )
+    fill_line = len(layout.read_text().splitlines())
+    result = run_cli("preflight", "pieces", "board", "--target", "pdfx", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert re.search(
+        rf"board-side\.yaml:{fill_line}:\d+: error: \[pdfx\] cmyk\(100,100,100,90\) is 390 % ink, over the 300 %.*"
+        r"on side '(front|back)' of board 'board'",
+        result.output,
+    ), result.output

@@ -98,8 +98,8 @@ class Painter:
         front, back, ok = self.card(deck, deck.cards[0], self.context(deck), Diagnostics())
         return (front, back) if ok and front is not None else None
 
-    def board(self, board: Board, diags: Diagnostics) -> BoardFaces | None:
-        """Each side of a board at its true size."""
+    def board(self, board: Board, diags: Diagnostics, origins: dict | None = None) -> BoardFaces | None:
+        """Each side of a board at its true size; `origins` as for `deck`."""
         before = len(diags.warnings)
         fc = FaceContext(
             board.width_pt,
@@ -114,6 +114,7 @@ class Painter:
             fonts=self.fonts,
             ink=self.ink,
         )
+        fc.origins = origins
         info = {"id": board.id, "name": board.name, "count": len(board.sides)}
         faces, failed = [], False
         for side in board.sides:

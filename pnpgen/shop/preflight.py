@@ -34,6 +34,7 @@ class Finding:
 @dataclass
 class Findings:
     target: Target
+    trials: dict = field(default_factory=dict)  # SVG art (path, digest) -> what its trial separation found
     # (severity, code, element location) -> [worst, message, card labels]: one line per element and kind of
     # finding, saying the worst case (`rank`: larger is worse) and every card it applies to
     items: dict = field(default_factory=dict)
@@ -94,7 +95,9 @@ def preflight(run, target: Target, components: list) -> Findings:
         if isinstance(comp, Board):
             if target.name == "tgc":  # The Game Crafter sells boards of its own sizes
                 _tgc_size(target, comp, found)
-            continue  # a board's full-size PDF goes to the printer as it is (see the README)
+            elif target.name != "dtc":
+                _board(run, target, comp, found)
+            continue
         if target.name == "dtc" and comp.kind != "cards":
             continue  # DriveThruCards prints card decks
         _deck(run, target, comp, found)
@@ -148,6 +151,18 @@ def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
             _face(run, target, face, spans, label, layout_loc, found)
 
 
+def _board(run, target: Target, board: Board, found: Findings) -> None:
+    """A board's sides, as the PDF/X targets write them (each side a page at the board's own bleed)."""
+    origins: dict = {}
+    drawn = run.painter.board(board, Diagnostics(), origins=origins)
+    if drawn is None:
+        return
+    for face, side in zip(drawn.faces, board.sides):
+        spans, _label, layout_loc = origins.get(face, ((), "", board.loc))
+        label = f"side '{side.id}' of board '{board.id}'"
+        _face(run, target, face, spans, label, layout_loc, found)
+
+
 def _face(run, target: Target, face, spans, label: str, layout_loc: Location, found: Findings) -> None:
     if face.shape in ("rect", "square") and not _covers_bleed(face):
         found.add(
@@ -191,6 +206,8 @@ def _face(run, target: Target, face, spans, label: str, layout_loc: Location, fo
                     )
         elif isinstance(op, Image):
             _image(target, op, loc, label, found)
+        elif isinstance(op, Vector) and target.cmyk:
+            _vector(run, target, op, loc, label, found)
 
 
 def _covers_bleed(face) -> bool:
@@ -293,6 +310,49 @@ def _colours(target: Target, op, at, label: str, found: Findings) -> None:
             f"opacity {opacity:g}: PDF/X-1a allows no transparency; give a solid colour instead",
             label,
         )
+
+
+def _vector(run, target: Target, op: Vector, loc: Location, label: str, found: Findings) -> None:
+    """SVG art the separation could not turn to CMYK, or that brings transparency: it is drawn alone, separated
+    and checked as an export would (once per file), so what would be left in RGB is said here, at the element."""
+    key = (op.path, op.digest)
+    if key not in found.trials:
+        found.trials[key] = _trial(run, target, op)
+    name = display_path(op.path)
+    for problem in found.trials[key]:
+        code = "transparency" if any(w in problem for w in ("transparency", "alpha")) else "colour"
+        found.add(
+            "error",
+            code,
+            loc,
+            f"art {name}: {problem}; PDF/X-1a would refuse it: "
+            + ("flatten it to solid colours" if code == "transparency" else "save it with plain RGB fills"),
+            label,
+        )
+
+
+def _trial(run, target: Target, op: Vector) -> list[str]:
+    import tempfile
+    from dataclasses import replace
+    from pathlib import Path
+
+    from pnpgen.faces import Face
+    from pnpgen.render.pdf import write_face_pages
+    from pnpgen.shop.pdfx import make_pdfx, problems
+    from pnpgen.shop.separate import SeparationError
+
+    alone = replace(op, x=0.0, y=0.0, clip=(0.0, 0.0, op.w, op.h))
+    with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
+        drawn, made = Path(tmp) / "art.pdf", Path(tmp) / "art-x.pdf"
+        try:
+            write_face_pages(drawn, [Face(op.w, op.h, 0.0, (alone,))], 0.0, run.icons, "preflight")
+        except Exception:  # noqa: BLE001 - art that cannot be drawn is the build's to report
+            return []
+        try:
+            make_pdfx(drawn, made, target, "preflight", 0.0)
+        except SeparationError as exc:
+            return [f"{exc}, which would be left in RGB"]
+        return problems(made)
 
 
 def _image(target: Target, op: Image, loc: Location, label: str, found: Findings) -> None:
