@@ -171,3 +171,30 @@ def test_a_table_never_leaves_its_header_alone_at_a_page_foot(project, filler):
             r for p in pages for r in (p.extract_text() or "").splitlines() if re.match(r"^\d+ the", r)
         ]
         assert len(all_rows) == 30
+
+
+def test_no_pdf_of_the_shipped_games_names_a_font_it_does_not_embed(built):
+    """Every PDF `build` writes (sheets, boards, rulebooks, low-ink forms, print-all): each font any page or form
+    names is embedded. ReportLab's tables used to select Helvetica for every cell, so every rulebook and
+    print-all page named it, unembedded."""
+    import pikepdf
+
+    pdfs = sorted(built.rglob("*.pdf"))
+    assert "rulebook.pdf" in {p.name for p in pdfs}
+    assert any(p.name.startswith("print-all") for p in pdfs)
+    unembedded = set()
+    for path in pdfs:
+        with pikepdf.open(path) as pdf:
+            todo, seen = [p.obj for p in pdf.pages], set()
+            while todo:
+                obj = todo.pop()
+                if obj.objgen in seen and obj.objgen != (0, 0):
+                    continue
+                seen.add(obj.objgen)
+                resources = obj.get("/Resources", {})
+                for _, font in resources.get("/Font", {}).items():
+                    fonts = font.get("/DescendantFonts", [font])
+                    if not all("/FontDescriptor" in f and "/FontFile2" in f.FontDescriptor for f in fonts):
+                        unembedded.add((path.relative_to(built).as_posix(), str(font.get("/BaseFont"))))
+                todo += [x for _, x in resources.get("/XObject", {}).items() if x.get("/Subtype") == "/Form"]
+    assert not unembedded, sorted(unembedded)[:10]

@@ -38,6 +38,7 @@ from pnpgen.render.flowables import (
     TOC_PAD,
     FacePair,
     HeadingPara,
+    PlainTable,
     RichText,
     RuleLine,
     esc,
@@ -181,7 +182,7 @@ class _Builder:
                     content,
                 ]
             )
-        t = Table(rows, colWidths=[indent, width - indent])
+        t = PlainTable(rows, colWidths=[indent, width - indent])
         t.setStyle(
             TableStyle(
                 [
@@ -223,7 +224,9 @@ class _Builder:
         # split only between body rows, keeping the header and two rows together at the foot of a page and two
         # rows at the top of the next (which repeats the header); a table of four rows or fewer moves whole
         lim = len(data)
-        t = Table(data, colWidths=widths, repeatRows=1, rowSplitRange=(3, lim - 2) if lim > 4 else (lim, lim))
+        t = PlainTable(
+            data, colWidths=widths, repeatRows=1, rowSplitRange=(3, lim - 2) if lim > 4 else (lim, lim)
+        )
         t.setStyle(
             TableStyle(
                 [
@@ -243,7 +246,7 @@ class _Builder:
     def quote(self, q: Quote, width) -> Table:
         bg, line = (NOTE_BG, NOTE_LINE) if q.kind == "note" else (EXAMPLE_BG, EXAMPLE_LINE)
         inner = self.blocks(q.blocks, width - 12 * MM)
-        t = Table([[inner]], colWidths=[width])
+        t = PlainTable([[inner]], colWidths=[width])
         t.setStyle(
             TableStyle(
                 [
@@ -277,7 +280,7 @@ class _Builder:
         ]  # boards: too big to show
         for i in range(0, len(pairs), 2):
             row = pairs[i : i + 2] + [""] * (2 - len(pairs[i : i + 2]))
-            t = Table([row], colWidths=[width / 2, width / 2])
+            t = PlainTable([row], colWidths=[width / 2, width / 2])
             t.setStyle(
                 TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")])
             )
@@ -372,7 +375,10 @@ def build_rulebook_pdf(
     )
     look = styles()
     pad = [("TOPPADDING", (0, 0), (-1, -1), TOC_PAD), ("BOTTOMPADDING", (0, 0), (-1, -1), TOC_PAD)]
-    toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), *pad]))
+    plain = ("FONTNAME", (0, 0), (-1, -1), pdf_name("sans"))  # not ReportLab's Helvetica (see PlainTable)
+    toc = TableOfContents(
+        dotsMinLevel=0, tableStyle=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), plain, *pad])
+    )
     toc.levelStyles = toc_styles(look, book, ph - margin_top - margin_bottom - 40)
     story = [
         NextPageTemplate("body"),

@@ -8,6 +8,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
     Flowable,
     Paragraph,
+    Table,
 )
 
 from pnpgen.faces import Icon, Text
@@ -23,6 +24,16 @@ NOTE_BG, NOTE_LINE = "#eef1f5", "#5b7391"
 EXAMPLE_BG, EXAMPLE_LINE = "#f7f0e1", "#b7892f"
 BODY = 9.6
 LEAD = 1.38
+
+
+class PlainTable(Table):
+    """A platypus Table whose cells are set in the shipped sans unless a style says otherwise: ReportLab's
+    default cell font is its standard Helvetica, which it selects for every cell, even one holding a flowable,
+    so a table left at the default puts an unembedded font in the PDF (which PDF/X and print shops refuse)."""
+
+    def __init__(self, data, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.setStyle([("FONTNAME", (0, 0), (-1, -1), pdf_name("sans"))])
 
 
 def drawer_for(canv, icons) -> FaceDrawer:

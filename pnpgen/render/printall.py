@@ -11,12 +11,12 @@ from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Frame, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Frame, Paragraph, Spacer, TableStyle
 
 from pnpgen.imposition import PiecePlan
 from pnpgen.imposition.duplex import Duplex
 from pnpgen.render.board import draw_board_tiled
-from pnpgen.render.flowables import ACCENT, INK, MUTED, esc
+from pnpgen.render.flowables import ACCENT, INK, MUTED, PlainTable, esc
 from pnpgen.render.pdf import colour
 from pnpgen.render.sheets import PdfWriter
 from pnpgen.text.fonts import pdf_name
@@ -183,7 +183,7 @@ def _guide_page(c, doc, pw: float, ph: float) -> None:
     data = [[Paragraph(h, st["head"]) for h in ("Pages", "What", "Then")]]
     data += [[Paragraph(esc(cell), st["cell"]) for cell in row] for row in words["rows"]]
     width = pw - 30 * MM
-    table = Table(data, colWidths=[16 * MM, width * 0.46, width - 16 * MM - width * 0.46], repeatRows=1)
+    table = PlainTable(data, colWidths=[16 * MM, width * 0.46, width - 16 * MM - width * 0.46], repeatRows=1)
     table.setStyle(
         TableStyle(
             [

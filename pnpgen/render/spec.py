@@ -6,8 +6,9 @@ from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Frame, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Frame, Paragraph, Spacer, TableStyle
 
+from pnpgen.render.flowables import PlainTable
 from pnpgen.render.pdf import new_canvas
 from pnpgen.text.fonts import pdf_name
 from pnpgen.units import MM, PAPERS
@@ -41,7 +42,7 @@ def write_spec_pdf(path: Path, title: str, lines: list[str], rows: list) -> None
             ]
         )
     widths = [x * MM for x in (42, 22, 38, 13, 13, 60, 45, 30)]
-    table = Table(data, colWidths=widths, repeatRows=1)
+    table = PlainTable(data, colWidths=widths, repeatRows=1)
     table.setStyle(
         TableStyle(
             [
