@@ -51,6 +51,7 @@ clean:
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/serve_latency.py
+	$(BIN)/python bench/peers/squib.py
 
 ink: $(VENV)/.installed
 	$(BIN)/python bench/ink.py

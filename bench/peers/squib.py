@@ -1,0 +1,181 @@
+"""pnpgen beside Squib on the same job, when Squib is installed: `.venv/bin/python bench/peers/squib.py [N]`.
+
+The job (issue 18's): N distinct poker cards (default 1,000) from one CSV, each with a background, a rounded
+border, a title, a wrapped body and a 150 px PNG icon, laid out 3 x 3 on A4 with crop marks. Squib (a Ruby
+gem, https://squib.readthedocs.io) runs it twice, with its default raster backend and with its SVG backend;
+pnpgen runs the same cards from the same CSV and PNG. Each figure is the median of 3 runs of a fresh process,
+with its peak memory (the kernel's accounting of the child). Squib's cards are 825 x 1125 px at 300 dpi
+(poker with 1/8 in bleed), trimmed by 37.5 px when laid out, as its own docs do.
+
+Without Ruby or the squib gem, the script says what to install and exits 0: no figure for Squib is quoted
+anywhere that this script cannot reproduce.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+BODY = (
+    "spend two tokens to move any piece one space, then draw a card and keep it hidden until your next turn."
+)
+
+SQUIB = """
+require 'squib'
+data = Squib.csv file: 'cards.csv'
+Squib::Deck.new(cards: data['name'].size, width: 825, height: 1125, config: ARGV[0]) do
+  background color: '#f6efe0'
+  rect x: 72, y: 72, width: 681, height: 981, radius: 24, stroke_color: '#7a3b1d', stroke_width: 5
+  text str: data['name'], x: 108, y: 108, width: 609, height: 95, font: 'Serif Bold 13'
+  png file: 'icon.png', x: 320, y: 270, width: 177, height: 177
+  text str: data['text'], x: 108, y: 650, width: 609, height: 260, font: 'Sans 9'
+  save_pdf file: 'squib.pdf', dir: 'out', width: '210mm', height: '297mm', margin: '10mm', trim: 37.5,
+           crop_marks: true
+end
+"""
+
+LAYOUT = """
+elements:
+  - type: rect
+    area: bleed
+    fill: "#f6efe0"
+  - type: rect
+    x: 3
+    y: 3
+    w: 57.5
+    h: 82.9
+    radius: 2
+    stroke: "#7a3b1d"
+    stroke_width: 1.2
+  - type: text
+    x: 6
+    y: 6
+    w: 51.5
+    h: 8
+    text: "{{ card.name }}"
+    font: display-bold
+    size: 13
+  - type: image
+    src: icon.png
+    x: 24
+    y: 20
+    w: 15
+    h: 15
+  - type: text
+    x: 6
+    y: 52
+    w: 51.5
+    h: 22
+    text: "{{ card.text }}"
+    size: 9
+"""
+
+
+def squib_ready() -> str | None:
+    """None when Ruby and the squib gem are there; else what to install."""
+    if shutil.which("ruby") is None:
+        return "Ruby is not installed (Debian: apt install ruby ruby-dev libcairo2-dev libpango1.0-dev; then gem install squib)"
+    probe = subprocess.run(["ruby", "-e", "require 'squib'"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        return "the squib gem is not installed (gem install squib; it builds cairo and pango bindings)"
+    return None
+
+
+def make_job(folder: Path, n: int) -> None:
+    from PIL import Image, ImageDraw
+
+    folder.mkdir(parents=True, exist_ok=True)
+    icon = Image.new("RGBA", (150, 150), (0, 0, 0, 0))
+    ImageDraw.Draw(icon).polygon(
+        [
+            (75, 5),
+            (93, 55),
+            (145, 57),
+            (104, 89),
+            (119, 140),
+            (75, 110),
+            (31, 140),
+            (46, 89),
+            (5, 57),
+            (57, 55),
+        ],
+        fill=(196, 140, 40, 255),
+    )
+    with open(folder / "cards.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["name", "text"])
+        for i in range(1, n + 1):
+            writer.writerow([f"Card {i}", f"Card {i}: {BODY}"])
+    for config, backend in (("raster.yml", "memory"), ("svg.yml", "svg")):
+        (folder / config).write_text(f"backend: {backend}\n")
+    (folder / "deck.rb").write_text(SQUIB)
+    game = folder / "content" / "peer"
+    (game / "layouts").mkdir(parents=True)
+    (game / "art").mkdir()
+    icon.save(game / "art" / "icon.png")
+    shutil.copy(folder / "cards.csv", game / "cards.csv")
+    (game / "layouts" / "front.yaml").write_text(LAYOUT)
+    (game / "game.yaml").write_text("id: peer\ntitle: Peer\nplayers: 2\ncomponents: [deck.yaml]\n")
+    (game / "deck.yaml").write_text(
+        "id: deck\nkind: cards\nsize: poker\nfront: front\ncards_from: cards.csv\n"
+    )
+    icon.save(folder / "icon.png")
+
+
+def timed(cmd: list, cwd: Path) -> tuple[float, float]:
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        took = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{err.read().decode()[-3000:]}")
+    return took, usage.ru_maxrss / 1024
+
+
+def median(cmd: list, cwd: Path) -> tuple[float, float]:
+    runs = [timed(cmd, cwd) for _ in range(RUNS)]
+    return statistics.median(t for t, _ in runs), max(m for _, m in runs)
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    missing = squib_ready()
+    if missing:
+        print(f"Squib: not measured: {missing}.")
+        return
+    work = Path(tempfile.mkdtemp(prefix="pnpgen-peer-"))
+    try:
+        make_job(work, n)
+        rows = [
+            (
+                "pnpgen",
+                median([sys.executable, "-m", "pnpgen", "build", "--out", "out", "--no-print-all"], work),
+            ),
+            ("Squib, raster backend", median(["ruby", "deck.rb", "raster.yml"], work)),
+            ("Squib, SVG backend", median(["ruby", "deck.rb", "svg.yml"], work)),
+        ]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"{n:,} distinct poker cards, A4 3x3 with crop marks: median of {RUNS} runs; {os.cpu_count()} cores"
+    )
+    print()
+    print("| tool | time | peak memory |")
+    print("|---|---:|---:|")
+    for name, (t, m) in rows:
+        print(f"| {name} | {t:.2f} s | {m:.0f} MB |")
+
+
+if __name__ == "__main__":
+    main()
