@@ -38,6 +38,7 @@ class GameRun:
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
         self.load_warnings = 0
+        self.seen: dict[str, str] = {}  # input key -> its digest now, as freshness checks found it
 
     # -- load ---------------------------------------------------------------------------------------------
     def load(self, diags: Diagnostics | None = None) -> None:
@@ -159,7 +160,7 @@ class GameRun:
         ]
 
     def entry_fresh(self, entry: dict) -> bool:
-        return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots)
+        return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots, self.seen)
 
     def mentioned(self) -> str:
         """The facts' and rulebook's text, where card fields may be named (read once per build)."""
