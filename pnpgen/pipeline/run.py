@@ -125,16 +125,22 @@ class GameRun:
         return targets
 
     def draw(self, targets: list, diags: Diagnostics) -> list:
-        """Draw every target whose old files cannot be kept; returns those targets."""
-        stale = []
-        for target in targets:
+        """Draw every target whose old files cannot be kept; returns those targets, in their order.
+
+        The print-all file is judged (and drawn) before the rulebook: when it is stale it draws every component,
+        and the rulebook's pictures are then those faces again (`Painter.first`, `board_again`), not drawn a
+        second time to see whether the rulebook is fresh."""
+        order = [t for t in targets if t.kind != "rulebook" and t.kind != "print-all"]
+        order += [t for t in targets if t.kind == "print-all"] + [t for t in targets if t.kind == "rulebook"]
+        stale = set()
+        for target in order:
             if target.fresh(self, self.old_entries(target)):
                 continue
-            stale.append(target)
+            stale.add(id(target))
             with self.reader.recording() as recorded:
                 target.prepare(self, diags)
             target.inputs = {**self.inputs_of(target), **recorded}
-        return stale
+        return [t for t in targets if id(t) in stale]
 
     def inputs_of(self, target) -> dict[str, str]:
         """What a target read before it was drawn: its component's file and the game's (or, for the rulebook,
@@ -179,18 +185,25 @@ class GameRun:
         memo = self.__dict__.setdefault("_card_faces", {})
         key = (deck.id, index)
         if key not in memo:
-            card = deck.cards[index]
-            front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
-            memo[key] = (front, back) if ok and front is not None else None
-        return memo[key]
+            with self.reader.recording() as read:
+                card = deck.cards[index]
+                front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
+            memo[key] = ((front, back) if ok and front is not None else None, read)
+        faces, read = memo[key]
+        self.reader.replay(read)  # recorded on every call, as drawing it again would
+        return faces
 
     def board_faces(self, board) -> list | None:
-        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn."""
-        memo = self.__dict__.setdefault("_board_faces", {})
-        if board.id not in memo:
-            drawn = self.painter.board(board, Diagnostics())
-            memo[board.id] = drawn.faces if drawn is not None else None
-        return memo[board.id]
+        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn. What
+        drawing it read is recorded on every call (in the rulebook's recording as much as in a freshness check's)."""
+        failed = self.__dict__.setdefault("_boards_failed", set())
+        if board.id in failed:
+            return None
+        drawn = self.painter.board_again(board) or self.painter.board(board, Diagnostics())
+        if drawn is None:
+            failed.add(board.id)
+            return None
+        return drawn.faces
 
     # -- write --------------------------------------------------------------------------------------------
     def write(self, targets: list, stale: list, workers: int) -> GameResult:
