@@ -21,13 +21,20 @@ if TYPE_CHECKING:  # imported where a build needs them: `from pnpgen.pipeline im
 
 
 def build_game(
-    project, root: Path, strict: bool = False, check: bool = True, workers: int | None = None
+    project,
+    root: Path,
+    strict: bool = False,
+    check: bool = True,
+    workers: int | None = None,
+    on_file: Callable | None = None,
 ) -> GameResult:
-    """Build one game. Nothing of it changes on disk unless every stale output was drawn and written."""
+    """Build one game. Nothing of it changes on disk unless every stale output was drawn and written.
+    `on_file(run, entry, staged path)` sees each file once written, before the game's files move into place."""
     from pnpgen.pipeline.jobs import cores
     from pnpgen.pipeline.run import GameResult, GameRun
 
     run = GameRun(project, root, strict)
+    run.on_file = on_file
     diags = Diagnostics()
     try:
         run.load(diags)
@@ -52,16 +59,18 @@ def build(
     check: bool = True,
     workers: int | None = None,
     step: Callable[[str], None] = lambda name: None,
+    on_file: Callable | None = None,
 ) -> list[GameResult]:
     """Build the named games (all when none); a game that fails does not stop the others. Several games build
-    in parallel processes, one game each; a single game writes its files in parallel instead."""
+    in parallel processes, one game each; a single game writes its files in parallel instead (and only then is
+    `on_file` called: see `build_game`)."""
     from pnpgen.pipeline.jobs import few_collections
 
     with few_collections():
-        return _build(project, names, strict, check, workers, step)
+        return _build(project, names, strict, check, workers, step, on_file)
 
 
-def _build(project, names, strict, check, workers, step) -> list[GameResult]:
+def _build(project, names, strict, check, workers, step, on_file=None) -> list[GameResult]:
     from pnpgen.pipeline.jobs import cores, run_parallel
 
     roots = project.select(names)
@@ -71,7 +80,7 @@ def _build(project, names, strict, check, workers, step) -> list[GameResult]:
         return run_parallel(roots, work, n, lambda i: step(roots[i].name))
     results = []
     for root in roots:
-        results.append(build_game(project, root, strict, check, workers))
+        results.append(build_game(project, root, strict, check, workers, on_file))
         step(root.name)
     return results
 

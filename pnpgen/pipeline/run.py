@@ -22,6 +22,12 @@ class GameResult:
     out_dir: Path | None = None
     rendered: list = field(default_factory=list)  # components drawn and written again
     reused: list = field(default_factory=list)  # components whose files were up to date
+    model: object = field(
+        default=None, repr=False, compare=False
+    )  # the loaded Game, in the process that built
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "model": None}  # a result from a worker process comes back without its model
 
 
 class GameRun:
@@ -39,6 +45,7 @@ class GameRun:
         self.checked = False
         self.load_warnings = 0
         self.seen: dict[str, str] = {}  # input key -> its digest now, as freshness checks found it
+        self.on_file = None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
 
     # -- load ---------------------------------------------------------------------------------------------
     def load(self, diags: Diagnostics | None = None) -> None:
@@ -213,7 +220,15 @@ class GameRun:
         writing = Writing(self.game, self.icons, self.project.paper, self.printing)
         with Stage(self.out_dir, self.project.out) as stage:
             jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
-            results = dict(zip((id(j) for j in jobs), write_all(jobs, min(workers, max(1, len(jobs))))))
+            on_file = self.on_file
+
+            def done(i: int, res: dict) -> None:  # a file is written, not yet in place: `serve` may show it
+                if on_file is not None:
+                    job = jobs[i]
+                    on_file(self, job.target.entry(job.name, res["pages"], res["sha256"]), job.path)
+
+            written = write_all(jobs, min(workers, max(1, len(jobs))), done=done)
+            results = dict(zip((id(j) for j in jobs), written))
             files: list[dict] = []
             for target in targets:
                 if target in stale:
@@ -229,7 +244,7 @@ class GameRun:
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
         rendered = [t.component for t in stale]
         reused = [t.component for t in targets if t not in stale]
-        return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused)
+        return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, self.game)
 
     def manifest(self, files: list[dict]) -> dict:
         data = {
