@@ -259,3 +259,35 @@ def test_a_file_shown_early_gives_way_to_its_build_and_to_the_last_good_state_if
     preview.update([GameResult("sample", False, failed)])
     (game,) = preview.state(-1, 0)["games"]
     assert names() == ["Ash Runner", "Tide Caller"] and game["errors"][0]["message"] == "broken"
+
+
+def test_with_a_page_to_show_the_edited_deck_is_written_before_the_rulebook_is_drawn(tmp_path, monkeypatch):
+    """A one-card edit of a card the rulebook pictures: the deck's file is written and shown first, the rulebook
+    drawn and written after it, and the game's files still move into place together (one manifest, both new)."""
+    from dataclasses import replace
+
+    from pnpgen import pipeline
+    from pnpgen.imposition.duplex import DEFAULT
+    from pnpgen.pipeline import manifest, outputs
+    from pnpgen.project import Project
+
+    shutil.copytree(FIXTURES / "basic", tmp_path / "p")
+    (tmp_path / "p/content/sample/rulebook.md").write_text("# Rules\n\n{{ picture('heroes') }}\n")
+    out = tmp_path / "p" / "out"
+    project = Project(tmp_path / "p" / "content", out, printing=replace(DEFAULT, whole=False))
+    assert pipeline.build(project, ["sample"])[0].ok
+    events = []
+    prepare = outputs.RulebookFile.prepare
+
+    def drawn(self, run, diags):
+        events.append("rulebook drawn")
+        return prepare(self, run, diags)
+
+    monkeypatch.setattr(outputs.RulebookFile, "prepare", drawn)
+    edit(tmp_path / "p", "Ash Walker", "Ash Runner")
+    shown = lambda run, entry, staged: events.append(f"{entry['path']} written")  # noqa: E731
+    (result,) = pipeline.build(project, ["sample"], on_file=shown)
+    assert result.ok and sorted(result.rendered) == ["heroes", "rulebook"]
+    assert events == ["heroes.pdf written", "rulebook drawn", "rulebook.pdf written"], events
+    entries = {e["path"]: e for e in manifest.read(out / "sample")["files"]}
+    assert entries["heroes.pdf"]["cards"][0]["name"] == "Ash Runner" and "rulebook.pdf" in entries

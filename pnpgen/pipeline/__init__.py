@@ -31,20 +31,37 @@ def build_game(
     """Build one game. Nothing of it changes on disk unless every stale output was drawn and written.
     `on_file(run, entry, staged path)` sees each file once written, before the game's files move into place."""
     from pnpgen.pipeline.jobs import cores
-    from pnpgen.pipeline.run import GameResult, GameRun
+    from pnpgen.pipeline.run import GameResult, GameRun, Stopped
 
     run = GameRun(project, root, strict)
     run.on_file = on_file
     diags = Diagnostics()
+
+    def failed() -> bool:
+        return bool(diags.errors or (strict and diags.warnings))
+
     try:
         run.load(diags)
         if check:
             run.check(diags)
         targets = run.claim(diags)
-        stale = run.draw(targets, diags)
-        if diags.errors or (strict and diags.warnings):
+        first = (
+            targets if on_file is None else [t for t in targets if t.kind not in ("rulebook", "print-all")]
+        )
+        stale = run.draw(first, diags)
+        if failed():
             return GameResult(root.name, False, diags)
-        result = run.write(targets, stale, workers or cores())
+
+        def then() -> list:
+            """With `on_file`: the components' files are written (and shown) before the rest is drawn."""
+            more = run.draw([t for t in targets if t not in first], diags)
+            if failed():
+                raise Stopped
+            return more
+
+        result = run.write(targets, stale, workers or cores(), then if on_file is not None else None)
+    except Stopped:
+        return GameResult(root.name, False, diags)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return GameResult(root.name, False, diags)

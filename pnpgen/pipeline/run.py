@@ -13,6 +13,10 @@ from pnpgen.pipeline.jobs import Job, Writing, write_all
 from pnpgen.pipeline.staging import Stage, refuse_link, sweep
 
 
+class Stopped(Exception):
+    """A build stopped between writing its first files and the rest (`GameRun.write`'s `then`)."""
+
+
 @dataclass
 class GameResult:
     game: str
@@ -213,22 +217,29 @@ class GameRun:
         return drawn.faces
 
     # -- write --------------------------------------------------------------------------------------------
-    def write(self, targets: list, stale: list, workers: int) -> GameResult:
-        """Write the stale targets into a staging folder, then move them and the manifest into place."""
+    def write(self, targets: list, stale: list, workers: int, then=None) -> GameResult:
+        """Write the stale targets into a staging folder, then move them and the manifest into place. `then()`,
+        when given, is called once those files are written and gives more stale targets to write before anything
+        moves (serve: the rulebook is drawn after the edited deck's file is on the page); it raises `Stopped` to
+        leave the output as it was."""
         sweep(self.project.out)
         sweep(self.out_dir)
         writing = Writing(self.game, self.icons, self.project.paper, self.printing)
         with Stage(self.out_dir, self.project.out) as stage:
-            jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
-            on_file = self.on_file
+            jobs: list[Job] = []
+            results: dict[int, dict] = {}
 
-            def done(i: int, res: dict) -> None:  # a file is written, not yet in place: `serve` may show it
-                if on_file is not None:
-                    job = jobs[i]
-                    on_file(self, job.target.entry(job.name, res["pages"], res["sha256"]), job.path)
+            def write_batch(batch: list) -> None:
+                some = [Job(t, name, stage.path(name), writing) for t in batch for name in t.names()]
+                written = write_all(some, min(workers, max(1, len(some))), done=self._shown(some))
+                results.update(zip((id(j) for j in some), written))
+                jobs.extend(some)
 
-            written = write_all(jobs, min(workers, max(1, len(jobs))), done=done)
-            results = dict(zip((id(j) for j in jobs), written))
+            write_batch(stale)
+            if then is not None:
+                more = then()
+                write_batch(more)
+                stale = stale + more
             files: list[dict] = []
             for target in targets:
                 if target in stale:
@@ -245,6 +256,17 @@ class GameRun:
         rendered = [t.component for t in stale]
         reused = [t.component for t in targets if t not in stale]
         return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, self.game)
+
+    def _shown(self, jobs: list):
+        """What `write_all` calls as each file is written: `on_file`, for `serve` to show it at once."""
+        on_file = self.on_file
+
+        def done(i: int, res: dict) -> None:  # a file is written, not yet in place
+            if on_file is not None:
+                job = jobs[i]
+                on_file(self, job.target.entry(job.name, res["pages"], res["sha256"]), job.path)
+
+        return done
 
     def manifest(self, files: list[dict]) -> dict:
         data = {
