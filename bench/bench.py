@@ -15,6 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+ROWS = os.environ.get("BENCH_ROWS", "decks,games,png").split(
+    ","
+)  # BENCH_ROWS=games: the shipped games' rows only
 
 LAYOUT_FRONT = """
 elements:
@@ -283,28 +286,35 @@ def main() -> None:
     rows = []
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
     try:
-        rows += deck_rows(work, pnpgen, fonts)
-        rows += game_rows(work, pnpgen)
+        if "decks" in ROWS:
+            rows += deck_rows(work, pnpgen, fonts)
+        if "games" in ROWS:
+            rows += game_rows(work, pnpgen)
         # export png: 100 cards at 300 dpi
         folder = work / "syn100"
-        t, m = median_run(
-            lambda i: (
-                pnpgen
-                + [
-                    "export",
-                    "png",
-                    "bench",
-                    "--content",
-                    str(folder / "content"),
-                    "--out",
-                    str(folder / f"png{i}"),
-                    "--dpi",
-                    "300",
-                ]
-            ),
-            folder,
+        t, m = (
+            (0.0, 0.0)
+            if "png" not in ROWS
+            else median_run(
+                lambda i: (
+                    pnpgen
+                    + [
+                        "export",
+                        "png",
+                        "bench",
+                        "--content",
+                        str(folder / "content"),
+                        "--out",
+                        str(folder / f"png{i}"),
+                        "--dpi",
+                        "300",
+                    ]
+                ),
+                folder,
+            )
         )
-        rows.append(("export png, 100 cards at 300 dpi", t, m, None, "", None))
+        if "png" in ROWS:
+            rows.append(("export png, 100 cards at 300 dpi", t, m, None, "", None))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"pnpgen benchmark: median of {RUNS} runs, each a fresh process; {os.cpu_count()} cores")

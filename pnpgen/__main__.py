@@ -1,3 +1,18 @@
-from pnpgen.cli import main
+"""`python -m pnpgen` and the `pnpgen` command: a rebuild with nothing to do is answered before click is
+imported (`commands.build.answer_unchanged`); everything else is the click CLI (`pnpgen.cli`)."""
 
-main()
+import sys
+
+
+def main() -> None:
+    from pnpgen.commands.build import answer_unchanged
+
+    if answer_unchanged(sys.argv[1:]):
+        sys.exit(0)
+    from pnpgen.cli import main as cli
+
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -27,7 +27,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
-from pnpgen.faces import known_digest
 
 MISSING = "missing"  # the digest recorded for a lookup that found no file
 NOT_A_FILE = "not-a-file"  # something is there that is not a regular file (a pipe, a folder): never "missing"
@@ -38,12 +37,21 @@ MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's bui
 
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
-    """The real path of `path` when it lies inside one of `roots` (links followed at every level), else None."""
+    """The real path of `path` when it lies inside one of `roots` (links followed at every level), else None.
+
+    `Path.resolve` with strings: the same answer (a link loop is None) without a Path made per step; the
+    unchanged-game check calls this for every input of every game."""
+    real = os.path.realpath(path)  # not strict: never raises for a missing file or a loop
     try:
-        real = path.resolve()
-    except (OSError, RuntimeError):  # a link loop
-        return None
-    return real if any(real == r or real.is_relative_to(r) for r in roots) else None
+        os.stat(real)
+    except OSError as exc:  # missing is fine (a lookup records it); a loop is refused
+        if exc.errno == errno.ELOOP:
+            return None
+    for r in roots:
+        top = os.fspath(r)
+        if real == top or real.startswith(top if top.endswith(os.sep) else top + os.sep):
+            return Path(real)
+    return None
 
 
 def loops(path: Path) -> bool:
@@ -294,6 +302,8 @@ class Reader:
     def _digest(self, real: Path) -> str:
         if real not in self._digests:
             self._digests[real] = _sha_file(real)
+            from pnpgen.faces import known_digest  # here: the unchanged-game check needs no faces
+
             known_digest(str(real), self._digests[real])  # art: the renderer and the manifest need it too
         return self._digests[real]
 

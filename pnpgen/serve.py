@@ -4,8 +4,10 @@ The engine is the build itself (`pnpgen watch`): each save rebuilds what changed
 the page is drawn from the PDFs it wrote. Every manifest entry records each printed face's digest and where it
 stands (`pipeline.outputs.card_records`), so a face is cut from its PDF page once per digest and kept in memory
 as PNG: a one-card edit re-crops one face, and the page reloads only the images whose digest changed (their
-URLs are their digests, cached by the browser for good). PNG rather than SVG: it is exactly what the PDF shows,
-fonts and art included, with no second renderer to disagree with the first.
+URLs are their digests, cached by the browser for good). A component is shown as soon as its own file is
+written (`Preview.early`, from the staging folder), before the rest of its game; rulebook pages are drawn when
+first asked for. PNG rather than SVG: it is exactly what the PDF shows, fonts and art included, with no second
+renderer to disagree with the first.
 
 The server (the standard library's `ThreadingHTTPServer`: no dependency for a page one person opens on their own
 machine) answers four kinds of request and nothing else: `/` (the page), `/state` (JSON, long-polled),
@@ -42,34 +44,64 @@ class Preview:
         self.project = project
         self.order = games
         self.games: dict[str, dict] = {}
+        self.built: dict[
+            str, dict
+        ] = {}  # the state of each game's last good build (what `games` holds between
+        # a file shown early and its build's end: a build that fails shows its errors over these)
         self.version = 0
         self.changed = threading.Condition()
         self.images: OrderedDict[str, bytes] = OrderedDict()
         self._pages: dict = {}  # (pdf sha256, page) -> rendered page, for the faces still to be cut from it
+        self._later: dict[
+            str, tuple
+        ] = {}  # rulebook page key -> (pdf, its sha256, page): drawn when asked for
+        self._lock = threading.Lock()  # the images: the watch thread and the request threads both add to them
         self.took: float | None = None  # seconds of the last update, build included
 
     # -- updates (the watch thread) ----------------------------------------------------------------------------
     def update(self, results: list, started: float | None = None) -> None:
         """Show a batch of build results (`started`: when their build began, for the page's latency figure)."""
         for r in results:
-            old = self.games.get(r.game, {"game": r.game, "components": [], "rulebook": []})
+            old = self.built.get(r.game, {"game": r.game, "components": [], "rulebook": []})
             if r.ok:
-                state = self._game_state(r.game, r.out_dir)
+                state = self._game_state(r.game, r.out_dir, getattr(r, "model", None))
             else:
                 state = {**old}  # the last good faces stay; the errors show over them
             state["errors"] = [_diag(d) for d in r.diagnostics.errors]
             state["warnings"] = [_diag(d) for d in r.diagnostics.warnings]
-            self.games[r.game] = state
+            self.games[r.game] = self.built[r.game] = state
         self._pages.clear()
+        self._publish(started)
+
+    def early(self, run, entry: dict, staged: Path, started: float | None = None) -> None:
+        """Show a component's file as soon as it is written, before the rest of its game (a rulebook drawn again
+        because it pictures the edited card takes longer than the card). Its faces are cut from the staged file;
+        the build's end (`update`) replaces this state with its own, or with the last good one if it failed."""
+        rows = entry.get("cards") if "cards" in entry else entry.get("sides")
+        game = run.game.id
+        if entry.get("kind") == "rulebook" or not isinstance(rows, list) or game not in self.built:
+            return
+        info = _fields(self.project, game, run.game).get(entry["component"], {})
+        items = [self._item(staged.parent, entry, row, info.get(n)) for n, row in enumerate(rows)]
+        comp = {"id": entry["component"], "kind": entry["kind"], "faces": entry.get("faces", 0)}
+        comp["items"] = [item for item in items if item is not None]
+        state = {**self.games[game]}
+        state["components"] = [comp if c["id"] == comp["id"] else c for c in state["components"]]
+        if all(c["id"] != comp["id"] for c in state["components"]):
+            state["components"].append(comp)
+        self.games[game] = state
+        self._publish(started)
+
+    def _publish(self, started: float | None) -> None:
         with self.changed:
             self.version += 1
             if started is not None:
                 self.took = time.perf_counter() - started
             self.changed.notify_all()
 
-    def _game_state(self, game: str, out_dir: Path) -> dict:
+    def _game_state(self, game: str, out_dir: Path, model=None) -> dict:
         data = manifest.read(out_dir) or {"files": []}
-        fields = _fields(self.project, game)
+        fields = _fields(self.project, game, model)
         components, rulebook = {}, []
         for entry in data["files"]:
             rows = entry.get("cards") if "cards" in entry else entry.get("sides")
@@ -134,23 +166,48 @@ class Preview:
         return _png(image.crop(box))
 
     def _rulebook(self, out_dir: Path, entry: dict) -> list:
+        """The rulebook's page URLs. A page is drawn when it is first asked for (`image`), not here: a one-card
+        edit that changes a rulebook picture shows its new face without waiting for every page of the book."""
         sha, pages = entry["sha256"][:16], entry.get("pages", 0)
         urls = []
         for n in range(min(pages, 200)):
             key = f"rb{sha}-{n}"
             if key not in self.images:
-                page = _render_page(out_dir / entry["path"], n, PAGE_DPI)
-                if page is None:
-                    break
-                self._keep(key, _png(page[0]))
+                with self._lock:
+                    self._later[key] = (out_dir / entry["path"], entry["sha256"], n)
             urls.append(f"/img/{key}.png")
         return urls
 
     def _keep(self, key: str, data: bytes) -> None:
-        self.images[key] = data
-        self.images.move_to_end(key)
-        while len(self.images) > MAX_IMAGES:
-            self.images.popitem(last=False)
+        with self._lock:
+            self.images[key] = data
+            self.images.move_to_end(key)
+            while len(self.images) > MAX_IMAGES:
+                self.images.popitem(last=False)
+            while len(self._later) > MAX_IMAGES:
+                self._later.pop(next(iter(self._later)))
+
+    def _draw_later(self, key: str) -> bytes | None:
+        """A rulebook page asked for: drawn from its PDF while that file is still the one the state named (a later
+        build may have replaced it; the page then asks for the new one)."""
+        with self._lock:
+            later = self._later.get(key)
+        if later is None:
+            return None
+        pdf, sha, n = later
+        from pnpgen.pipeline.staging import sha256_of
+
+        try:
+            if sha256_of(pdf) != sha:
+                return None
+        except OSError:
+            return None
+        page = _render_page(pdf, n, PAGE_DPI)
+        if page is None:
+            return None
+        data = _png(page[0])
+        self._keep(key, data)
+        return data
 
     # -- reads (the request threads) -----------------------------------------------------------------------------
     def state(self, since: int, wait: float) -> dict:
@@ -163,7 +220,9 @@ class Preview:
     def image(self, key: str) -> bytes | None:
         if not _KEY.match(key):
             return None
-        return self.images.get(key)
+        with self._lock:
+            data = self.images.get(key)
+        return data if data is not None else self._draw_later(key)
 
 
 def _diag(d) -> dict:
@@ -173,16 +232,18 @@ def _diag(d) -> dict:
     }
 
 
-def _fields(project, game: str) -> dict:
+def _fields(project, game: str, model=None) -> dict:
     """Each card's fields and source line by component and position, and the game's title (key ''); nothing
-    when the content does not load (its errors are on the page already)."""
+    when the content does not load (its errors are on the page already). `model`: the one the build just loaded
+    (`GameResult.model`), when it was built in this process."""
     from pnpgen.errors import ContentError
     from pnpgen.schema import load_game
 
-    try:
-        model = load_game(project.content / game, project.reader(project.content / game))
-    except (ContentError, OSError):
-        return {}
+    if model is None:
+        try:
+            model = load_game(project.content / game, project.reader(project.content / game))
+        except (ContentError, OSError):
+            return {}
     out: dict = {"": {"title": model.title}}
     for comp in model.components:
         cards = getattr(comp, "cards", None)

@@ -157,6 +157,42 @@ def test_the_unchanged_rebuild_path_imports_no_heavy_library():
     assert out.strip() == "[]"
 
 
+def _pnpgen(args: list, cwd: Path, importtime: bool = False) -> subprocess.CompletedProcess:
+    flags = ["-X", "importtime"] if importtime else []
+    env = {**__import__("os").environ, "PYTHONPATH": str(PKG.parent)}
+    return subprocess.run(
+        [sys.executable, *flags, "-m", "pnpgen", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+
+
+def test_pnpgen_build_with_nothing_to_do_imports_neither_click_nor_anything_that_draws(tmp_path):
+    """`python -m pnpgen build` on an up-to-date game is answered before click is imported, with what the click
+    command prints; a stale game, another flag or an unknown game still goes through click (and draws)."""
+    import shutil
+
+    shutil.copytree(PKG.parent / "tests" / "fixtures" / "basic", tmp_path / "p")
+    cwd = tmp_path / "p"
+    first = _pnpgen(["build", "--out", "out"], cwd, importtime=True)
+    assert first.returncode == 0 and "built sample" in first.stdout, first.stderr
+    assert " click" in first.stderr and " reportlab" in first.stderr  # the stale build: click, and drawing
+    for args in (["build", "--out", "out"], ["build", "sample", "--out=out", "--content", "content"]):
+        again = _pnpgen(args, cwd, importtime=True)
+        assert again.returncode == 0 and again.stdout == "up to date sample\n", again.stdout + again.stderr
+        imported = {line.rsplit("|", 1)[-1].strip() for line in again.stderr.splitlines() if "|" in line}
+        heavy = {m for m in imported if m.split(".")[0] in ("click", "yaml", "jinja2", "reportlab", "PIL")}
+        assert not heavy, sorted(heavy)
+    click_said = subprocess.run(
+        [sys.executable, "-c", "from pnpgen.cli import main; main()", "build", "--out", "out"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+    assert click_said.returncode == 0 and click_said.stdout == "up to date sample\n"
+    for args, code in ((["build", "--out", "out", "--strict"], 0), (["build", "nope", "--out", "out"], 2)):
+        other = _pnpgen(args, cwd, importtime=True)
+        assert other.returncode == code and " click" in other.stderr, other.stdout
+
+
 def test_no_module_is_over_about_400_lines():
     long = [f"{p.relative_to(PKG)}: {n}" for p in modules() if (n := len(p.read_text().splitlines())) > 420]
     assert not long, long

@@ -198,3 +198,42 @@ def test_no_pdf_of_the_shipped_games_names_a_font_it_does_not_embed(built):
                         unembedded.add((path.relative_to(built).as_posix(), str(font.get("/BaseFont"))))
                 todo += [x for _, x in resources.get("/XObject", {}).items() if x.get("/Subtype") == "/Form"]
     assert not unembedded, sorted(unembedded)[:10]
+
+
+@pytest.mark.slow
+def test_the_rulebook_is_the_same_whether_its_first_pass_draws_or_not(tmp_path, monkeypatch):
+    """The first of the rulebook's layout passes only finds where the headings fall (for the contents) and is
+    never saved, so it draws no pictures, diagrams, rich text or cover (`BookDoc.drafting`). The file is the
+    same, byte for byte, as when that pass draws everything."""
+    from pathlib import Path
+
+    from reportlab.platypus import BaseDocTemplate
+
+    from pnpgen.errors import Diagnostics
+    from pnpgen.pipeline import outputs
+    from pnpgen.pipeline.jobs import Writing
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+    from pnpgen.render import book as book_module
+
+    run = GameRun(Project(CONTENT, tmp_path / "out"), CONTENT / "deity")
+    run.load(Diagnostics())
+    target = next(t for t in outputs.targets_of(run.game, run.sources, run.printing) if t.kind == "rulebook")
+    assert target.prepare(run, Diagnostics())
+    writing = Writing(run.game, run.icons, "a4", run.printing)
+    passes = []
+
+    def written(name: str) -> bytes:
+        target.write(Path(tmp_path / name), "rulebook.pdf", writing)
+        return (tmp_path / name).read_bytes()
+
+    drafted = written("drafted.pdf")
+
+    def undrafted(doc, flowables, **kw):
+        doc.passes += 1
+        passes.append(doc.drafting)
+        return BaseDocTemplate.build(doc, flowables, **kw)
+
+    monkeypatch.setattr(book_module.BookDoc, "build", undrafted)
+    assert written("drawn.pdf") == drafted
+    assert passes and not any(passes) and len(passes) >= 2  # undrafted: every pass drew, and there were two

@@ -186,3 +186,108 @@ def test_the_page_shows_faces_updates_on_save_and_shows_errors(served):
             and '"colour": "sea"' in panel
         )
         browser.close()
+
+
+@pytest.mark.slow
+def test_rulebook_pages_are_drawn_when_asked_for_from_the_file_the_state_named(tmp_path):
+    """The state names the rulebook's pages at once; each is drawn from its PDF when the page asks for it (so a
+    card's new face is not kept waiting behind every page of the book), and only while that PDF is the one the
+    state named."""
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", project)
+    (project / "content/sample/rulebook.md").write_text("# Sample rules\n\nPlay the heroes.\n")
+    served = Served(project)
+    try:
+        state = served.state(since=-1)
+        pages = state["games"][0]["rulebook"]
+        assert pages and all(re.match(r"^/img/rb[0-9a-f]{16}-\d+\.png$", u) for u in pages), pages
+        status, kind, body = served.get(pages[0])
+        assert status == 200 and kind == "image/png" and body.startswith(b"\x89PNG")
+        (project / "content/sample/rulebook.md").write_text("# Sample rules\n\nPlay the heroes well.\n")
+        while state["games"][0]["rulebook"] == pages:
+            state = served.state(since=state["version"])
+        assert served.get(pages[-1])[0] == 404  # not drawn yet, and its file is another now
+        status, kind, body = served.get(state["games"][0]["rulebook"][-1])
+        assert status == 200 and body.startswith(b"\x89PNG")
+    finally:
+        print(served.stop())
+
+
+def test_a_file_shown_early_gives_way_to_its_build_and_to_the_last_good_state_if_that_fails(tmp_path):
+    """`Preview.early` shows a deck's file as soon as it is written (from the staging folder, before the game's
+    files move into place); the build's end replaces that state, and a build that fails shows its errors over
+    the last good faces, not over the ones shown early."""
+    from dataclasses import replace
+
+    from pnpgen import pipeline
+    from pnpgen.errors import Diagnostics, Location
+    from pnpgen.imposition.duplex import DEFAULT
+    from pnpgen.pipeline.run import GameResult
+    from pnpgen.project import Project
+    from pnpgen.serve import Preview
+
+    shutil.copytree(FIXTURES / "basic", tmp_path / "p")
+    out = tmp_path / "p" / "out"
+    project = Project(
+        tmp_path / "p" / "content", out, printing=replace(DEFAULT, whole=False)
+    )  # as serve has it
+    preview = Preview(project, ["sample"])
+    preview.update(pipeline.build(project, ["sample"]))
+
+    def names() -> list:
+        (game,) = preview.state(-1, 0)["games"]
+        return [i["name"] for c in game["components"] if c["id"] == "heroes" for i in c["items"]]
+
+    seen = []
+
+    def early(run, entry, staged):
+        preview.early(run, entry, staged)
+        seen.append((entry["path"], staged.parent.name, names()))
+
+    edit(tmp_path / "p", "Ash Walker", "Ash Runner")
+    built = pipeline.build(project, ["sample"], on_file=early)
+    assert built[0].ok and [s[0] for s in seen] == ["heroes.pdf"], seen
+    assert ".staging-" in seen[0][1] and seen[0][2] == ["Ash Runner", "Tide Caller"]
+    preview.update(built)
+    assert names() == ["Ash Runner", "Tide Caller"]
+
+    edit(tmp_path / "p", "Ash Runner", "Ash Flyer")
+    pipeline.build(project, ["sample"], on_file=early)  # shown early; then, say, the rulebook fails to write
+    assert seen[-1][2] == ["Ash Flyer", "Tide Caller"]
+    failed = Diagnostics()
+    failed.error(Location("content/sample/rulebook.md", 1, 1), "broken")
+    preview.update([GameResult("sample", False, failed)])
+    (game,) = preview.state(-1, 0)["games"]
+    assert names() == ["Ash Runner", "Tide Caller"] and game["errors"][0]["message"] == "broken"
+
+
+def test_with_a_page_to_show_the_edited_deck_is_written_before_the_rulebook_is_drawn(tmp_path, monkeypatch):
+    """A one-card edit of a card the rulebook pictures: the deck's file is written and shown first, the rulebook
+    drawn and written after it, and the game's files still move into place together (one manifest, both new)."""
+    from dataclasses import replace
+
+    from pnpgen import pipeline
+    from pnpgen.imposition.duplex import DEFAULT
+    from pnpgen.pipeline import manifest, outputs
+    from pnpgen.project import Project
+
+    shutil.copytree(FIXTURES / "basic", tmp_path / "p")
+    (tmp_path / "p/content/sample/rulebook.md").write_text("# Rules\n\n{{ picture('heroes') }}\n")
+    out = tmp_path / "p" / "out"
+    project = Project(tmp_path / "p" / "content", out, printing=replace(DEFAULT, whole=False))
+    assert pipeline.build(project, ["sample"])[0].ok
+    events = []
+    prepare = outputs.RulebookFile.prepare
+
+    def drawn(self, run, diags):
+        events.append("rulebook drawn")
+        return prepare(self, run, diags)
+
+    monkeypatch.setattr(outputs.RulebookFile, "prepare", drawn)
+    edit(tmp_path / "p", "Ash Walker", "Ash Runner")
+    shown = lambda run, entry, staged: events.append(f"{entry['path']} written")  # noqa: E731
+    (result,) = pipeline.build(project, ["sample"], on_file=shown)
+    assert result.ok and sorted(result.rendered) == ["heroes", "rulebook"]
+    assert events == ["heroes.pdf written", "rulebook drawn", "rulebook.pdf written"], events
+    entries = {e["path"]: e for e in manifest.read(out / "sample")["files"]}
+    assert entries["heroes.pdf"]["cards"][0]["name"] == "Ash Runner" and "rulebook.pdf" in entries

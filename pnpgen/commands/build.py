@@ -25,6 +25,53 @@ def up_to_date(project, roots, strict: bool, check: bool) -> list[str]:
     return fresh
 
 
+QUICK_OPTIONS = ("--content", "--out")  # what `answer_unchanged` understands; any other flag goes to click
+
+
+def answer_unchanged(argv: list[str]) -> bool:
+    """`pnpgen build [GAMES] [--content DIR] [--out DIR]` when every game it names is up to date: says so, as the
+    click command would, and returns True, having imported neither click nor anything that draws (the rebuild
+    with nothing to do is the one a designer runs most). False, having written nothing, for anything else: any
+    other command or flag, a stale game, a usage error; the click command then does the work (and the check)."""
+    if not argv or argv[0] != "build":
+        return False
+    values = {"--content": "content", "--out": "output"}
+    names: list[str] = []
+    args = iter(argv[1:])
+    for arg in args:
+        flag, eq, value = arg.partition("=")
+        if flag in QUICK_OPTIONS:
+            value = value if eq else next(args, "")
+            if not value or value.startswith("-"):
+                return False
+            values[flag] = value
+        elif arg.startswith("-") or not arg.isprintable() or not arg.isascii():
+            return False  # another flag, `--`, or a name click would report
+        else:
+            names.append(arg)
+    from pathlib import Path
+
+    from pnpgen.project import Project, UnknownGame
+
+    content = Path(values["--content"])
+    if not content.is_dir():
+        return False
+    project = Project(content, Path(values["--out"]))
+    try:
+        roots = project.select(names or None)
+    except UnknownGame:
+        return False
+    for root in roots:
+        if not (root.name.isascii() and root.name.isprintable()):
+            return False
+        if not freshness.game_up_to_date(project, root, checked=True):
+            return False
+    for root in roots:
+        sweep(project.out_dir(root.name))  # what a killed build may have left beside good files
+        print(f"up to date {root.name}", flush=True)
+    return True
+
+
 def build(
     project,
     names: list[str] | None,

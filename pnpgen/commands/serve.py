@@ -31,7 +31,9 @@ def run(
     threading.Thread(target=server.serve_forever, name="pnpgen-serve", daemon=True).start()
     echo(f"serving http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)", False)
     try:
-        watch.run(project, names, echo, report, stop_event, poll, check, after=preview.update)
+        watch.run(
+            project, names, echo, report, stop_event, poll, check, after=preview.update, early=preview.early
+        )
     finally:
         server.shutdown()
         server.server_close()

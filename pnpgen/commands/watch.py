@@ -39,9 +39,11 @@ def run(
     poll: bool = False,
     check: bool = True,
     after: Callable[[list, float], None] = lambda results, started: None,
+    early: Callable | None = None,
 ) -> None:
     """Build, then rebuild the games a save touches, running the rules check as `build` does; `after` sees each
-    batch of results and when its build started (`pnpgen serve` updates its page from them)."""
+    batch of results and when its build started (`pnpgen serve` updates its page from them); `early(run, entry,
+    staged path, started)` sees each file of a one-game rebuild as soon as it is written."""
     from watchfiles import watch as watch_changes
 
     from pnpgen import pipeline
@@ -52,7 +54,8 @@ def run(
     def rebuild(games: list[str]) -> None:
         start = time.perf_counter()
         try:
-            results = pipeline.build(project, games or None, check=check)
+            shown = None if early is None else (lambda run, entry, path: early(run, entry, path, start))
+            results = pipeline.build(project, games or None, check=check, on_file=shown)
         except UnknownGame as exc:
             echo(f"pnpgen: {exc}", True)
             return

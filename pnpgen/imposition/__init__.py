@@ -10,17 +10,38 @@
 
 from __future__ import annotations
 
-from pnpgen.imposition.pieces import PiecePlan, PieceSlot, plan_pieces
-from pnpgen.imposition.sheets import (
-    MARGIN,
-    ImpositionError,
-    Label,
-    Mark,
-    SheetPlan,
-    Slot,
-    paginate,
-    plan_sheet,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pnpgen.imposition.pieces import PiecePlan, PieceSlot, plan_pieces
+    from pnpgen.imposition.sheets import (
+        MARGIN,
+        ImpositionError,
+        Label,
+        Mark,
+        SheetPlan,
+        Slot,
+        paginate,
+        plan_sheet,
+    )
+
+# Loaded when first asked for, so `pnpgen.imposition.duplex` (which the unchanged-game check needs, through
+# `pnpgen.project`) comes without the sheet and piece planners.
+_LAZY = {
+    **dict.fromkeys(("PiecePlan", "PieceSlot", "plan_pieces"), "pieces"),
+    **dict.fromkeys(
+        ("MARGIN", "ImpositionError", "Label", "Mark", "SheetPlan", "Slot", "paginate", "plan_sheet"),
+        "sheets",
+    ),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f"pnpgen.imposition.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'pnpgen.imposition' has no attribute {name!r}")
+
 
 __all__ = [
     "MARGIN",
@@ -40,6 +61,9 @@ __all__ = [
 
 def plan_for(deck, paper: str):
     """The sheet plan of a deck: a grid for cards and square or rectangular pieces, dense packing otherwise."""
+    from pnpgen.imposition.pieces import plan_pieces
+    from pnpgen.imposition.sheets import plan_sheet
+
     if deck.shape in ("rect", "square"):
         return plan_sheet(paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
     return plan_pieces(paper, deck.shape, deck.width_pt, deck.height_pt, deck.bleed_pt)

@@ -19,6 +19,9 @@ class DeckFaces:
     deck: Deck
     faces: list  # (front Face, back Face | None), one per printed card (copies repeated)
     warnings: int = 0
+    first_read: dict | None = (
+        None  # what drawing the first card read (its layouts, its art), for `Painter.first`
+    )
 
     @property
     def has_backs(self) -> bool:
@@ -39,6 +42,7 @@ class BoardFaces:
     board: Board
     faces: list  # one Face per side
     warnings: int = 0
+    read: dict | None = None  # what drawing it read, for `Painter.board_again`
 
 
 class Painter:
@@ -56,6 +60,7 @@ class Painter:
         self.transform = ink == "low" and not game.palette_low
         self.game_info = {"id": game.id, "title": game.title, "players": game.players}
         self._where: dict = {}  # a deck file's path as messages show it
+        self._drawn: dict = {}  # component id -> its DeckFaces or BoardFaces drawn by this painter, this build
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
         return FaceContext(
@@ -81,20 +86,33 @@ class Painter:
         self.library.get(deck.front.layout, deck.front.loc)
         fc = self.context(deck, bleed_pt)
         fc.origins = origins
-        faces, failed, memo = [], False, {}
-        for card in deck.cards:
-            front, back, ok = self.card(deck, card, fc, diags, memo)
+        faces, failed, memo, first_read = [], False, {}, None
+        for n, card in enumerate(deck.cards):
+            if n == 0:  # recorded on its own: the rulebook's picture of the deck is this card (`first`)
+                with self.reader.recording() as first_read:
+                    front, back, ok = self.card(deck, card, fc, diags, memo)
+            else:
+                front, back, ok = self.card(deck, card, fc, diags, memo)
             failed = failed or not ok
             faces.extend([(front, back)] * card.count)
         fc.flush_notes(diags)
         if failed:
             return None
-        return DeckFaces(deck, faces, len(diags.warnings) - before)
+        drawn = DeckFaces(deck, faces, len(diags.warnings) - before, first_read)
+        if bleed_pt is None and origins is None:
+            self._drawn[deck.id] = drawn
+        return drawn
 
     def first(self, deck: Deck) -> tuple | None:
-        """The first card's front and back (a rulebook's picture); None when it cannot be drawn."""
+        """The first card's front and back (a rulebook's picture); None when it cannot be drawn. A deck this
+        painter has drawn whole in this build gives its first card again, with what drawing it read (recorded
+        again, as drawing it again would)."""
         if not deck.cards:
             return None
+        drawn = self._drawn.get(deck.id)
+        if isinstance(drawn, DeckFaces) and drawn.deck is deck and drawn.first_read is not None:
+            self.reader.replay(drawn.first_read)
+            return drawn.faces[0]
         front, back, ok = self.card(deck, deck.cards[0], self.context(deck), Diagnostics())
         return (front, back) if ok and front is not None else None
 
@@ -117,18 +135,35 @@ class Painter:
         fc.origins = origins
         info = {"id": board.id, "name": board.name, "count": len(board.sides)}
         faces, failed = [], False
-        for side in board.sides:
-            layout = self.library.get(side.layout.layout, side.layout.loc)
-            label = f"side '{side.id}' of board '{board.id}' ({display_path(board.path)}:{side.loc.line})"
-            face = draw_face(
-                layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
-            )
-            if face is not None and self.transform:
-                face = low_ink(face)
-            failed = failed or face is None
-            faces.append(face)
+        with self.reader.recording() as read:
+            for side in board.sides:
+                failed = self._side(board, side, fc, info, faces, diags) or failed
         fc.flush_notes(diags)
-        return None if failed else BoardFaces(board, faces, len(diags.warnings) - before)
+        if failed:
+            return None
+        drawn = BoardFaces(board, faces, len(diags.warnings) - before, read)
+        self._drawn[board.id] = drawn
+        return drawn
+
+    def board_again(self, board: Board) -> BoardFaces | None:
+        """A board this painter has drawn in this build, its reads recorded again; None when it has not."""
+        drawn = self._drawn.get(board.id)
+        if not isinstance(drawn, BoardFaces) or drawn.board is not board or drawn.read is None:
+            return None
+        self.reader.replay(drawn.read)
+        return drawn
+
+    def _side(self, board: Board, side, fc: FaceContext, info: dict, faces: list, diags: Diagnostics) -> bool:
+        """Draw one side of a board onto `faces`; True when it failed."""
+        layout = self.library.get(side.layout.layout, side.layout.loc)
+        label = f"side '{side.id}' of board '{board.id}' ({display_path(board.path)}:{side.loc.line})"
+        face = draw_face(
+            layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
+        )
+        if face is not None and self.transform:
+            face = low_ink(face)
+        faces.append(face)
+        return face is None
 
     def card(self, deck: Deck, card: Card, fc: FaceContext, diags: Diagnostics, memo: dict | None = None):
         deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}

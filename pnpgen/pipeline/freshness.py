@@ -30,20 +30,36 @@ VALUE = "="  # keys of recorded values start so
 @cache
 def engine_digest() -> str:
     """pnpgen's own version: a digest of its source and data files."""
+    found = []  # each file's parts below the package, sorted as Paths sort (part by part)
+    for folder, subfolders, files in os.walk(PACKAGE):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        rel = Path(folder).relative_to(PACKAGE).parts
+        found += [(*rel, name) for name in files if os.path.splitext(name)[1] in (".py", ".yaml", ".ttf")]
     h = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".yaml", ".ttf") and "__pycache__" not in path.parts:
-            h.update(path.relative_to(PACKAGE).as_posix().encode())
-            h.update(path.read_bytes() if path.suffix != ".ttf" else str(path.stat().st_size).encode())
+    for parts in sorted(found):
+        path = os.path.join(PACKAGE, *parts)
+        h.update("/".join(parts).encode())
+        if parts[-1].endswith(".ttf"):
+            h.update(str(os.stat(path).st_size).encode())
+        else:
+            with open(path, "rb") as fh:
+                h.update(fh.read())
     return h.hexdigest()[:16]
 
 
-def inputs_hold(inputs: dict, root: Path, roots: list[Path]) -> bool:
-    """Every recorded file, lookup and listing is as it was (values are left to the output that recorded them)."""
+def inputs_hold(inputs: dict, root: Path, roots: list[Path], seen: dict | None = None) -> bool:
+    """Every recorded file, lookup and listing is as it was (values are left to the output that recorded them).
+
+    `seen` (key -> digest now) carries what one check has already hashed: a game's outputs share most of their
+    inputs (game.yaml, layouts, icons), and each is then read once per check, not once per output."""
+    seen = {} if seen is None else seen
     for key, digest in inputs.items():
         if key.startswith(VALUE):
             continue
-        if digest_of(root / key, roots) != digest:
+        now = seen.get(key)
+        if now is None:
+            now = seen[key] = digest_of(root / key, roots)
+        if now != digest:
             return False
     return True
 
@@ -59,9 +75,9 @@ def output_intact(out_dir: Path, entry: dict) -> bool:
         return False
 
 
-def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path]) -> bool:
+def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path], seen: dict | None = None) -> bool:
     inputs = entry.get("inputs") or {}
-    return bool(inputs) and output_intact(out_dir, entry) and inputs_hold(inputs, root, roots)
+    return bool(inputs) and inputs_hold(inputs, root, roots, seen) and output_intact(out_dir, entry)
 
 
 def usable(old: dict | None, paper: str, asked: str = DEFAULT.key()) -> dict | None:
@@ -84,10 +100,11 @@ def game_up_to_date(project, game_root: Path, strict: bool = False, checked: boo
     if bool(old.get("print_all")) != project.printing.whole:  # the print-all file asked for, or no longer
         return False
     root, roots = project.root, [r.resolve() for r in project.roots_of(game_root)]
-    if not inputs_hold(old.get("model") or {}, root, roots):
+    seen: dict[str, str] = {}
+    if not inputs_hold(old.get("model") or {}, root, roots, seen):
         return False
-    if checked and not (old.get("check") and inputs_hold(old["check"]["inputs"], root, roots)):
+    if checked and not (old.get("check") and inputs_hold(old["check"]["inputs"], root, roots, seen)):
         return False  # built with --no-check, or the check's inputs changed
     if strict and (old.get("warnings") or any(f.get("warnings") for f in old["files"])):
         return False  # its warnings must be reported again, as errors
-    return all(entry_fresh(f, out_dir, root, roots) for f in old["files"])
+    return all(entry_fresh(f, out_dir, root, roots, seen) for f in old["files"])

@@ -71,8 +71,11 @@ def write_one(job: Job) -> dict:
     return {"pages": pages, "sha256": sha256_of(job.path)}
 
 
-def run_parallel(items: list, work: Callable, workers: int, step: Callable[[int], None]) -> list:
-    """`work(item)` for every item, in forked processes when more than one worker and item; results in order."""
+def run_parallel(
+    items: list, work: Callable, workers: int, step: Callable[[int], None], done: Callable | None = None
+) -> list:
+    """`work(item)` for every item, in forked processes when more than one worker and item; results in order.
+    `done(i, result)`, when given, sees each result as soon as it is in."""
     results: list = [None] * len(items)
     if workers > 1 and len(items) > 1:
         ctx = multiprocessing.get_context("fork")
@@ -83,10 +86,14 @@ def run_parallel(items: list, work: Callable, workers: int, step: Callable[[int]
             for fut in as_completed(futures):
                 i, res = fut.result()
                 results[i] = res
+                if done is not None:
+                    done(i, res)
                 step(i)
     else:
         for i, item in enumerate(items):
             results[i] = work(item)
+            if done is not None:
+                done(i, results[i])
             step(i)
     return results
 
@@ -95,13 +102,16 @@ def _call(work: Callable, index: int) -> tuple[int, object]:
     return index, work(_inherited[index])
 
 
-def write_all(jobs: list[Job], workers: int, step: Callable[[int], None] = lambda i: None) -> list[dict]:
-    """Write every job's file; the first failure is raised (the caller discards the staging folder)."""
+def write_all(
+    jobs: list[Job], workers: int, step: Callable[[int], None] = lambda i: None, done: Callable | None = None
+) -> list[dict]:
+    """Write every job's file; the first failure is raised (the caller discards the staging folder). `done(i,
+    result)` sees each file as soon as it is written (in the staging folder)."""
     if (
         gc.get_freeze_count()
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again
         gc.freeze()
-    return run_parallel(jobs, write_one, workers, step)
+    return run_parallel(jobs, write_one, workers, step, done)
 
 
 @contextmanager

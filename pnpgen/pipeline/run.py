@@ -13,6 +13,10 @@ from pnpgen.pipeline.jobs import Job, Writing, write_all
 from pnpgen.pipeline.staging import Stage, refuse_link, sweep
 
 
+class Stopped(Exception):
+    """A build stopped between writing its first files and the rest (`GameRun.write`'s `then`)."""
+
+
 @dataclass
 class GameResult:
     game: str
@@ -22,6 +26,12 @@ class GameResult:
     out_dir: Path | None = None
     rendered: list = field(default_factory=list)  # components drawn and written again
     reused: list = field(default_factory=list)  # components whose files were up to date
+    model: object = field(
+        default=None, repr=False, compare=False
+    )  # the loaded Game, in the process that built
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "model": None}  # a result from a worker process comes back without its model
 
 
 class GameRun:
@@ -38,6 +48,8 @@ class GameRun:
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
         self.load_warnings = 0
+        self.seen: dict[str, str] = {}  # input key -> its digest now, as freshness checks found it
+        self.on_file = None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
 
     # -- load ---------------------------------------------------------------------------------------------
     def load(self, diags: Diagnostics | None = None) -> None:
@@ -124,16 +136,22 @@ class GameRun:
         return targets
 
     def draw(self, targets: list, diags: Diagnostics) -> list:
-        """Draw every target whose old files cannot be kept; returns those targets."""
-        stale = []
-        for target in targets:
+        """Draw every target whose old files cannot be kept; returns those targets, in their order.
+
+        The print-all file is judged (and drawn) before the rulebook: when it is stale it draws every component,
+        and the rulebook's pictures are then those faces again (`Painter.first`, `board_again`), not drawn a
+        second time to see whether the rulebook is fresh."""
+        order = [t for t in targets if t.kind != "rulebook" and t.kind != "print-all"]
+        order += [t for t in targets if t.kind == "print-all"] + [t for t in targets if t.kind == "rulebook"]
+        stale = set()
+        for target in order:
             if target.fresh(self, self.old_entries(target)):
                 continue
-            stale.append(target)
+            stale.add(id(target))
             with self.reader.recording() as recorded:
                 target.prepare(self, diags)
             target.inputs = {**self.inputs_of(target), **recorded}
-        return stale
+        return [t for t in targets if id(t) in stale]
 
     def inputs_of(self, target) -> dict[str, str]:
         """What a target read before it was drawn: its component's file and the game's (or, for the rulebook,
@@ -159,7 +177,7 @@ class GameRun:
         ]
 
     def entry_fresh(self, entry: dict) -> bool:
-        return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots)
+        return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots, self.seen)
 
     def mentioned(self) -> str:
         """The facts' and rulebook's text, where card fields may be named (read once per build)."""
@@ -178,28 +196,50 @@ class GameRun:
         memo = self.__dict__.setdefault("_card_faces", {})
         key = (deck.id, index)
         if key not in memo:
-            card = deck.cards[index]
-            front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
-            memo[key] = (front, back) if ok and front is not None else None
-        return memo[key]
+            with self.reader.recording() as read:
+                card = deck.cards[index]
+                front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
+            memo[key] = ((front, back) if ok and front is not None else None, read)
+        faces, read = memo[key]
+        self.reader.replay(read)  # recorded on every call, as drawing it again would
+        return faces
 
     def board_faces(self, board) -> list | None:
-        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn."""
-        memo = self.__dict__.setdefault("_board_faces", {})
-        if board.id not in memo:
-            drawn = self.painter.board(board, Diagnostics())
-            memo[board.id] = drawn.faces if drawn is not None else None
-        return memo[board.id]
+        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn. What
+        drawing it read is recorded on every call (in the rulebook's recording as much as in a freshness check's)."""
+        failed = self.__dict__.setdefault("_boards_failed", set())
+        if board.id in failed:
+            return None
+        drawn = self.painter.board_again(board) or self.painter.board(board, Diagnostics())
+        if drawn is None:
+            failed.add(board.id)
+            return None
+        return drawn.faces
 
     # -- write --------------------------------------------------------------------------------------------
-    def write(self, targets: list, stale: list, workers: int) -> GameResult:
-        """Write the stale targets into a staging folder, then move them and the manifest into place."""
+    def write(self, targets: list, stale: list, workers: int, then=None) -> GameResult:
+        """Write the stale targets into a staging folder, then move them and the manifest into place. `then()`,
+        when given, is called once those files are written and gives more stale targets to write before anything
+        moves (serve: the rulebook is drawn after the edited deck's file is on the page); it raises `Stopped` to
+        leave the output as it was."""
         sweep(self.project.out)
         sweep(self.out_dir)
         writing = Writing(self.game, self.icons, self.project.paper, self.printing)
         with Stage(self.out_dir, self.project.out) as stage:
-            jobs = [Job(t, name, stage.path(name), writing) for t in stale for name in t.names()]
-            results = dict(zip((id(j) for j in jobs), write_all(jobs, min(workers, max(1, len(jobs))))))
+            jobs: list[Job] = []
+            results: dict[int, dict] = {}
+
+            def write_batch(batch: list) -> None:
+                some = [Job(t, name, stage.path(name), writing) for t in batch for name in t.names()]
+                written = write_all(some, min(workers, max(1, len(some))), done=self._shown(some))
+                results.update(zip((id(j) for j in some), written))
+                jobs.extend(some)
+
+            write_batch(stale)
+            if then is not None:
+                more = then()
+                write_batch(more)
+                stale = stale + more
             files: list[dict] = []
             for target in targets:
                 if target in stale:
@@ -215,7 +255,18 @@ class GameRun:
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
         rendered = [t.component for t in stale]
         reused = [t.component for t in targets if t not in stale]
-        return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused)
+        return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, self.game)
+
+    def _shown(self, jobs: list):
+        """What `write_all` calls as each file is written: `on_file`, for `serve` to show it at once."""
+        on_file = self.on_file
+
+        def done(i: int, res: dict) -> None:  # a file is written, not yet in place
+            if on_file is not None:
+                job = jobs[i]
+                on_file(self, job.target.entry(job.name, res["pages"], res["sha256"]), job.path)
+
+        return done
 
     def manifest(self, files: list[dict]) -> dict:
         data = {

@@ -9,12 +9,9 @@ manifest's digests. Staging folders and temporary files of builds that were kill
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import os
-import shutil
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -111,6 +108,8 @@ def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
 
 def staging_folder(final: Path) -> Path:
     """A fresh staging folder beside `final` (same file system, so renames are atomic)."""
+    import tempfile  # here, like shutil and ctypes: the unchanged-game check only sweeps
+
     final.parent.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=f".{final.name}{_STAGING}{os.getpid()}-", dir=final.parent))
 
@@ -167,6 +166,8 @@ def _remove_tree(folder: Path) -> None:
         if os.path.islink(folder):
             os.unlink(folder)
             return
+        import shutil
+
         shutil.rmtree(folder)  # rmtree does not follow links inside the tree
     except FileNotFoundError:
         pass
@@ -185,6 +186,8 @@ def _fsync(path: Path) -> None:
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths atomically (Linux renameat2 with RENAME_EXCHANGE); False where that is not available."""
     try:
+        import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
         fn = libc.renameat2
     except (OSError, AttributeError):

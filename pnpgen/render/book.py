@@ -77,7 +77,24 @@ class BookDoc(BaseDocTemplate):
             **kw,
         )
         self.game_title, self.icons = game_title, icons
+        self.passes = 0
+        self.drafting = (
+            False  # a pass whose pages are never saved: pictures, rich text and the cover not drawn
+        )
         self.beforeDocument()
+
+    def build(self, flowables, **kw):
+        """A pass of `multiBuild`. The first, never saved (`_allSatisfied`), only finds the headings' pages for
+        the contents: what has a size of its own is not drawn in it (`flowables.drafting`)."""
+        self.passes += 1
+        self.drafting = self.passes == 1
+        try:
+            super().build(flowables, **kw)
+        finally:
+            self.drafting = False
+
+    def _allSatisfied(self):
+        return self.passes > 1 and super()._allSatisfied()
 
     def beforeDocument(self):
         self.current = ("", "")  # the chapter and section in force, as the pages go on
@@ -345,6 +362,8 @@ def build_rulebook_pdf(
 
     def cover(canv, d):
         boxes(canv)
+        if d.drafting:
+            return
         draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None), low)
 
     def running(canv, d):

@@ -8,7 +8,7 @@ import math
 from reportlab.platypus import Flowable
 
 from pnpgen.errors import column_letters
-from pnpgen.render.flowables import MUTED, drawer_for
+from pnpgen.render.flowables import MUTED, drafting, drawer_for
 from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.shapes import outline
 from pnpgen.text.fonts import pdf_name, unit_width
@@ -50,6 +50,8 @@ class DiagramFlowable(Flowable):
         return self.left + (x - vx) * self.scale, self.cap_h + (vh - (y - vy)) * self.scale
 
     def draw(self):
+        if drafting(self.canv):
+            return
         c, plan, s = self.canv, self.plan, self.scale
         vw, vh = plan.view[2] * s, plan.view[3] * s
         drawer = drawer_for(c, self.icons)

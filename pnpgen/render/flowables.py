@@ -36,6 +36,12 @@ class PlainTable(Table):
         self.setStyle([("FONTNAME", (0, 0), (-1, -1), pdf_name("sans"))])
 
 
+def drafting(canv) -> bool:
+    """Whether this pass only lays the book out (`BookDoc.drafting`): its pages are never saved, so what has a
+    size of its own need not be drawn."""
+    return bool(getattr(getattr(canv, "_doctemplate", None), "drafting", False))
+
+
 def drawer_for(canv, icons) -> FaceDrawer:
     """One FaceDrawer per canvas (platypus makes a new canvas on every multiBuild pass)."""
     drawer = getattr(canv, "_pnpgen_drawer", None)
@@ -117,6 +123,8 @@ class RichText(Flowable):
         return parts
 
     def draw(self):
+        if drafting(self.canv):
+            return
         ascent, descent = vertical_metrics(self.font)
         h = self._height(len(self._lines))
         ops = place(
@@ -173,6 +181,8 @@ class FacePair(Flowable):
         return self.width, self.height
 
     def draw(self):
+        if drafting(self.canv):
+            return
         c = self.canv
         drawer = drawer_for(c, self.icons)
         y = 6 * MM
