@@ -33,7 +33,7 @@ NOT_A_FILE = "not-a-file"  # something is there that is not a regular file (a pi
 LISTING = "names:"  # the digest of a folder listing starts so
 MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 MAX_ART_BYTES = 60_000_000  # an image or a font
-MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's build draws
+MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's build draws (a JPEG: a quarter)
 
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
@@ -284,19 +284,22 @@ class Reader:
         self._note(self.key(path), self._digest(real))
         return real
 
-    def charge_pixels(self, real: Path, pixels: int, loc: Location) -> None:
-        """Count an image's decoded size against the build's bound (each file once, however often it is drawn):
-        every image may be within its own limit while thousands of them together are not."""
+    def charge_pixels(self, real: Path, pixels: int, loc: Location, passthrough: bool = False) -> None:
+        """Count an image's decoding work against the build's bound (each file once, however often it is drawn):
+        every image may be within its own limit while thousands of them together are not. A JPEG that goes into
+        the PDF as its own bytes (`passthrough`) counts a quarter of its pixels: it is never decoded to be
+        written, only when a page is rasterised (measured: a tenth of a PNG's cost per pixel), so a game of a
+        thousand cards with 300-dpi JPEG art fits where as many PNGs would not."""
         if real in self._pixels:
             return
-        self._pixels[real] = pixels
+        self._pixels[real] = pixels // 4 if passthrough else pixels
         total = sum(self._pixels.values())
         if total > MAX_PIXELS:
             raise ContentError.at(
                 loc,
-                f"the game's images come to {total / 1e6:,.0f} megapixels in all; the limit for one build is "
-                f"{MAX_PIXELS / 1e6:,.0f}",
-                "use smaller art (300 dpi at the printed size is enough)",
+                f"the game's images come to {total / 1e6:,.0f} megapixels to decode in all (a JPEG counts a "
+                f"quarter); the limit for one build is {MAX_PIXELS / 1e6:,.0f}",
+                "use smaller art (300 dpi at the printed size is enough), or JPEG for photographic art",
             )
 
     def _digest(self, real: Path) -> str:

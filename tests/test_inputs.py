@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -149,3 +150,46 @@ def test_decoded_pixels_are_bounded_per_build_not_only_per_image(game, monkeypat
     assert message(exc).startswith(
         "content/g/layouts/card.yaml:7:10: error: the game's images come to 0 megapixels"
     )
+
+
+def test_a_jpeg_written_undecoded_counts_a_quarter_of_its_pixels(game, monkeypatch):
+    """A JPEG goes into the PDF as its own bytes; a PNG is decoded and compressed again (ten times the work per
+    pixel, measured), so a thousand cards of 300-dpi JPEG art fit the bound where as many PNGs would not."""
+    import pnpgen.inputs as inputs
+
+    monkeypatch.setattr(inputs, "MAX_PIXELS", 1000)
+    r = reader_for(game)
+    loc = Location("content/g/layouts/card.yaml", 7, 10)
+    for name in ("a.jpg", "b.jpg", "c.jpg"):
+        r.charge_pixels(game / name, 1000, loc, passthrough=True)  # 250 each: 750
+    r.charge_pixels(game / "d.png", 200, loc)  # 950
+    with pytest.raises(ContentError) as exc:
+        r.charge_pixels(game / "e.png", 100, loc)  # 1,050
+    assert "a JPEG counts a quarter" in message(exc)
+
+
+def test_art_whose_profile_must_be_applied_is_charged_whole(project, monkeypatch):
+    """Only a JPEG written as it is counts a quarter: one whose colour profile is applied is decoded."""
+    from conftest import run_cli
+    from PIL import Image
+
+    import pnpgen.inputs as inputs
+
+    root = project("basic")
+    art = root / "content" / "sample" / "art"
+    Image.new("RGB", (100, 100), (60, 140, 90)).save(art / "plain.jpg")
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(
+        layout.read_text()
+        + "  - type: image\n    src: plain.jpg\n    x: 10\n    y: 40\n    w: 20\n    h: 20\n"
+    )
+    # the layout draws no other art: a quarter of 10,000 pixels fits, all of them do not
+    monkeypatch.setattr(inputs, "MAX_PIXELS", 9_000)
+    built = run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root)
+    assert built.exit_code == 0, built.output
+    a98 = Path("/usr/share/color/icc/ghostscript/a98.icc")
+    if not a98.exists():
+        pytest.skip("ghostscript's ICC profiles are not installed")
+    Image.new("RGB", (100, 100), (60, 140, 90)).save(art / "plain.jpg", icc_profile=a98.read_bytes())
+    built = run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root)
+    assert built.exit_code == 1 and "megapixels to decode" in built.output, built.output

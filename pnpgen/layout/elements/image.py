@@ -89,6 +89,8 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
     if path not in fc.image_sizes:
         from PIL import Image as PILImage
 
+        from pnpgen.artcolour import needs_conversion
+
         size = path.stat().st_size
         if size > MAX_IMAGE_BYTES:
             p.fail(
@@ -97,6 +99,8 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
         try:
             with PILImage.open(path) as im:  # reads the header, decodes nothing
                 fmt, dims = im.format, im.size
+                # a JPEG goes into the PDF as its own bytes, never decoded (unless its profile must be applied)
+                passthrough = fmt == "JPEG" and not needs_conversion(im.info, im.mode)
             if fmt == "PNG" and dims[0] * dims[1] <= MAX_IMAGE_PIXELS:
                 with PILImage.open(
                     path
@@ -122,7 +126,7 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
             )
         if fc.reader is not None:  # every image within its own limit, and all of a build's together
             try:
-                fc.reader.charge_pixels(path, dims[0] * dims[1], p.loc("src"))
+                fc.reader.charge_pixels(path, dims[0] * dims[1], p.loc("src"), passthrough)
             except ContentError as exc:
                 raise DrawProblem(p.loc("src"), exc.diagnostics.items[0].message) from None
         fc.image_sizes[path] = dims
