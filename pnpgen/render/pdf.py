@@ -13,8 +13,9 @@ from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
@@ -235,7 +236,7 @@ class FaceDrawer:
             if t is Text:
                 c.setFillColor(colour(op.color))
                 c.setFont(pdf_name(op.font), op.size)
-                c.drawString(op.x, H - op.y, op.text)
+                self._string(op.x, H - op.y, op.text)
             elif t is Rect:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 y = H - op.y - op.h
@@ -282,6 +283,27 @@ class FaceDrawer:
                 c.restoreState()
             elif t is Vector:
                 self.vectors.place(op, H)
+
+    def _string(self, x: float, y: float, text: str) -> None:
+        """`Canvas.drawString(x, y, text)` in the canvas's font, writing the same operators without the text object
+        ReportLab builds for each string: `BT`, the origin, each run of one font subset, `T*`, `ET`."""
+        c = self.c
+        font = pdfmetrics.getFont(c._fontname)
+        if (
+            not font._dynamicFont or not c.bottomup
+        ):  # a Type 1 font, a canvas upside down: ReportLab's own way
+            c.drawString(x, y, text)
+            return
+        doc, escape, subset_now, tmpl = c._doc, c._escape, -1, ""
+        parts = []
+        for subset, chunk in font.splitString(text, doc):
+            if subset != subset_now:
+                if not tmpl:
+                    tmpl = f"{fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                parts.append(f"{font.getSubsetInternalName(subset, doc)} {tmpl}")
+                subset_now = subset
+            parts.append(f"({escape(chunk)}) Tj")
+        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
 
     def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
         """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once
