@@ -20,7 +20,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
-from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
 SEAM = 0.15  # pt
@@ -92,10 +91,20 @@ class FaceDrawer:
         self.uses: dict[Face, int] = {}
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
-        self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
+        self._vectors = None  # SVG art, each file one form (`vectors`)
         self.transform = (
             None  # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
         )
+
+    @property
+    def vectors(self):
+        """The forms of this canvas's SVG art (`render.vector`, which imports ReportLab's graphics and platypus:
+        imported by the first file that draws SVG, not by every writer)."""
+        if self._vectors is None:
+            from pnpgen.render.vector import VectorForms
+
+            self._vectors = VectorForms(self.c, self.prefix, _end_form)
+        return self._vectors
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
         """Place a face with its trim's bottom-left at (x, y), cut to its shape (with its bleed unless not)."""
@@ -188,6 +197,8 @@ class FaceDrawer:
         form = self.icon_forms.get(key)
         if form is None and svg_icon:
             form = f"{self.prefix}I{len(self.icon_forms)}"
+            from pnpgen.render.vector import svg_icon_form
+
             svg_icon_form(self.c, form, icon, tint, _end_form)
             self.icon_forms[key] = form
         elif form is None:
