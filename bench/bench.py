@@ -15,9 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-ROWS = os.environ.get("BENCH_ROWS", "decks,games,png").split(
-    ","
-)  # BENCH_ROWS=games: the shipped games' rows only
+# BENCH_ROWS=decks (or games, or png): only those rows, for a quick look while working on one of them
+ROWS = set(os.environ.get("BENCH_ROWS", "decks,games,png").split(","))
 
 LAYOUT_FRONT = """
 elements:
@@ -207,15 +206,19 @@ def median_run(make_cmd, cwd, prepare=lambda i: None, runs=RUNS):
     return statistics.median(times), max(mems)
 
 
-def deck_rows(work: Path, pnpgen: list, fonts: Path) -> list:
-    """The synthetic decks, each next to the bare ReportLab floor of the same run."""
+def deck_rows(work: Path, pnpgen: list, fonts: Path, only_100: bool = False) -> list:
+    """The synthetic decks, each next to the bare ReportLab floor of the same run (`only_100`: the 100-card
+    deck alone, whose content the png row exports). BENCH_DECKS=1000,10000 runs only those sizes."""
     rows = []
+    sizes = os.environ.get("BENCH_DECKS")
     for n, art, ratio, memory in (
         (100, False, None, None),
         (1000, False, 2.0, None),
         (1000, True, 2.0, None),
         (10000, False, 2.5, 150),
     ):
+        if (only_100 and n != 100) or (sizes and str(n) not in sizes.split(",")):
+            continue
         folder = work / f"syn{n}{'art' if art else ''}"
         content = synthetic(folder, n, art)
         runs = RUNS if n <= 1000 else max(1, RUNS - 1)
@@ -284,37 +287,18 @@ def main() -> None:
     pnpgen = [PY, "-m", "pnpgen"]
     fonts = ROOT / "pnpgen" / "fonts"
     rows = []
+    # pnpgen's bytecode compiled first, as an installed copy has it (pip compiles on install): where Python may
+    # not write it (PYTHONDONTWRITEBYTECODE, a read-only checkout), every run would compile the modules it
+    # imports again (0.15 s a run on the 2-core machine), a cost no user pays twice and the floor never pays
+    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "pnpgen")], check=True)
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
     try:
-        if "decks" in ROWS:
-            rows += deck_rows(work, pnpgen, fonts)
+        if "decks" in ROWS or "png" in ROWS:
+            rows += deck_rows(work, pnpgen, fonts, only_100="decks" not in ROWS)
         if "games" in ROWS:
             rows += game_rows(work, pnpgen)
-        # export png: 100 cards at 300 dpi
-        folder = work / "syn100"
-        t, m = (
-            (0.0, 0.0)
-            if "png" not in ROWS
-            else median_run(
-                lambda i: (
-                    pnpgen
-                    + [
-                        "export",
-                        "png",
-                        "bench",
-                        "--content",
-                        str(folder / "content"),
-                        "--out",
-                        str(folder / f"png{i}"),
-                        "--dpi",
-                        "300",
-                    ]
-                ),
-                folder,
-            )
-        )
         if "png" in ROWS:
-            rows.append(("export png, 100 cards at 300 dpi", t, m, None, "", None))
+            rows.append(png_row(work, pnpgen))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"pnpgen benchmark: median of {RUNS} runs, each a fresh process; {os.cpu_count()} cores")
@@ -326,6 +310,31 @@ def main() -> None:
         ratio = f"{t / tb:.2f}x" if tb else ""
         met = "" if ok is None else ("yes" if ok else "**no**")
         print(f"| {name} | {t:.2f} s | {m:.0f} MB | {bare} | {ratio} | {target} | {met} |")
+
+
+def png_row(work: Path, pnpgen: list) -> tuple:
+    """export png: 100 cards at 300 dpi (the 100-card deck's content)."""
+    folder = work / "syn100"
+    if not folder.exists():
+        synthetic(folder, 100)
+    t, m = median_run(
+        lambda i: (
+            pnpgen
+            + [
+                "export",
+                "png",
+                "bench",
+                "--content",
+                str(folder / "content"),
+                "--out",
+                str(folder / f"png{i}"),
+                "--dpi",
+                "300",
+            ]
+        ),
+        folder,
+    )
+    return ("export png, 100 cards at 300 dpi", t, m, None, "", None)
 
 
 if __name__ == "__main__":

@@ -265,22 +265,24 @@ class Reader:
         self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_ART_BYTES
     ) -> Path:
         """A confined regular file that another library will open by name (art, fonts): its real path, recorded
-        with its digest. The digest is computed once per build and file."""
-        display = display_path(path)
-        loc = loc or Location(display)
+        with its digest. The digest is computed once per build and file. (Called per card for art: the path as
+        messages show it is worked out only for a message.)"""
+        loc = loc or Location(display_path(path))
         real = self._confine(path, what, loc)
         try:
             st = os.stat(real)
         except FileNotFoundError:
-            raise ContentError.at(loc, f"{what} '{display}' not found") from None
+            raise ContentError.at(loc, f"{what} '{display_path(path)}' not found") from None
         except OSError as exc:
-            raise ContentError.at(loc, f"cannot read {what} '{display}': {exc.strerror}") from None
+            raise ContentError.at(loc, f"cannot read {what} '{display_path(path)}': {exc.strerror}") from None
         if not stat.S_ISREG(st.st_mode):
             raise ContentError.at(
-                loc, f"{what} '{display}' is {_kind(st.st_mode)}, not a regular file; refused"
+                loc, f"{what} '{display_path(path)}' is {_kind(st.st_mode)}, not a regular file; refused"
             )
         if st.st_size > limit:
-            raise ContentError.at(loc, f"{what} '{display}' is {st.st_size:,} bytes; the limit is {limit:,}")
+            raise ContentError.at(
+                loc, f"{what} '{display_path(path)}' is {st.st_size:,} bytes; the limit is {limit:,}"
+            )
         self._note(self.key(path), self._digest(real))
         return real
 

@@ -19,6 +19,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_VALUES = 500_000  # values one file may expand to, aliases counted each time they are used
 MAX_FILE_BYTES = 5_000_000
 
+_STR = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -164,6 +165,8 @@ class _Composer:
             return event.value  # keep dates as the text the user wrote
         if tag == "tag:yaml.org,2002:merge":
             return MERGE
+        if tag == _STR:  # what the constructor would make of it: the scalar's text itself
+            return event.value
         if tag not in _PLAIN_TAGS:
             raise ContentError.at(self.loc(event), f"YAML tag '{tag}' is not allowed in content files")
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)

@@ -36,6 +36,11 @@ from pnpgen.budget import (
 from pnpgen.errors import ContentError, Location
 
 _SINGLE_EXPR = re.compile(r"^\s*\{\{(?P<expr>.*?)\}\}\s*$", re.S)
+# `name.field`, the commonest value of all (`{{ card.name }}`): looked up without Jinja when `name` is content
+_LOOKUP = re.compile(r"^[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.(?P<field>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
+_NOT_NAMES = frozenset(
+    {"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if"}
+)
 
 
 class Fields(dict):
@@ -243,6 +248,7 @@ class Compiler:
         if m and "{{" not in m.group("expr") and "}}" not in m.group("expr"):
             v = Value(raw, loc, self._compile("expr", m.group("expr"), loc), None, self.budget)
             v.key = ("expr", m.group("expr"))
+            v.lookup = _lookup(m.group("expr"))
             return v
         v = Value(raw, loc, None, self._compile("template", raw, loc), self.budget)
         v.key = ("template", raw)
@@ -256,6 +262,7 @@ class Compiler:
         text = m.group("expr") if m else raw
         v = Value(raw, loc, self._compile("expr", text, loc), None, self.budget)
         v.key = ("expr", text)
+        v.lookup = _lookup(text)
         return v
 
     def _compile(self, kind: str, text: str, loc: Location):
@@ -269,15 +276,24 @@ class Compiler:
         return self._cache[key]
 
 
+def _lookup(expr: str) -> tuple[str, str] | None:
+    """(name, field) when an expression is nothing but `name.field`; else None."""
+    m = _LOOKUP.match(expr)
+    if m is None or m.group("name") in _NOT_NAMES:
+        return None
+    return m.group("name"), m.group("field")
+
+
 class Value:
     """A layout value: a constant, a native-typed expression, or a text template."""
 
-    __slots__ = ("raw", "loc", "expr", "template", "key", "budget")
+    __slots__ = ("raw", "loc", "expr", "template", "key", "budget", "lookup")
 
     def __init__(self, raw, loc: Location, expr, template, budget: Budget | None = None):
         self.raw, self.loc, self.expr, self.template = raw, loc, expr, template
         self.key: tuple[str, str] | None = None
         self.budget = budget  # the build's (its compiler's)
+        self.lookup: tuple[str, str] | None = None  # (name, field) of an expression that is only `name.field`
 
     @property
     def is_constant(self) -> bool:
@@ -286,6 +302,20 @@ class Value:
     def __call__(self, ctx: dict) -> Any:
         if self.expr is None and self.template is None:
             return self.raw
+        if (
+            self.lookup is not None
+        ):  # `card.name` on content: what the sandbox's look-up gives, one step charged
+            name, key = self.lookup
+            found = ctx.get(name)
+            if type(found) is Fields and key in found:
+                budget = self.budget or budget_var.get() or Budget()
+                budget.left = MAX_STEPS
+                try:
+                    budget.charge()
+                    return check_size(found[key])
+                except TooMuchWork as exc:
+                    raise TemplateProblem(self.loc, too_much(exc)) from None
+            # anything else (a missing field, a name that is not content) is Jinja's to evaluate and explain
         budget = self.budget or budget_var.get() or Budget()
         budget.left = MAX_STEPS  # each value has its own; the build's total goes on
         token = budget_var.set(budget)

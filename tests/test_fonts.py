@@ -103,3 +103,19 @@ def test_text_falls_back_to_the_games_own_fonts_first():
         (names["stars"], "★"),
     )  # the game's font, not pnpgen's
     assert runs("a ★", "sans") == (("sans", "a "), ("fallback-symbols2", "★"))  # without it: pnpgen's
+
+
+def test_missing_glyphs_answers_as_a_look_at_every_character_does():
+    import random
+
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnpgen.text.fonts import _control, missing_glyphs, pdf_name
+
+    rng = random.Random(7)
+    pool = "abc XYZ 09 \t\n\u00a0\u3000\u2212\u2605\u0007\u0085\u00e9\u4e2d\U0001f600"
+    chars = pdfmetrics.getFont(pdf_name("sans")).face.charToGlyph
+    for _ in range(300):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 12)))
+        slow = {ch for ch in text if (ord(ch) not in chars or _control(ch)) and not ch.isspace()}
+        assert missing_glyphs(text, "sans") == "".join(sorted(slow)), repr(text)

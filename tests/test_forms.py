@@ -57,3 +57,15 @@ def test_only_faces_placed_more_than_once_are_forms(tmp_path):
             assert words.count(name) == 1, words
         assert words.count("Delta") == 3
         assert face_uses(fronts) == 6 and face_uses(backs) == 6  # by form or marked on the page, every card
+
+
+def test_the_print_all_file_makes_forms_of_repeated_faces_only(tmp_path):
+    deck = build(tmp_path)
+    with pdfplumber.open(deck.parent / "print-all.pdf") as pdf:
+        (fronts,) = [p for p in pdf.pages if "Alpha" in (p.extract_text() or "")]
+        backs = pdf.pages[fronts.page_number]  # the page after it
+        faces = re.compile(rb"^(FormXob\.)?F\d+$")
+        front_forms = [n for n in form_uses(fronts) if faces.match(n)]
+        assert len(front_forms) == 3 and len(set(front_forms)) == 1  # Delta's copies; the others on the page
+        assert len([n for n in form_uses(backs) if faces.match(n)]) == 6
+        assert face_uses(fronts) == 6 and face_uses(backs) == 6

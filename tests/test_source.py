@@ -84,3 +84,18 @@ def test_a_key_yaml_reads_as_true_or_false_is_refused_with_advice(key):
         ContentError, match=rf"f.yaml:2:6: error: the key '{key}' reads as (true|false) in YAML"
     ):
         load_text(f"cards:\n  - {{{key}: 1, name: x}}\n", "f.yaml")
+
+
+def test_text_in_every_style_loads_as_yaml_constructs_it():
+    import yaml
+
+    text = (
+        "plain: Card 7:spend, two\nsingle: 'it''s'\ndouble: \"tab\\there \\u00e9\"\n"
+        "literal: |\n  two\n  lines\nfolded: >\n  one\n  line\ntagged: !!str 123\nkey with spaces: x\n"
+        "'3': quoted key\nempty: ''\nlist: [a, 'b', \"c\"]\n"
+    )
+    data = load_text(text, "f.yaml")
+    expected = yaml.safe_load(text)
+    assert data == expected
+    assert all(type(data[k]) is type(expected[k]) for k in expected if k != "list")
+    assert [type(v) for v in data["list"]] == [str, str, str]

@@ -126,3 +126,23 @@ def test_a_template_is_compiled_once_per_process_and_budgets_stay_per_compiler()
     assert va.template is vb.template  # compiled by the first, reused by the second
     assert va.budget is a.budget and vb.budget is b.budget and a.budget is not b.budget
     assert vb({"card": {"name": "ox"}}) == "OX!"
+
+
+def test_a_plain_field_look_up_gives_what_the_sandbox_gives(monkeypatch):
+    import pnpgen.budget as budget
+
+    card = content({"name": "Nova", "cost": 3, "tags": ["a"], "stats": {"keys": 1}})
+    loc = Location("l.yaml", 3, 9)
+    for field in ("name", "cost", "tags", "stats"):
+        value = Compiler().value(f"{{{{ card.{field} }}}}", loc)
+        assert value.lookup == ("card", field)  # answered without Jinja
+        got, jinja = value({"card": card}), value.expr(card=card)
+        assert got == jinja and type(got) is type(jinja)
+    with pytest.raises(TemplateProblem, match="more than 1,000,000 items"):
+        evaluate("{{ card.text }}", card=content({"text": "x" * 1_000_001}))
+    monkeypatch.setattr(budget, "MAX_BUILD_STEPS", 3)  # each look-up is a step of the build's budget
+    value = Compiler().value("{{ card.name }}", loc)
+    for _ in range(3):
+        value({"card": card})
+    with pytest.raises(TemplateProblem, match="more than 3 steps in one build"):
+        value({"card": card})

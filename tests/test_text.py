@@ -106,3 +106,19 @@ def test_a_fallback_glyph_is_embedded_where_it_belongs(project):
     assert minus and all("NotoSansMath" in c["fontname"] for c in minus)
     two = min((c for c in chars if c["text"] == "2"), key=lambda c: abs(c["x0"] - minus[0]["x1"]))
     assert 0 <= two["x0"] - minus[0]["x1"] < 1.0 and abs(two["top"] - minus[0]["top"]) < 3
+
+
+def test_a_paragraph_without_markup_parses_as_the_markup_path_does():
+    from pnpgen.text.fit import parse
+
+    for text in (
+        "Card 7: spend two tokens",
+        "x \u2212 y \u2605 ok",
+        "  lead  and\u00a0trail ",
+        "na\u00efve caf\u00e9",
+    ):
+        plain = parse(text, "sans", lambda name: False)
+        marked = parse(text + " ****", "sans", lambda name: False)  # bold on and off: the markup path
+        assert [[w.pieces for w in p] for p in plain] == [[w.pieces for w in p] for p in marked]
+        assert [[w.width(9.0) for w in p] for p in plain] == [[w.width(9.0) for w in p] for p in marked]
+        assert plain[0][0] is parse(text, "sans", lambda name: False)[0][0]  # a word is parsed once

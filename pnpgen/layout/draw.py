@@ -8,6 +8,7 @@ type of element draws, and which keys it takes, is declared in its own module of
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -81,14 +82,21 @@ class FaceContext:
         """A warning about one card; the same warning on many cards is reported once with a count."""
         self.notes.setdefault((loc, message), []).append(card)
 
-    def check_floor(self, loc: Location, ops, card: str, words: int = 0) -> None:
+    def check_floor(self, loc: Location, ops, card: str, words: int | Callable[[], int] = 0) -> None:
         """Text a printer can hold but a player cannot read: under 6 pt (7 pt for rules text, a text of
-        RULES_WORDS words or more) is a warning at the element, reported once with the smallest size drawn."""
+        RULES_WORDS words or more) is a warning at the element, reported once with the smallest size drawn.
+        `words` may be a function, counted only when a size is under the higher floor."""
         sizes = [op.size for op in ops if isinstance(op, Text) and op.text.strip()]
         if not sizes:
             return
-        floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
         smallest = min(sizes)
+        if (
+            smallest >= max(RULES_TEXT_FLOOR, GAME_TEXT_FLOOR) - 0.005
+        ):  # over both floors: words cannot matter
+            return
+        if callable(words):
+            words = words()
+        floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
         if smallest >= floor - 0.005:
             return
         seen = self.small.setdefault((loc, floor), [smallest, []])
@@ -231,14 +239,15 @@ class _Props:
 
     def get(self, key, default=_UNSET):
         """The value of `key` parsed by its declared kind; `default` replaces the declared default."""
+        if default is _UNSET:
+            ck = (id(self.el), key)
+            hit = self.fc.constants.get(ck)  # only constants are kept, so a hit is this key's value
+            if hit is not None:
+                return hit[1]
         kind = self.el.definition.keys[key]
         if default is _UNSET:
             value = self.el.props.get(key)
             if value is None or value.is_constant:  # the same on every card: parsed once per deck
-                ck = (id(self.el), key)
-                hit = self.fc.constants.get(ck)
-                if hit is not None:
-                    return hit[1]
                 parsed = self.parse(kind, self.raw(key, kind.default), key)
                 if isinstance(parsed, (str, int, float, tuple, type(None))):
                     self.fc.constants[ck] = (self.el, parsed)  # the element kept: its id names it meanwhile

@@ -13,14 +13,14 @@ from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
 from pnpgen.artcolour import as_srgb
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
-from pnpgen.render.vector import VectorForms, svg_icon_form
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
 SEAM = 0.15  # pt
@@ -92,10 +92,20 @@ class FaceDrawer:
         self.uses: dict[Face, int] = {}
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
-        self.vectors = VectorForms(canvas, prefix, _end_form)  # SVG art, each file one form
+        self._vectors = None  # SVG art, each file one form (`vectors`)
         self.transform = (
             None  # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
         )
+
+    @property
+    def vectors(self):
+        """The forms of this canvas's SVG art (`render.vector`, which imports ReportLab's graphics and platypus:
+        imported by the first file that draws SVG, not by every writer)."""
+        if self._vectors is None:
+            from pnpgen.render.vector import VectorForms
+
+            self._vectors = VectorForms(self.c, self.prefix, _end_form)
+        return self._vectors
 
     def draw_face(self, face: Face, x: float, y: float, scale: float = 1.0, bleed: bool = True) -> None:
         """Place a face with its trim's bottom-left at (x, y), cut to its shape (with its bleed unless not)."""
@@ -188,6 +198,8 @@ class FaceDrawer:
         form = self.icon_forms.get(key)
         if form is None and svg_icon:
             form = f"{self.prefix}I{len(self.icon_forms)}"
+            from pnpgen.render.vector import svg_icon_form
+
             svg_icon_form(self.c, form, icon, tint, _end_form)
             self.icon_forms[key] = form
         elif form is None:
@@ -236,7 +248,7 @@ class FaceDrawer:
             if t is Text:
                 c.setFillColor(colour(op.color))
                 c.setFont(pdf_name(op.font), op.size)
-                c.drawString(op.x, H - op.y, op.text)
+                self._string(op.x, H - op.y, op.text)
             elif t is Rect:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 y = H - op.y - op.h
@@ -283,6 +295,27 @@ class FaceDrawer:
                 c.restoreState()
             elif t is Vector:
                 self.vectors.place(op, H)
+
+    def _string(self, x: float, y: float, text: str) -> None:
+        """`Canvas.drawString(x, y, text)` in the canvas's font, writing the same operators without the text object
+        ReportLab builds for each string: `BT`, the origin, each run of one font subset, `T*`, `ET`."""
+        c = self.c
+        font = pdfmetrics.getFont(c._fontname)
+        if (
+            not font._dynamicFont or not c.bottomup
+        ):  # a Type 1 font, a canvas upside down: ReportLab's own way
+            c.drawString(x, y, text)
+            return
+        doc, escape, subset_now, tmpl = c._doc, c._escape, -1, ""
+        parts = []
+        for subset, chunk in font.splitString(text, doc):
+            if subset != subset_now:
+                if not tmpl:
+                    tmpl = f"{fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                parts.append(f"{font.getSubsetInternalName(subset, doc)} {tmpl}")
+                subset_now = subset
+            parts.append(f"({escape(chunk)}) Tj")
+        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
 
     def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
         """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once

@@ -47,6 +47,11 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
     if doc.duplex:
         _blank(writer)
     duplex = Duplex(doc.flip, *doc.offset)
+    for section in doc.sections:  # a face this file places once is drawn on its page, not made a form
+        for sheet in section.sheets:
+            writer.drawer.count(sheet.fronts)
+            if sheet.backs is not None:
+                writer.drawer.count(sheet.backs)
     for section in doc.sections:
         if section.board is not None:
             board, faces = section.board

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pnpgen.faces import Icon, Text
 from pnpgen.text.fonts import FALLBACKS, missing_glyphs, runs, unit_width, variant, vertical_metrics
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
+_MARKUP = re.compile(r"\*|:[a-z0-9][a-z0-9_-]*:")  # what makes a paragraph more than words and spaces
 ICON_SCALE = 0.92  # an inline icon's height, relative to the font size
 ICON_PAD = 0.08  # space either side of an inline icon, relative to the font size
 
@@ -27,8 +29,11 @@ class Piece:
 @dataclass
 class Word:
     pieces: list
+    unit: float | None = None  # the width at 1 pt of a word that is one run of text in one font (most words)
 
     def width(self, size: float) -> float:
+        if self.unit is not None:
+            return self.unit * size
         total = 0.0
         for p in self.pieces:
             if p.kind == "icon":
@@ -43,6 +48,14 @@ def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[l
     paragraphs: list[list[Word]] = []
     bold = italic = False
     for para in str(text).replace("\r\n", "\n").split("\n"):
+        if _MARKUP.search(para) is None:  # no markup: each word as it was the last time it was seen
+            plain = para.split()
+            if plain:
+                vfont = variant(font, bold, italic)
+                paragraphs.append([_plain_word(tok, vfont, fallbacks) for tok in plain])
+            else:
+                paragraphs.append([])
+            continue
         words: list[Word] = []
         current: list[Piece] = []
         for tok in _TOKEN.split(para):
@@ -66,6 +79,15 @@ def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[l
             words.append(Word(current))
         paragraphs.append(words)
     return paragraphs
+
+
+@lru_cache(maxsize=100_000)
+def _plain_word(tok: str, font: str, fallbacks: tuple) -> Word:
+    """A word without markup, in `font` (falling back glyph by glyph). Shared by every text that has it: a
+    `Word` is never changed once parsed."""
+    pieces = [Piece("text", part, f) for f, part in runs(tok, font, fallbacks)]
+    unit = unit_width(pieces[0].value, pieces[0].font) if len(pieces) == 1 else None
+    return Word(pieces, unit)
 
 
 def wrap(paragraphs, width: float, size: float):
@@ -179,7 +201,11 @@ def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, c
             if align == "justify" and len(line) > 1 and not last:
                 gap = space + (w - natural) / (len(line) - 1)
         for word, ww in zip(line, widths):
-            _emit_word(runs, word, cx, baseline, s, color, tint)
+            if word.unit is not None:  # one run of text: its width is the word's
+                piece = word.pieces[0]
+                runs.text(cx, baseline, piece.font, s, color, piece.value, ww)
+            else:
+                _emit_word(runs, word, cx, baseline, s, color, tint)
             cx += ww + gap
         baseline += s * leading
     return runs.done()

@@ -136,9 +136,18 @@ def vertical_metrics(font: str) -> tuple[float, float]:
 @lru_cache(maxsize=4096)
 def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` that the font cannot draw (they would silently vanish)."""
-    pdf_name(font)
+    if _drawable(font).issuperset(map(ord, text)):  # the usual answer, without looking at each character
+        return ""
     chars = pdfmetrics.getFont(pdf_name(font)).face.charToGlyph
     return "".join(sorted({ch for ch in text if (ord(ch) not in chars or _control(ch)) and not ch.isspace()}))
+
+
+@lru_cache(maxsize=64)
+def _drawable(font: str) -> frozenset:
+    """The code points `missing_glyphs` never reports for `font`: its glyphs but control characters, and
+    every space."""
+    spaces = {code for code in range(0x3000 + 1) if chr(code).isspace()}
+    return frozenset({code for code in _charset(font) if not _control(chr(code))} | spaces)
 
 
 def _control(ch: str) -> bool:

@@ -62,7 +62,7 @@ def draw(p, fc, ops, label, diags) -> None:
             if lost:
                 codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
                 fc.note(p.loc("text"), f"the font {op.font} has no {codes}; it would not print", label)
-    fc.check_floor(p.loc("size"), fitted.ops, label, len(plain_words(text)))
+    fc.check_floor(p.loc("size"), fitted.ops, label, lambda: len(plain_words(text)))
     if outside_safe(fitted.ops, fc):
         fc.note(
             p.el.loc,
