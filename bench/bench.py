@@ -126,9 +126,9 @@ ART_LAYER = """
     src: "{{ card.art }}"
     fit: cover
 """
-# Poker with its 3 mm bleed at 190 dpi: at 300 dpi (825 x 1125) 1,000 cards come to 928 megapixels, over the
-# reader's bound of 400 for one build (`inputs.MAX_PIXELS`); each card then warns that its art is under 300 dpi.
-ART_SIZE = (520, 712)
+# Poker with its 3 mm bleed (69.5 x 94.9 mm) at 300 dpi, as a print shop asks: 1,000 cards come to 920
+# megapixels, which the reader's bound (`inputs.MAX_PIXELS`, 400) takes because a JPEG counts a quarter.
+ART_SIZE = (821, 1121)
 
 
 def make_art(folder: Path, n: int) -> None:
