@@ -78,3 +78,20 @@ def face_uses(page) -> int:
     its file) or drawn on the page (a face printed once, marked content `/Face BMC`)."""
     forms = sum(1 for name in form_uses(page) if re.match(rb"^FormXob\.F\d+$|^F\d+$", name))
     return forms + len(re.findall(rb"/Face BMC", _contents(page)))
+
+
+def holders(pdf):
+    """Every page and form XObject of a pikepdf `Pdf`, each once, pages first: where content streams and the
+    resources they name (fonts, images, colour spaces) live."""
+    todo, seen = [p.obj for p in pdf.pages], set()
+    while todo:
+        obj = todo.pop(0)
+        if obj.objgen != (0, 0) and obj.objgen in seen:
+            continue
+        seen.add(obj.objgen)
+        yield obj
+        todo += [
+            x
+            for _, x in obj.get("/Resources", {}).get("/XObject", {}).items()
+            if x.get("/Subtype") == "/Form"
+        ]

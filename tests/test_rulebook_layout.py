@@ -10,7 +10,7 @@ import pdfplumber
 import pypdfium2
 import pytest
 import yaml
-from conftest import ROOT, form_uses, run_cli
+from conftest import ROOT, form_uses, holders, run_cli
 
 CONTENT = ROOT / "content"
 GAMES = ["elements-of-the-gods", "deity", "orbis", "river", "seven-gods"]
@@ -185,18 +185,11 @@ def test_no_pdf_of_the_shipped_games_names_a_font_it_does_not_embed(built):
     unembedded = set()
     for path in pdfs:
         with pikepdf.open(path) as pdf:
-            todo, seen = [p.obj for p in pdf.pages], set()
-            while todo:
-                obj = todo.pop()
-                if obj.objgen in seen and obj.objgen != (0, 0):
-                    continue
-                seen.add(obj.objgen)
-                resources = obj.get("/Resources", {})
-                for _, font in resources.get("/Font", {}).items():
+            for obj in holders(pdf):
+                for _, font in obj.get("/Resources", {}).get("/Font", {}).items():
                     fonts = font.get("/DescendantFonts", [font])
                     if not all("/FontDescriptor" in f and "/FontFile2" in f.FontDescriptor for f in fonts):
                         unembedded.add((path.relative_to(built).as_posix(), str(font.get("/BaseFont"))))
-                todo += [x for _, x in resources.get("/XObject", {}).items() if x.get("/Subtype") == "/Form"]
     assert not unembedded, sorted(unembedded)[:10]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from conftest import run_cli
+from conftest import holders, run_cli
 from PIL import Image, ImageCms
 
 ICC = Path("/usr/share/color/icc/ghostscript")
@@ -37,17 +37,11 @@ def images(path: Path) -> list:
     """Every image XObject of the PDF at `path`, as Pillow images, in pages' and forms' order."""
     found, seen = [], set()
     with pikepdf.open(path) as pdf:
-        todo = [p.obj for p in pdf.pages]
-        while todo:
-            obj = todo.pop(0)
+        for obj in holders(pdf):
             for _, x in obj.get("/Resources", {}).get("/XObject", {}).items():
-                if x.objgen in seen:
-                    continue
-                seen.add(x.objgen)
-                if x.get("/Subtype") == "/Image":
+                if x.get("/Subtype") == "/Image" and x.objgen not in seen:
+                    seen.add(x.objgen)
                     found.append(pikepdf.PdfImage(x).as_pil_image())
-                elif x.get("/Subtype") == "/Form":
-                    todo.append(x)
     return found
 
 
@@ -95,21 +89,13 @@ def _printer_cmyk(rgb: tuple) -> tuple:
 
 def _fills(path: Path) -> set:
     """Every `c m y k k` fill of the PDF's pages and forms, rounded to 3 places."""
-    found = set()
     with pikepdf.open(path) as pdf:
-        todo, seen = [p.obj for p in pdf.pages], set()
-        while todo:
-            obj = todo.pop()
-            if obj.objgen in seen and obj.objgen != (0, 0):
-                continue
-            seen.add(obj.objgen)
-            for operands, op in pikepdf.parse_content_stream(obj):
-                if str(op) == "k":
-                    found.add(tuple(round(float(v), 3) for v in operands))
-            todo += [
-                x for _, x in obj.get("/Resources", {}).get("/XObject", {}).items() if x.Subtype == "/Form"
-            ]
-    return found
+        return {
+            tuple(round(float(v), 3) for v in operands)
+            for obj in holders(pdf)
+            for operands, op in pikepdf.parse_content_stream(obj)
+            if str(op) == "k"
+        }
 
 
 @needs_profiles

@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from bench import LAYOUT_FRONT  # noqa: E402  (the same card as make bench's decks)
+
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 BODY = (
     "spend two tokens to move any piece one space, then draw a card and keep it hidden until your next turn."
@@ -43,41 +46,12 @@ Squib::Deck.new(cards: data['name'].size, width: 825, height: 1125, config: ARGV
 end
 """
 
-LAYOUT = """
-elements:
-  - type: rect
-    area: bleed
-    fill: "#f6efe0"
-  - type: rect
-    x: 3
-    y: 3
-    w: 57.5
-    h: 82.9
-    radius: 2
-    stroke: "#7a3b1d"
-    stroke_width: 1.2
-  - type: text
-    x: 6
-    y: 6
-    w: 51.5
-    h: 8
-    text: "{{ card.name }}"
-    font: display-bold
-    size: 13
-  - type: image
-    src: icon.png
-    x: 24
-    y: 20
-    w: 15
-    h: 15
-  - type: text
-    x: 6
-    y: 52
-    w: 51.5
-    h: 22
-    text: "{{ card.text }}"
-    size: 9
-"""
+# bench.py's front layout, its vector icon swapped for the job's 150 px PNG
+LAYOUT = LAYOUT_FRONT.replace(
+    "  - type: icon\n    name: star\n    x: 24\n    y: 20\n    size: 15\n",
+    "  - type: image\n    src: icon.png\n    x: 24\n    y: 20\n    w: 15\n    h: 15\n",
+)
+assert "icon.png" in LAYOUT
 
 
 def squib_ready() -> str | None:

@@ -33,6 +33,17 @@ def _ground_and_frame(canv, pw, ph, ground, accent) -> None:
     canv.rect(14.5 * MM, 14.5 * MM, pw - 29 * MM, ph - 29 * MM, stroke=1, fill=0)
 
 
+def _foot(canv, game, pw, ink, accent) -> None:
+    """The credits and the edition line at a cover's foot."""
+    canv.setFillColor(rl_colour(ink))
+    if game.credits:
+        canv.setFont(pdf_name("sans-italic"), 9)
+        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
+    canv.setFont(pdf_name("sans"), 7.5)
+    canv.setFillColor(rl_colour(accent))
+    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+
+
 def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):
     """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces.
     In low ink (`low`) the ground is the paper and the words near-black; the accent keeps the frame's lines."""
@@ -52,12 +63,7 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
     canv.setFont(pdf_name("sans"), 11)
     canv.setFillColor(rl_colour(ink))
     canv.drawCentredString(pw / 2, ph - 84 * MM, f"For {game.players} players")
-    if game.credits:
-        canv.setFont(pdf_name("sans-italic"), 9)
-        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
-    canv.setFont(pdf_name("sans"), 7.5)
-    canv.setFillColor(rl_colour(accent))
-    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+    _foot(canv, game, pw, ink, accent)
     if cover is not None and cover.art is not None:
         box_w, box_h = pw - 44 * MM, ph - 84 * MM - 44 * MM - 14 * MM
         art = DiagramFlowable(cover.art, icons, box_w, max_h=box_h, bare=True)
@@ -103,13 +109,7 @@ def draw_back_cover(canv, game, pw, ph, cover=None) -> None:
     canv.setFillColor(rl_colour(accent))
     canv.setFont(pdf_name("display"), 12)
     canv.drawCentredString(pw / 2, ph / 2 - 2 * MM, f"For {game.players} players")
-    canv.setFillColor(rl_colour(ink))
-    if game.credits:
-        canv.setFont(pdf_name("sans-italic"), 9)
-        canv.drawCentredString(pw / 2, 24 * MM, game.credits)
-    canv.setFont(pdf_name("sans"), 7.5)
-    canv.setFillColor(rl_colour(accent))
-    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+    _foot(canv, game, pw, ink, accent)
     canv.restoreState()
 
 
