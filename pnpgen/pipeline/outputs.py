@@ -183,16 +183,18 @@ def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
     the page's bottom-left), so two builds can be compared, and pictured, face by face."""
     per, backs = plan.per_sheet, drawn.has_backs
     folded = duplex is None  # a fold-over sheet: each back on its front's page
+    front_boxes = [_box(slot) for slot in plan.slots]
+    back_boxes = [_box(slot) for slot in plan.back_slots(duplex)] if backs else []  # the same on every sheet
     records, i = [], 0
     for card in drawn.deck.cards:
         front, back = drawn.faces[i]
         sheet, k = divmod(i, per)
         page = sheet * (2 if backs and not folded else 1)
         record = {"index": card.index, "name": card.name, "count": card.count, "line": card.loc.line}
-        record["front"], record["front_at"] = face_digest(front), [page, *_box(plan.slots[k])]
+        record["front"], record["front_at"] = face_digest(front), [page, *front_boxes[k]]
         if back is not None:
             where = page if folded else page + 1
-            record["back"], record["back_at"] = face_digest(back), [where, *_box(plan.back_slots(duplex)[k])]
+            record["back"], record["back_at"] = face_digest(back), [where, *back_boxes[k]]
         records.append(record)
         i += card.count
     return records
