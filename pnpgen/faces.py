@@ -147,22 +147,23 @@ def face_digest(face: Face) -> str:
     known = face.__dict__.get("_digest")
     if known is not None:
         return known
-    h = hashlib.sha256(f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}".encode())
+    parts = [f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}"]
     for op in face.ops:
+        image, vector = isinstance(op, Image), isinstance(op, Vector)
         fields = []
         for name in op.__slots__:
             v = getattr(op, name)
-            if isinstance(op, Image) and name == "path":
+            if name == "path" and (image or vector):
+                if vector:
+                    continue  # its `digest` names its bytes
                 v = file_digest(v)
-            elif isinstance(op, Vector) and name == "path":
-                continue  # its `digest` names its bytes
             elif isinstance(v, float):
                 v = f"{v:.2f}"
             elif isinstance(v, tuple):
                 v = "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
             fields.append(f"{name}={v}")
-        h.update(("\n" + type(op).__name__ + " " + " ".join(fields)).encode())
-    digest = h.hexdigest()[:16]
+        parts.append(type(op).__name__ + " " + " ".join(fields))
+    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
     if not any(type(op) is Image for op in face.ops):
         object.__setattr__(face, "_digest", digest)
     return digest
