@@ -138,7 +138,8 @@ def test_a_printers_cmyk_profile_separates_colours_and_art_through_it(project):
     [
         (ADOBE_RGB, "an ICC profile for RGB colours"),
         (Path("content/sample/game.yaml"), "not a readable ICC colour profile"),
-        (Path("no-such.icc"), "cannot read the file"),
+        (Path("no-such.icc"), "not a file"),
+        (Path("/dev/zero"), "not a file"),
     ],
 )
 def test_a_wrong_cmyk_profile_is_refused_and_nothing_is_written(project, given, words):

@@ -14,6 +14,8 @@ from pnpgen.errors import ContentError, Location, UsageProblem, display_path
 from pnpgen.exports import loaded
 from pnpgen.shop.targets import TARGETS
 
+MAX_PROFILE_BYTES = 20_000_000  # CMYK press profiles are 0.5-2 MB
+
 
 def components_of(run, components: list[str]) -> list:
     game = run.game
@@ -36,6 +38,13 @@ def cmyk_profile(path: Path, target) -> str:
             f"--cmyk-profile: {target.title} takes RGB files; a CMYK profile is for dtc, pdfx, factory"
         )
     try:
+        if not path.is_file():  # a folder, pipe or device: never read (or waited on)
+            raise ContentError.at(where, "--cmyk-profile: not a file; give the printer's CMYK profile (.icc)")
+        if path.stat().st_size > MAX_PROFILE_BYTES:
+            raise ContentError.at(
+                where,
+                f"--cmyk-profile: over {MAX_PROFILE_BYTES // 1_000_000} MB, too large for a colour profile",
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise ContentError.at(
