@@ -20,12 +20,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
-from bench import LAYOUT_FRONT  # noqa: E402  (the same card as make bench's decks)
+from bench import LAYOUT_FRONT, timed  # noqa: E402  (make bench's card and its timer)
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 BODY = (
@@ -103,18 +102,6 @@ def make_job(folder: Path, n: int) -> None:
         "id: deck\nkind: cards\nsize: poker\nfront: front\ncards_from: cards.csv\n"
     )
     icon.save(folder / "icon.png")
-
-
-def timed(cmd: list, cwd: Path) -> tuple[float, float]:
-    with tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
-        took = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            err.seek(0)
-            raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{err.read().decode()[-3000:]}")
-    return took, usage.ru_maxrss / 1024
 
 
 def median(cmd: list, cwd: Path) -> tuple[float, float]:
