@@ -6,15 +6,22 @@ A layout keeps its YAML structure; only string values are templates. A value tha
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from collections.abc import Mapping
 from functools import cache, lru_cache
+from types import CodeType
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
+from jinja2.environment import TemplateExpression
+from jinja2.parser import Parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from pnpgen import codecache
 from pnpgen.budget import (
     MAX_ITEMS,
     MAX_SECONDS,
@@ -184,8 +191,6 @@ ALL = None  # "depends on the whole card"
 
 def card_fields_used(env, source: str, kind: str):
     """Which `card.<field>` a template reads: a frozenset, or ALL when it reads the card in a way we cannot name."""
-    from jinja2 import nodes
-
     try:
         ast = env.parse(source if kind == "template" else "{{ " + source + " }}")
     except jinja2.TemplateSyntaxError:
@@ -217,13 +222,48 @@ def _shared_environment() -> ImmutableSandboxedEnvironment:
 @lru_cache(maxsize=20_000)
 def _compiled(kind: str, text: str) -> tuple[Any, Any]:
     """A template or expression compiled once per process, with the card fields it reads (a syntax error is
-    raised each time: it is not remembered)."""
+    raised each time: it is not remembered). The compiled code is kept in `codecache` across processes."""
     env = _shared_environment()
-    if kind == "expr":
-        code = env.compile_expression(text, undefined_to_none=False)
+    key = _cache_key(kind, text)
+    found = codecache.load(key)
+    if type(found) is tuple and len(found) == 2 and isinstance(found[1], CodeType):
+        deps, code = found
+        deps = ALL if deps is None else frozenset(deps)
     else:
-        code = env.from_string(text)
-    return code, card_fields_used(env, text, kind)
+        code = env.compile(_expression_node(env, text) if kind == "expr" else text)
+        deps = card_fields_used(env, text, kind)
+        codecache.store(key, (None if deps is ALL else tuple(sorted(deps, key=repr)), code))
+    template = env.template_class.from_code(env, code, env.make_globals(None))
+    return (TemplateExpression(template, False) if kind == "expr" else template), deps
+
+
+def _expression_node(env, text: str):
+    """What `Environment.compile_expression` compiles: a template whose one statement keeps the expression's
+    value (Jinja's own construction, so that its code can be kept)."""
+    parser = Parser(env, text, state="variable")
+    try:
+        expr = parser.parse_expression()
+        if not parser.stream.eos:
+            raise jinja2.TemplateSyntaxError(
+                "chunk after expression", parser.stream.current.lineno, None, None
+            )
+        expr.set_environment(env)
+    except jinja2.TemplateSyntaxError:
+        env.handle_exception(source=text)
+    return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
+
+
+@cache
+def _code_version() -> str:
+    """What compiled code depends on besides its text: this module (the code generator and the sandbox's
+    settings), Jinja's version and Python's bytecode."""
+    with open(__file__, "rb") as fh:
+        own = hashlib.sha256(fh.read()).hexdigest()
+    return f"{own}:{jinja2.__version__}:{sys.implementation.cache_tag}:{sys.version}"
+
+
+def _cache_key(kind: str, text: str) -> str:
+    return hashlib.sha256(f"{_code_version()}\0{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Compiler:

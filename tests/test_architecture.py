@@ -12,6 +12,7 @@ PKG = Path(__file__).resolve().parent.parent / "pnpgen"
 
 # The plain values every stage may use; they import nothing of pnpgen but each other.
 FOUNDATION = {
+    "codecache",
     "errors",
     "units",
     "names",

@@ -211,3 +211,27 @@ def test_a_rulebook_added_to_a_game_without_one_is_noticed(project):
     # the book, and print-all, whose first page now names it
     assert result.exit_code == 0 and "(2 rendered, 2 up to date)" in result.output, result.output
     assert (root / "out" / "sample" / "rulebook.pdf").is_file()
+
+
+def test_the_biggest_games_start_first_and_results_keep_their_order(tmp_path, monkeypatch):
+    """Five games on two workers end together when the two biggest start first, not whichever sorts first."""
+    import pnpgen.pipeline as pipeline
+    import pnpgen.pipeline.jobs as jobs
+    from pnpgen.project import Project
+
+    content = tmp_path / "content"
+    for name, size in (("a", 10), ("b", 50_000), ("c", 300), ("d", 90_000), ("e", 0)):
+        (content / name / "art").mkdir(parents=True)
+        (content / name / "game.yaml").write_text("id: x\n")
+        (content / name / "art" / "big.png").write_bytes(b"\0" * size)
+    started: list[str] = []
+
+    def run_parallel(items, work, workers, step, done=None, first=None):
+        started.extend(items[i].name for i in first)
+        return [item.name for item in items]
+
+    monkeypatch.setattr(jobs, "run_parallel", run_parallel)
+    monkeypatch.setattr(pipeline, "warm", lambda: None)
+    results = pipeline._build(Project(content, tmp_path / "out"), None, False, True, 2, lambda name: None)
+    assert started == ["d", "b", "c", "a", "e"]
+    assert results == ["a", "b", "c", "d", "e"]

@@ -72,17 +72,24 @@ def write_one(job: Job) -> dict:
 
 
 def run_parallel(
-    items: list, work: Callable, workers: int, step: Callable[[int], None], done: Callable | None = None
+    items: list,
+    work: Callable,
+    workers: int,
+    step: Callable[[int], None],
+    done: Callable | None = None,
+    first: list[int] | None = None,
 ) -> list:
     """`work(item)` for every item, in forked processes when more than one worker and item; results in order.
-    `done(i, result)`, when given, sees each result as soon as it is in."""
+    `done(i, result)`, when given, sees each result as soon as it is in. `first`, when given, is the order in
+    which the items start (the longest first: the last to start is then a short one, and the workers end
+    together)."""
     results: list = [None] * len(items)
     if workers > 1 and len(items) > 1:
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(
             max_workers=min(workers, len(items)), mp_context=ctx, initializer=_init_worker, initargs=(items,)
         ) as pool:
-            futures = [pool.submit(_call, work, i) for i in range(len(items))]
+            futures = [pool.submit(_call, work, i) for i in (first or range(len(items)))]
             for fut in as_completed(futures):
                 i, res = fut.result()
                 results[i] = res
