@@ -45,6 +45,8 @@ from pnpgen.errors import ContentError, Location
 _SINGLE_EXPR = re.compile(r"^\s*\{\{(?P<expr>.*?)\}\}\s*$", re.S)
 # `name.field`, the commonest value of all (`{{ card.name }}`): looked up without Jinja when `name` is content
 _LOOKUP = re.compile(r"^[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.(?P<field>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
+# a bare `name` (`{{ accent }}`, a layout variable): the context's value itself, as Jinja resolves it
+_NAME = re.compile(r"^[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
 _NOT_NAMES = frozenset(
     {"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if"}
 )
@@ -316,12 +318,13 @@ class Compiler:
         return self._cache[key]
 
 
-def _lookup(expr: str) -> tuple[str, str] | None:
-    """(name, field) when an expression is nothing but `name.field`; else None."""
-    m = _LOOKUP.match(expr)
+def _lookup(expr: str) -> tuple[str, str | None] | None:
+    """(name, field) when an expression is nothing but `name.field`, (name, None) when it is a bare `name`;
+    else None."""
+    m = _LOOKUP.match(expr) or _NAME.match(expr)
     if m is None or m.group("name") in _NOT_NAMES:
         return None
-    return m.group("name"), m.group("field")
+    return m.group("name"), m.groupdict().get("field")
 
 
 class Value:
@@ -333,7 +336,8 @@ class Value:
         self.raw, self.loc, self.expr, self.template = raw, loc, expr, template
         self.key: tuple[str, str] | None = None
         self.budget = budget  # the build's (its compiler's)
-        self.lookup: tuple[str, str] | None = None  # (name, field) of an expression that is only `name.field`
+        # (name, field) of an expression that is only `name.field`, (name, None) of a bare `name`
+        self.lookup: tuple[str, str | None] | None = None
 
     @property
     def is_constant(self) -> bool:
@@ -347,7 +351,13 @@ class Value:
         ):  # `card.name` on content: what the sandbox's look-up gives, one step charged
             name, key = self.lookup
             found = ctx.get(name)
-            if type(found) is Fields and key in found:
+            if key is None:  # a bare name: Jinja gives the context's value as it is, and charges no step
+                if (found is not None or name in ctx) and not isinstance(found, jinja2.Undefined):
+                    try:
+                        return check_size(found)
+                    except TooMuchWork as exc:
+                        raise TemplateProblem(self.loc, too_much(exc)) from None
+            elif type(found) is Fields and key in found:
                 budget = self.budget or budget_var.get() or Budget()
                 budget.left = MAX_STEPS
                 try:

@@ -146,3 +146,29 @@ def test_a_plain_field_look_up_gives_what_the_sandbox_gives(monkeypatch):
         value({"card": card})
     with pytest.raises(TemplateProblem, match="more than 3 steps in one build"):
         value({"card": card})
+
+
+def test_a_bare_name_gives_what_the_sandbox_gives():
+    """`{{ accent }}` (a layout variable, a loop's item) is answered without Jinja: the same object, the same
+    refusal of a huge text, and a name that is not there is still Jinja's to report."""
+    loc = Location("l.yaml", 3, 9)
+    ctx = {
+        "accent": "#aa3300",
+        "n": 7,
+        "pts": [[1, 2], [3, 4]],
+        "card": content({"name": "Nova"}),
+        "none": None,
+        "nothing": None,
+        "huge": "x" * 1_000_001,
+    }
+    for name in ("accent", "n", "pts", "card", "nothing"):
+        value = Compiler().value(f"{{{{ {name} }}}}", loc)
+        assert value.lookup == (name, None)
+        got, jinja = value(ctx), value.expr(**ctx)
+        assert got is jinja
+    assert Compiler().value("{{ none }}", loc).lookup is None  # Jinja's constant, not the context's
+    with pytest.raises(TemplateProblem, match="more than 1,000,000 items"):
+        Compiler().value("{{ huge }}", loc)(ctx)
+    with pytest.raises(TemplateProblem, match="undefined value: 'missing' is undefined"):
+        Compiler().value("{{ missing }}", loc)(ctx)
+    assert Compiler().value("{{ accent + 'ff' }}", loc).lookup is None  # anything more is Jinja's
