@@ -235,7 +235,9 @@ def _compiled(kind: str, text: str) -> tuple[Any, Any]:
         code = env.compile(_expression_node(env, text) if kind == "expr" else text)
         deps = card_fields_used(env, text, kind)
         codecache.store(key, (None if deps is ALL else tuple(sorted(deps, key=repr)), code))
-    template = env.template_class.from_code(env, code, env.make_globals(None))
+    # the environment's globals as a plain dict, not Jinja's ChainMap over them: every evaluation copies them into
+    # a fresh context, and a ChainMap is iterated in Python (they never change once the environment is made)
+    template = env.template_class.from_code(env, code, dict(env.globals))
     return (TemplateExpression(template, False) if kind == "expr" else template), deps
 
 
