@@ -235,3 +235,31 @@ def test_the_biggest_games_start_first_and_results_keep_their_order(tmp_path, mo
     results = pipeline._build(Project(content, tmp_path / "out"), None, False, True, 2, lambda name: None)
     assert started == ["d", "b", "c", "a", "e"]
     assert results == ["a", "b", "c", "d", "e"]
+
+
+def test_a_kept_deck_is_not_drawn_again_to_judge_the_rulebooks_picture(project, monkeypatch):
+    """Without print-all (as watch and serve build), an edit to one deck leaves the other deck's sheets kept;
+    the rulebook's picture of that deck is then the recorded one, not drawn again to be compared. A change to a
+    pictured card still redraws the book."""
+    from pnpgen.pipeline.faces import Painter
+
+    root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text(
+        "# Sample\n\n## Cards\n\n{{ picture('heroes') }} {{ picture('minis') }}\n"
+    )
+    assert build(root, "--no-print-all").exit_code == 0
+    asked: list[str] = []
+    first = Painter.first
+    monkeypatch.setattr(Painter, "first", lambda self, deck: asked.append(deck.id) or first(self, deck))
+    deck = game / "decks" / "heroes.yaml"
+    deck.write_text(deck.read_text().replace("when a neighbour plays water", "when a neighbour plays rain"))
+    result = build(root, "--no-print-all")
+    assert result.exit_code == 0 and "1 rendered, 2 up to date" in result.output  # the deck; minis, the book
+    assert "minis" not in asked  # kept: not drawn again
+    book = (root / "out" / "sample" / "rulebook.pdf").read_bytes()
+    minis = game / "decks" / "minis.yaml"
+    minis.write_text(minis.read_text().replace('text: "Tiny."', 'text: "Small."', 1))  # its first card
+    result = build(root, "--no-print-all")
+    assert result.exit_code == 0 and "2 rendered, 1 up to date" in result.output  # minis and the book
+    assert (root / "out" / "sample" / "rulebook.pdf").read_bytes() != book

@@ -49,6 +49,9 @@ class GameRun:
         self.checked = False
         self.load_warnings = 0
         self.seen: dict[str, str] = {}  # input key -> its digest now, as freshness checks found it
+        # decks whose sheets this build keeps: every input they were drawn from holds, so their faces (the
+        # rulebook's picture of the first card among them) are the faces the manifest recorded
+        self.kept_decks: set[str] = set()
         self.on_file = None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
 
     # -- load ---------------------------------------------------------------------------------------------
@@ -146,6 +149,8 @@ class GameRun:
         stale = set()
         for target in order:
             if target.fresh(self, self.old_entries(target)):
+                if isinstance(target, outputs.DeckSheets):
+                    self.kept_decks.add(target.component)
                 continue
             stale.add(id(target))
             with self.reader.recording() as recorded:
