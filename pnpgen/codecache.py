@@ -13,8 +13,10 @@ files owned by the user running pnpgen are read.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import marshal
 import os
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -35,6 +37,19 @@ def folder() -> Path | None:
     if not os.path.isabs(base):
         return None  # no home to speak of (a bare service account): no cache rather than one in the cwd
     return Path(base) / "pnpgen" / "templates"
+
+
+@cache
+def _file_digest(path: str) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def key(maker: str, *parts: str) -> str:
+    """An entry's name: a digest of `parts` (what was compiled and how), of the source file `maker` that compiled
+    it, and of Python's version (marshal data and bytecode are Python's own)."""
+    head = f"{_file_digest(maker)}\0{sys.implementation.cache_tag}\0{sys.version}"
+    return hashlib.sha256("\0".join((head, *parts)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _path(key: str) -> Path | None:

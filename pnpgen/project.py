@@ -25,6 +25,9 @@ class Project:
     paper: str = "a4"
     printing: Printing = DEFAULT  # duplex forms and the printer's back offset
     asked: tuple = ()  # the printing choices the command line made ("duplex", "fold", "ink", "forms")
+    # a process that builds again and again (watch, serve): what every build imports, and the shipped fonts, are
+    # loaded once, before the first build, so that the processes forked to write each build's files inherit them
+    resident: bool = False
 
     def asked_key(self) -> str:
         """What the flags asked for: a game's `print:` defaults fill in the rest (`printing_for`)."""

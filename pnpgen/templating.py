@@ -6,9 +6,7 @@ A layout keeps its YAML structure; only string values are templates. A value tha
 
 from __future__ import annotations
 
-import hashlib
 import re
-import sys
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import CodeType
@@ -226,7 +224,8 @@ def _compiled(kind: str, text: str) -> tuple[Any, Any]:
     """A template or expression compiled once per process, with the card fields it reads (a syntax error is
     raised each time: it is not remembered). The compiled code is kept in `codecache` across processes."""
     env = _shared_environment()
-    key = _cache_key(kind, text)
+    # the code depends on its text, on this module (the code generator, the sandbox's settings) and on Jinja
+    key = codecache.key(__file__, jinja2.__version__, kind, text)
     found = codecache.load(key)
     if type(found) is tuple and len(found) == 2 and isinstance(found[1], CodeType):
         deps, code = found
@@ -255,19 +254,6 @@ def _expression_node(env, text: str):
     except jinja2.TemplateSyntaxError:
         env.handle_exception(source=text)
     return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
-
-
-@cache
-def _code_version() -> str:
-    """What compiled code depends on besides its text: this module (the code generator and the sandbox's
-    settings), Jinja's version and Python's bytecode."""
-    with open(__file__, "rb") as fh:
-        own = hashlib.sha256(fh.read()).hexdigest()
-    return f"{own}:{jinja2.__version__}:{sys.implementation.cache_tag}:{sys.version}"
-
-
-def _cache_key(kind: str, text: str) -> str:
-    return hashlib.sha256(f"{_code_version()}\0{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Compiler:

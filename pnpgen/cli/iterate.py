@@ -96,7 +96,7 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
         click.echo(text, err=err)
         (sys.stderr if err else sys.stdout).flush()
 
-    project = _project(content, out, paper, EDITING, ())
+    project = replace(_project(content, out, paper, EDITING, ()), resident=True)
     run(project, list(games) or None, echo, _report, host, port, poll, not no_check)
 
 
@@ -116,7 +116,7 @@ def watch(games, content, out, paper, poll, no_check, debug):
     """
     from pnpgen.commands.watch import run
 
-    project = _project(content, out, paper, EDITING, ())
+    project = replace(_project(content, out, paper, EDITING, ()), resident=True)
     project.select(list(games) or None)  # usage errors before anything starts
 
     def echo(text, err):

@@ -84,6 +84,8 @@ def build(
     `on_file` called: see `build_game`)."""
     from pnpgen.pipeline.jobs import few_collections
 
+    if getattr(project, "resident", False):
+        warm()  # once per process (later calls find it done): each build's writers inherit it
     with few_collections():
         return _build(project, names, strict, check, workers, step, on_file)
 
@@ -121,7 +123,8 @@ def _weight(root: Path) -> int:
 
 def warm() -> None:
     """Import what every game's build imports, and register the shipped fonts, once, before the games' processes
-    are forked: each inherits them instead of spending about half a second of CPU doing it again."""
+    are forked: each inherits them instead of spending about half a second of CPU doing it again. A resident
+    process (watch, serve) does it before its first build, so that no build's writers do it again."""
     import pnpgen.checker  # noqa: F401
     import pnpgen.layout.spec  # noqa: F401
     import pnpgen.pipeline.faces  # noqa: F401
