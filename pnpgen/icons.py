@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
 from pnpgen.colours import ColourError, parse_colour
@@ -345,6 +345,12 @@ def _shape(data: LMap, name: str, palette: Mapping[str, str], diags: Diagnostics
     return Shape(kind, v[kind], fill, stroke, width, v["opacity"])
 
 
+@cache
+def _builtin_yaml():
+    """pnpgen's own icons file, parsed once per process (it is part of pnpgen; nothing changes what was parsed)."""
+    return load_file(BUILTIN, display_path(BUILTIN))
+
+
 def load_icons(
     path: Path | IconSources,
     palette: Mapping[str, str],
@@ -367,7 +373,10 @@ def load_icons(
         return icons
     display = display_path(path)
     try:
-        data = reader.load_yaml(path, "icons file") if reader is not None else load_file(path, display)
+        if reader is not None:
+            data = reader.load_yaml(path, "icons file")
+        else:
+            data = _builtin_yaml() if path == BUILTIN else load_file(path, display)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return icons

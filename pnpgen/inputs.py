@@ -120,12 +120,15 @@ class Reader:
 
     Keys in the records are paths relative to `project` (the folder holding content/ and layouts/)."""
 
-    def __init__(self, roots: list[Path], project: Path):
+    def __init__(self, roots: list[Path], project: Path, parsed: dict | None = None):
         self.roots = [r.resolve() for r in roots]
         self.project = project.resolve()
         self._recordings: list[dict[str, str]] = []
         self._digests: dict[Path, str] = {}
         self._pixels: dict[Path, int] = {}
+        # a resident process's YAML parses, kept between builds: file -> (its text, what it parsed to); a file is
+        # parsed again only when its text changed (it is still read, confined and recorded every time)
+        self._parsed = parsed
 
     # -- recording ------------------------------------------------------------------------------------------
     @contextmanager
@@ -259,7 +262,15 @@ class Reader:
         """A YAML file with locations (see `pnpgen.source`)."""
         from pnpgen.source import load_text
 
-        return load_text(self.read_text(path, what, loc), display_path(path))
+        text, display = self.read_text(path, what, loc), display_path(path)
+        if self._parsed is None:
+            return load_text(text, display)
+        known = self._parsed.get(display)
+        if known is not None and known[0] == text:
+            return known[1]
+        data = load_text(text, display)  # a file that does not parse is not kept: its error comes again
+        self._parsed[display] = (text, data)
+        return data
 
     def use(
         self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_ART_BYTES

@@ -6,7 +6,7 @@ One value computed once from the command line and passed down, so no module work
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.errors import UsageProblem
@@ -28,6 +28,9 @@ class Project:
     # a process that builds again and again (watch, serve): what every build imports, and the shipped fonts, are
     # loaded once, before the first build, so that the processes forked to write each build's files inherit them
     resident: bool = False
+    # a resident process's YAML parses (see `Reader`): what builds read is never changed, so one parse serves
+    # every build until its file's text changes
+    parsed: dict = field(default_factory=dict, compare=False, repr=False)
 
     def asked_key(self) -> str:
         """What the flags asked for: a game's `print:` defaults fill in the rest (`printing_for`)."""
@@ -65,7 +68,7 @@ class Project:
         return [game_root, self.shared_layouts]
 
     def reader(self, game_root: Path) -> Reader:
-        return Reader(self.roots_of(game_root), self.root)
+        return Reader(self.roots_of(game_root), self.root, self.parsed if self.resident else None)
 
     def out_dir(self, game_id: str) -> Path:
         return self.out / game_id

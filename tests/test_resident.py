@@ -1,0 +1,84 @@
+"""A resident process (watch, serve) keeps what does not change between its builds: YAML parses (re-parsed only
+when a file's text changes, still read, confined and recorded every time), and its build modules and fonts,
+loaded before the first build. None of it may change what a build writes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pnpgen.inputs import Reader
+from pnpgen.project import Project
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_file_is_parsed_again_only_when_its_text_changed(tmp_path):
+    game = tmp_path / "g"
+    game.mkdir()
+    deck = game / "deck.yaml"
+    deck.write_text("cards:\n  - name: Ash\n")
+    parsed: dict = {}
+    first = Reader([game], tmp_path, parsed)
+    with first.recording() as read:
+        a = first.load_yaml(deck)
+    assert a["cards"][0]["name"] == "Ash" and "g/deck.yaml" in read
+    second = Reader([game], tmp_path, parsed)  # the next build's reader
+    with second.recording() as read:
+        assert second.load_yaml(deck) is a  # the same parse, and the read recorded all the same
+    assert read and "g/deck.yaml" in read
+    deck.write_text("cards:\n  - name: Oak\n")
+    third = Reader([game], tmp_path, parsed)
+    b = third.load_yaml(deck)
+    assert b is not a and b["cards"][0]["name"] == "Oak" and a["cards"][0]["name"] == "Ash"
+    deck.write_text("cards: [\n")  # broken: its error every time, and the last good parse is not served
+    for _ in range(2):
+        with pytest.raises(Exception, match="invalid YAML"):
+            Reader([game], tmp_path, parsed).load_yaml(deck)
+
+
+def test_a_kept_parse_is_still_confined(tmp_path):
+    game, outside = tmp_path / "g", tmp_path / "elsewhere"
+    game.mkdir()
+    outside.mkdir()
+    (outside / "secret.yaml").write_text("a: 1\n")
+    parsed: dict = {}
+    (game / "deck.yaml").write_text("a: 1\n")
+    Reader([game], tmp_path, parsed).load_yaml(game / "deck.yaml")
+    (game / "deck.yaml").unlink()
+    (game / "deck.yaml").symlink_to(outside / "secret.yaml")  # the same text, now through a link out
+    with pytest.raises(Exception, match="leaves the game folder; refused"):
+        Reader([game], tmp_path, parsed).load_yaml(game / "deck.yaml")
+
+
+def test_only_a_resident_project_keeps_parses(tmp_path):
+    project = Project(ROOT / "content", tmp_path / "out")
+    assert project.reader(ROOT / "content" / "deity")._parsed is None
+    resident = replace(project, resident=True)
+    assert resident.reader(ROOT / "content" / "deity")._parsed is resident.parsed
+    assert replace(resident, out=tmp_path / "o2").parsed is resident.parsed  # kept across its builds
+
+
+@pytest.mark.slow
+def test_kept_parses_are_never_changed_by_a_build_and_change_no_byte(tmp_path):
+    """The five games built twice by one resident project: the second build, from the first's parses, writes the
+    same bytes, and no parse was changed by either build (a change would leak into the next)."""
+    from pnpgen import pipeline
+
+    project = Project(ROOT / "content", tmp_path / "one", resident=True)
+    assert all(r.ok for r in pipeline.build(project, None, workers=1))
+    before = {name: repr(data) for name, (_, data) in project.parsed.items()}
+    assert len(before) > 50
+    again = replace(project, out=tmp_path / "two")
+    assert all(r.ok for r in pipeline.build(again, None, workers=1))
+    assert {name: repr(data) for name, (_, data) in project.parsed.items()} == before
+    one = {
+        p.relative_to(tmp_path / "one"): p.read_bytes() for p in (tmp_path / "one").rglob("*") if p.is_file()
+    }
+    two = {
+        p.relative_to(tmp_path / "two"): p.read_bytes() for p in (tmp_path / "two").rglob("*") if p.is_file()
+    }
+    assert one.keys() == two.keys()
+    assert [k for k in one if one[k] != two[k]] == []
