@@ -21,6 +21,9 @@ from functools import cache
 from pathlib import Path
 
 MAX_ENTRY = 4 * 1024 * 1024  # bytes: an entry larger than this is not read (none comes near: a few KB each)
+MAX_STORES = 5_000  # entries one process writes at most (the five games have 948): content with a flood of
+# distinct templates cannot fill the folder; what is over is compiled again next time
+_stored = [0]  # entries written by this process
 
 
 @cache
@@ -79,8 +82,9 @@ def store(key: str, value) -> None:
     folder cannot be written. Written whole or not at all: a second process storing the same entry at the same
     time writes the same bytes."""
     path = _path(key)
-    if path is None:
+    if path is None or _stored[0] >= MAX_STORES:
         return
+    _stored[0] += 1
     try:
         data = marshal.dumps(value)
     except ValueError:

@@ -172,3 +172,13 @@ def test_a_build_writes_the_same_bytes_with_the_store_cold_warm_and_off(project,
     off = build("off", "off")
     assert cold.keys() == warm.keys() == off.keys() and "sample/manifest.json" in cold
     assert all(cold[k] == warm[k] == off[k] for k in cold)
+
+
+def test_one_process_writes_a_bounded_number_of_entries(cache_at, tmp_path, monkeypatch):
+    folder = cache_at(tmp_path / "c")
+    monkeypatch.setattr(codecache, "MAX_STORES", 3)
+    monkeypatch.setattr(codecache, "_stored", [0])
+    card = content({"cost": 1})
+    for n in range(6):
+        assert evaluate_fresh(f"{{{{ card.cost + {n} }}}}", card=card) == 1 + n  # all still evaluated
+    assert len(entries(folder)) == 3
