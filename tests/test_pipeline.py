@@ -263,3 +263,16 @@ def test_a_kept_deck_is_not_drawn_again_to_judge_the_rulebooks_picture(project, 
     result = build(root, "--no-print-all")
     assert result.exit_code == 0 and "2 rendered, 1 up to date" in result.output  # minis and the book
     assert (root / "out" / "sample" / "rulebook.pdf").read_bytes() != book
+
+
+def test_a_games_longest_files_start_first(monkeypatch):
+    """With two workers, the rulebook and print-all start before the decks: the last to start is a short one."""
+    from types import SimpleNamespace
+
+    import pnpgen.pipeline.jobs as jobs
+
+    seen: list = []
+    monkeypatch.setattr(jobs, "run_parallel", lambda items, *a, first=None, **k: seen.append(first) or [])
+    kinds = ["cards", "tokens", "print-all", "cards", "rulebook"]
+    jobs.write_all([SimpleNamespace(target=SimpleNamespace(kind=k)) for k in kinds], 2)
+    assert seen == [[4, 2, 0, 1, 3]]

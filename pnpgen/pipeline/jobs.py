@@ -118,7 +118,13 @@ def write_all(
         gc.get_freeze_count()
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again
         gc.freeze()
-    return run_parallel(jobs, write_one, workers, step, done)
+    first = sorted(range(len(jobs)), key=lambda i: -LONGEST.get(getattr(jobs[i].target, "kind", ""), 0))
+    return run_parallel(jobs, write_one, workers, step, done, first=first)
+
+
+# Which files take longest to write, started first (the rest in their order) so that a short one ends the
+# build: the rulebook (two layout passes, every font), then print-all (every face of the game again).
+LONGEST = {"rulebook": 2, "print-all": 1}
 
 
 @contextmanager
