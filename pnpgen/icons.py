@@ -346,7 +346,7 @@ def _shape(data: LMap, name: str, palette: Mapping[str, str], diags: Diagnostics
 
 
 @cache
-def _builtin_yaml():
+def builtin_yaml():
     """pnpgen's own icons file, parsed once per process (it is part of pnpgen; nothing changes what was parsed)."""
     return load_file(BUILTIN, display_path(BUILTIN))
 
@@ -376,7 +376,7 @@ def load_icons(
         if reader is not None:
             data = reader.load_yaml(path, "icons file")
         else:
-            data = _builtin_yaml() if path == BUILTIN else load_file(path, display)
+            data = builtin_yaml() if path == BUILTIN else load_file(path, display)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return icons

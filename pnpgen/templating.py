@@ -213,7 +213,7 @@ def card_fields_used(env, source: str, kind: str):
 
 
 @cache
-def _shared_environment() -> ImmutableSandboxedEnvironment:
+def shared_environment() -> ImmutableSandboxedEnvironment:
     """One sandbox per process: it holds no state of a build (budgets travel in `budget_var`), so what it compiled
     serves every game and every rebuild (`serve`, `watch`)."""
     return make_environment()
@@ -223,7 +223,7 @@ def _shared_environment() -> ImmutableSandboxedEnvironment:
 def _compiled(kind: str, text: str) -> tuple[Any, Any]:
     """A template or expression compiled once per process, with the card fields it reads (a syntax error is
     raised each time: it is not remembered). The compiled code is kept in `codecache` across processes."""
-    env = _shared_environment()
+    env = shared_environment()
     # the code depends on its text, on this module (the code generator, the sandbox's settings) and on Jinja
     key = codecache.key(__file__, jinja2.__version__, kind, text)
     found = codecache.load(key)
@@ -260,7 +260,7 @@ class Compiler:
     """Compiles template strings once per process and remembers them; the work budget is this compiler's."""
 
     def __init__(self):
-        self.env = _shared_environment()
+        self.env = shared_environment()
         self.budget = Budget()  # the steps every value compiled here may take in one build, together
         self._cache: dict[tuple[str, str], Any] = {}
         self._deps: dict[tuple[str, str], Any] = {}

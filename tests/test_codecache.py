@@ -65,7 +65,7 @@ def test_a_value_read_back_from_the_store_is_the_value_compiled(cache_at, tmp_pa
     # the card fields it reads came back too (rebuilds decide which cards changed from them)
     compiler = Compiler()
     assert compiler.deps(compiler.value(source, LOC)) == templating.card_fields_used(
-        templating._shared_environment(), *_kind(source)
+        templating.shared_environment(), *_kind(source)
     )
 
 

@@ -136,9 +136,13 @@ def warm() -> None:
     import pnpgen.rulebook  # noqa: F401
     import pnpgen.schema  # noqa: F401
     import pnpgen.templating  # noqa: F401
+    from pnpgen.icons import builtin_yaml
+    from pnpgen.pipeline.freshness import engine_digest
+    from pnpgen.templating import shared_environment
     from pnpgen.text.fonts import register_all
 
     register_all()
+    builtin_yaml(), engine_digest(), shared_environment()  # what every game's build reads or makes the same
 
 
 def _game_job(project, strict: bool, check: bool, root: Path) -> GameResult:
