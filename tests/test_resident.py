@@ -82,3 +82,34 @@ def test_kept_parses_are_never_changed_by_a_build_and_change_no_byte(tmp_path):
     }
     assert one.keys() == two.keys()
     assert [k for k in one if one[k] != two[k]] == []
+
+
+def test_a_resident_process_loads_fonts_before_its_first_build(tmp_path):
+    """watch and serve register the shipped fonts in their own process before the first build, so the writers
+    forked for each build inherit them; a one-off build registers only what it draws."""
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "basic", tmp_path / "p")
+    code = (
+        "import sys; from pathlib import Path; from pnpgen.project import Project; from pnpgen import pipeline;"
+        "from pnpgen.text.fonts import FONT_NAMES, pdf_name;"
+        "p = Project(Path('content'), Path(sys.argv[2]), resident=sys.argv[1] == 'yes');"
+        "assert all(r.ok for r in pipeline.build(p, None));"
+        "print(pdf_name.cache_info().currsize, len(FONT_NAMES))"
+    )
+    counts = {}
+    for resident in ("yes", "no"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, resident, f"out-{resident}"],
+            cwd=tmp_path / "p",
+            capture_output=True,
+            text=True,
+            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PNPGEN_CACHE": "off"},
+        )
+        assert done.returncode == 0, done.stderr
+        counts[resident] = [int(n) for n in done.stdout.split()]
+    registered, shipped = counts["yes"]
+    assert registered >= shipped
+    assert counts["no"][0] < shipped
