@@ -189,3 +189,17 @@ def test_watch_calls_before_with_the_changed_paths_ahead_of_the_build(tmp_path):
         ("after", ["sample"], [True]),
     ], events
     assert any("internal error: RuntimeError: a look ahead that fails" in s for s in said), said
+
+
+def test_a_game_built_in_a_worker_process_is_read_again_to_be_remembered(served):
+    """Several games build in worker processes, whose results come back without their model: the sketcher reads
+    the game itself, and the next save of a card is drawn ahead all the same."""
+    root, project, preview, sketcher = served
+    (built,) = pipeline.build(project, ["sample"])
+    fresh = Sketcher(project)
+    fresh.remember([replace(built, model=None)])
+    path = edit(root, "Tide Caller", "Tide Bringer")
+    looked = fresh.look(["sample"], [path])
+    assert looked is not None and [(c.was, c.card.name) for c in looked[1]] == [
+        (("Tide Caller", 13), "Tide Bringer")
+    ]

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnpgen.inputs import Reader
+
 MOST = 4  # cards drawn ahead of their build; a save that changes more waits for the build
 
 
@@ -35,14 +37,31 @@ class Sketcher:
         self.project = project
         self.models: dict[str, object] = {}  # game -> the model of its last good build
         self._icons: dict[str, tuple] = {}  # game -> (palette and icons file, what loading them read, icons)
+        self._parsed: dict[
+            str, tuple
+        ] = {}  # YAML file -> (its text, parsed): a save re-parses only what changed
 
     def remember(self, results: list) -> None:
-        """Keep each good build's model; load a game's icons the first time, so the first save needs not."""
+        """Keep each good build's model. A game built in a worker process comes back without it: it is read here,
+        as a look reads it; so are a game's icons the first time (the first save then finds them ready)."""
+        from pnpgen.errors import ContentError, Diagnostics
+        from pnpgen.schema import load_game
+
         for r in results:
-            if r.ok and getattr(r, "model", None) is not None:
-                self.models[r.game] = r.model
+            if not r.ok:
+                continue
+            root = self.project.content / r.game
+            reader = self.reader(root)
+            try:
+                model = getattr(r, "model", None) or load_game(root, reader, Diagnostics())
+                self.models[r.game] = model
                 if r.game not in self._icons:
-                    self.icons(r.model, self.project.reader(r.model.root))
+                    self.icons(model, reader)
+            except (ContentError, OSError):
+                self.models.pop(r.game, None)  # the content changed again since: the next save loads it
+
+    def reader(self, root: Path) -> Reader:
+        return _Remembering(self.project.roots_of(root), self.project.root, self._parsed)
 
     def look(self, games: list[str], paths: list[str]) -> tuple[str, list[Changed], dict] | None:
         """(game, its changed cards drawn, its icons) when the save changed a few cards of one game's decks and
@@ -56,7 +75,7 @@ class Sketcher:
         game, project = games[0], self.project
         old = {c.id: c for c in self.models[game].components if isinstance(c, Deck)}
         root = project.content / game
-        reader = project.reader(root)
+        reader = self.reader(root)
         keys = {reader.key(Path(p)) for p in paths}
         if not any(key in deck.inputs for deck in old.values() for key in keys):
             return None  # not a deck's file (a layout, the rulebook, game.yaml): faces may change everywhere
@@ -128,6 +147,26 @@ class Sketcher:
             return None
         self._icons[game.id] = (key, read, icons)
         return icons
+
+
+class _Remembering(Reader):
+    """A reader that parses a YAML file again only when its text changed (the sketcher's: the build has its own)."""
+
+    def __init__(self, roots: list[Path], project: Path, parsed: dict[str, tuple]):
+        super().__init__(roots, project)
+        self.parsed = parsed
+
+    def load_yaml(self, path: Path, what: str = "file", loc=None):
+        from pnpgen.errors import display_path
+        from pnpgen.source import load_text
+
+        text = self.read_text(path, what, loc)  # confined and recorded as ever
+        known = self.parsed.get(str(path))
+        if known is not None and known[0] == text:
+            return known[1]
+        data = load_text(text, display_path(path))
+        self.parsed[str(path)] = (text, data)
+        return data
 
 
 def _changed(old, new) -> list:
