@@ -80,8 +80,7 @@ class Preview:
             return
         info = _fields(self.project, game, run.game).get(entry["component"], {})
         items = [self._item(staged.parent, entry, row, info.get(n)) for n, row in enumerate(rows)]
-        comp = {"id": entry["component"], "kind": entry["kind"], "faces": entry.get("faces", 0)}
-        comp["items"] = [item for item in items if item is not None]
+        comp = {**_component(entry), "items": [item for item in items if item is not None]}
         state = {**self.games[game]}
         state["components"] = [comp if c["id"] == comp["id"] else c for c in state["components"]]
         if all(c["id"] != comp["id"] for c in state["components"]):
@@ -115,13 +114,10 @@ class Preview:
             return  # the build says what failed
         for key, data in zip(fresh, images):
             self._keep(key, data)
-        components = []
-        for comp in state["components"]:
-            mine = [s for s in shown if s[0].deck.id == comp["id"]]
-            if mine:
-                comp = {**comp, "items": [_sketched(item, mine) for item in comp["items"]]}
-            components.append(comp)
-        self.games[game] = {**state, "components": components}
+        comps = [
+            {**c, "items": [_sketched(c["id"], i, shown) for i in c["items"]]} for c in state["components"]
+        ]
+        self.games[game] = {**state, "components": comps}
         self._publish(started)
 
     def _publish(self, started: float | None) -> None:
@@ -142,15 +138,7 @@ class Preview:
                 continue
             if not isinstance(rows, list):
                 continue
-            comp = components.setdefault(
-                entry["component"],
-                {
-                    "id": entry["component"],
-                    "kind": entry["kind"],
-                    "faces": entry.get("faces", 0),
-                    "items": [],
-                },
-            )
+            comp = components.setdefault(entry["component"], {**_component(entry), "items": []})
             info = fields.get(entry["component"], {})
             for n, row in enumerate(rows):
                 item = self._item(out_dir, entry, row, info.get(n))
@@ -165,12 +153,7 @@ class Preview:
         item = {"name": row["name"], "count": row.get("count", 1), "line": row.get("line", 0)}
         for side in ("front", "back"):
             digest, at = row.get(side), row.get(f"{side}_at")
-            if (
-                not isinstance(digest, str)
-                or not _KEY.match(digest)
-                or not isinstance(at, list)
-                or len(at) != 5
-            ):
+            if not (isinstance(digest, str) and _KEY.match(digest) and isinstance(at, list) and len(at) == 5):
                 item[side] = None
                 continue
             if digest not in self.images:
@@ -257,6 +240,10 @@ class Preview:
         return data if data is not None else self._draw_later(key)
 
 
+def _component(entry: dict) -> dict:
+    return {"id": entry["component"], "kind": entry["kind"], "faces": entry.get("faces", 0)}
+
+
 def _diag(d) -> dict:
     return {
         "at": printable(str(d.location)),
@@ -303,10 +290,10 @@ def _plain(value):
     return str(value)
 
 
-def _sketched(item: dict, shown: list) -> dict:
+def _sketched(component: str, item: dict, shown: list) -> dict:
     """A page item with a changed card's new name, fields and faces, if it shows that card as it was."""
     for c, front, back in shown:
-        if (item["name"], item["line"]) == c.was:
+        if c.deck.id == component and (item["name"], item["line"]) == c.was:
             card = c.card
             source = f"{c.deck.loc.path}:{card.loc.line}"
             new = {
