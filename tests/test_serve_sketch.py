@@ -130,6 +130,7 @@ def test_only_a_few_changed_cards_are_drawn_ahead_and_anything_else_waits_for_th
 
     assert look("to move **two** spaces", "to move **three** spaces") is not None
     assert look("count: 5", "count: three") is None  # a content error: the build reports it
+    assert look("Ash Walker", "Ash " + "W" * 80) is None  # a card that does not draw: a word too wide
     assert look("    colour: sea\n", "    colour: sea\n  - name: New card\n") is None  # the items would shift
     assert look("kind: cards", "kind: cards  # a comment") is None  # no card changed
     assert sketcher.look(["sample"], [str(root / "content/sample/layouts/hero.yaml")]) is None  # every face

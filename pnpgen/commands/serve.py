@@ -97,7 +97,7 @@ class Sketcher:
             if project.printing_for(new.printing).inks != ("full",):
                 return None  # its low-ink files picture the cards too, in other colours
             drawn, icons = self._draw(new, reader, changed)
-            return game, drawn, icons
+            return (game, drawn, icons) if drawn else None  # a card that does not draw: the build says why
         except (ContentError, OSError):
             return None
 
