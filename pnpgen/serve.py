@@ -44,17 +44,14 @@ class Preview:
         self.project = project
         self.order = games
         self.games: dict[str, dict] = {}
-        self.built: dict[
-            str, dict
-        ] = {}  # the state of each game's last good build (what `games` holds between
-        # a file shown early and its build's end: a build that fails shows its errors over these)
+        # the state of each game's last good build (what `games` holds between a file shown early and its
+        # build's end: a build that fails shows its errors over these)
+        self.built: dict[str, dict] = {}
         self.version = 0
         self.changed = threading.Condition()
         self.images: OrderedDict[str, bytes] = OrderedDict()
         self._pages: dict = {}  # (pdf sha256, page) -> rendered page, for the faces still to be cut from it
-        self._later: dict[
-            str, tuple
-        ] = {}  # rulebook page key -> (pdf, its sha256, page): drawn when asked for
+        self._later: dict[str, tuple] = {}  # rulebook page key -> (pdf, its sha256, page), drawn when asked
         self._lock = threading.Lock()  # the images: the watch thread and the request threads both add to them
         self.took: float | None = None  # seconds of the last update, build included
 
@@ -83,13 +80,44 @@ class Preview:
             return
         info = _fields(self.project, game, run.game).get(entry["component"], {})
         items = [self._item(staged.parent, entry, row, info.get(n)) for n, row in enumerate(rows)]
-        comp = {"id": entry["component"], "kind": entry["kind"], "faces": entry.get("faces", 0)}
-        comp["items"] = [item for item in items if item is not None]
+        comp = {**_component(entry), "items": [item for item in items if item is not None]}
         state = {**self.games[game]}
         state["components"] = [comp if c["id"] == comp["id"] else c for c in state["components"]]
         if all(c["id"] != comp["id"] for c in state["components"]):
             state["components"].append(comp)
         self.games[game] = state
+        self._publish(started)
+
+    def sketch(self, game: str, cards: list, icons: dict, started: float | None = None) -> None:
+        """Show the cards a save changed before its build writes them (`commands.serve.Sketcher` drew them): each
+        new face drawn alone on a page by the sheets' own renderer and rasterised, under a key of its own (`q`
+        and its digest: it is not cut from a file the build wrote, and differs from that by a pixel's fraction).
+        The build's files then replace it (`early`, `update`): the page always ends on faces cut from them."""
+        from pnpgen.faces import face_digest
+
+        state = self.games.get(game)
+        if state is None or game not in self.built:
+            return
+        fresh: dict[str, object] = {}  # image key -> a face to rasterise
+        shown = []  # (card, its front URL, its back URL)
+        for c in cards:
+            urls = []
+            for face in (c.front, c.back):
+                digest = None if face is None else face_digest(face)
+                key = digest if digest is None or digest in self.images else "q" + digest
+                if key is not None and key not in self.images:
+                    fresh[key] = face
+                urls.append(None if key is None else f"/img/{key}.png")
+            shown.append((c, *urls))
+        images = _draw_alone(list(fresh.values()), icons)
+        if images is None:
+            return  # the build says what failed
+        for key, data in zip(fresh, images):
+            self._keep(key, data)
+        comps = [
+            {**c, "items": [_sketched(c["id"], i, shown) for i in c["items"]]} for c in state["components"]
+        ]
+        self.games[game] = {**state, "components": comps}
         self._publish(started)
 
     def _publish(self, started: float | None) -> None:
@@ -110,15 +138,7 @@ class Preview:
                 continue
             if not isinstance(rows, list):
                 continue
-            comp = components.setdefault(
-                entry["component"],
-                {
-                    "id": entry["component"],
-                    "kind": entry["kind"],
-                    "faces": entry.get("faces", 0),
-                    "items": [],
-                },
-            )
+            comp = components.setdefault(entry["component"], {**_component(entry), "items": []})
             info = fields.get(entry["component"], {})
             for n, row in enumerate(rows):
                 item = self._item(out_dir, entry, row, info.get(n))
@@ -133,12 +153,7 @@ class Preview:
         item = {"name": row["name"], "count": row.get("count", 1), "line": row.get("line", 0)}
         for side in ("front", "back"):
             digest, at = row.get(side), row.get(f"{side}_at")
-            if (
-                not isinstance(digest, str)
-                or not _KEY.match(digest)
-                or not isinstance(at, list)
-                or len(at) != 5
-            ):
+            if not (isinstance(digest, str) and _KEY.match(digest) and isinstance(at, list) and len(at) == 5):
                 item[side] = None
                 continue
             if digest not in self.images:
@@ -225,6 +240,10 @@ class Preview:
         return data if data is not None else self._draw_later(key)
 
 
+def _component(entry: dict) -> dict:
+    return {"id": entry["component"], "kind": entry["kind"], "faces": entry.get("faces", 0)}
+
+
 def _diag(d) -> dict:
     return {
         "at": printable(str(d.location)),
@@ -269,6 +288,49 @@ def _plain(value):
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)
+
+
+def _sketched(component: str, item: dict, shown: list) -> dict:
+    """A page item with a changed card's new name, fields and faces, if it shows that card as it was."""
+    for c, front, back in shown:
+        if c.deck.id == component and (item["name"], item["line"]) == c.was:
+            card = c.card
+            source = f"{c.deck.loc.path}:{card.loc.line}"
+            new = {
+                "name": card.name,
+                "count": card.count,
+                "line": card.loc.line,
+                "fields": _plain(dict(card.fields)),
+            }
+            return {**item, **new, "source": source, "front": front, "back": back}
+    return item
+
+
+def _draw_alone(faces: list, icons: dict) -> list | None:
+    """Each face drawn on a page of its own (`render.pdf.write_face_pages`) and rasterised at DPI, as PNG; None
+    when drawing fails."""
+    import tempfile
+
+    import pypdfium2 as pdfium
+
+    from pnpgen.render.pdf import write_face_pages
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix="pnpgen-serve-") as scratch:
+        for n, face in enumerate(faces):
+            path = Path(scratch) / f"{n}.pdf"
+            try:
+                write_face_pages(path, [face], 0.0, icons, "pnpgen preview")
+                doc = pdfium.PdfDocument(str(path))
+            except Exception:  # noqa: BLE001 - damaged art and the like: the build that follows reports it
+                return None
+            try:
+                page = doc[0]
+                out.append(_png(page.render(scale=DPI / 72).to_pil().convert("RGB")))
+                page.close()
+            finally:
+                doc.close()
+    return out
 
 
 def _render_page(pdf: Path, page_no: int, dpi: float):

@@ -134,6 +134,24 @@ def test_the_server_survives_clients_that_go_away(served):
     assert status == 200 and b"pnpgen preview" in body
 
 
+@pytest.mark.slow
+def test_a_saved_card_is_drawn_ahead_of_its_build(served):
+    """The page is shown the edited card drawn on its own as soon as the save is seen (`/img/q<digest>.png`), then
+    the face cut from the file the build wrote (`/img/<digest>.png`); both stay answerable."""
+    state = served.state(since=-1)
+    edit(served.project, "Ash Walker", "Ash Runner")
+    while True:
+        state = served.state(since=state["version"])
+        (game,) = state["games"]
+        items = next(c for c in game["components"] if c["id"] == "heroes")["items"]
+        if items[0]["name"] == "Ash Runner" and not items[0]["front"].startswith("/img/q"):
+            break
+    front = items[0]["front"]
+    for url in (front, front.replace("/img/", "/img/q")):
+        status, kind, body = served.get(url)
+        assert status == 200 and kind == "image/png" and body.startswith(b"\x89PNG"), url
+
+
 def chromium() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
@@ -159,8 +177,9 @@ def test_the_page_shows_faces_updates_on_save_and_shows_errors(served):
         assert page.get_attribute("#f-sample-heroes-0 img.back", "src") is not None
 
         edit(served.project, "to move **two** spaces", "to move **three** spaces")
-        page.wait_for_function(
-            "old => document.querySelector('#f-sample-heroes-0 img.front').getAttribute('src') !== old",
+        page.wait_for_function(  # drawn ahead of its build (/img/q...), then cut from the file the build wrote
+            "old => { const src = document.querySelector('#f-sample-heroes-0 img.front').getAttribute('src');"
+            " return src !== old && !src.startsWith('/img/q'); }",
             arg=ash,
             timeout=30_000,
         )

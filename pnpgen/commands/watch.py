@@ -40,10 +40,12 @@ def run(
     check: bool = True,
     after: Callable[[list, float], None] = lambda results, started: None,
     early: Callable | None = None,
+    before: Callable[[list[str], list[str], float], None] | None = None,
 ) -> None:
     """Build, then rebuild the games a save touches, running the rules check as `build` does; `after` sees each
     batch of results and when its build started (`pnpgen serve` updates its page from them); `early(run, entry,
-    staged path, started)` sees each file of a one-game rebuild as soon as it is written."""
+    staged path, started)` sees each file of a one-game rebuild as soon as it is written; `before(games, changed
+    paths, started)` is called between a save and its rebuild (`pnpgen serve` draws the cards it changed)."""
     from watchfiles import watch as watch_changes
 
     from pnpgen import pipeline
@@ -51,8 +53,13 @@ def run(
 
     content, layouts = project.content, project.shared_layouts
 
-    def rebuild(games: list[str]) -> None:
+    def rebuild(games: list[str], paths: list[str] | None = None) -> None:
         start = time.perf_counter()
+        if before is not None and paths:
+            try:
+                before(games, paths, start)
+            except Exception as exc:  # noqa: BLE001 - a look ahead of the build never stops it
+                echo(printable(f"pnpgen: internal error: {type(exc).__name__}: {exc}"), True)
         try:
             shown = None if early is None else (lambda run, entry, path: early(run, entry, path, start))
             results = pipeline.build(project, games or None, check=check, on_file=shown)
@@ -104,7 +111,7 @@ def run(
                 echo(printable(f"pnpgen: {exc}"), True)
                 continue
             if games:
-                rebuild(games)
+                rebuild(games, [path for _, path in changes])
             if any(_new_folder(path) for _, path in changes):
                 relisten = True  # a folder was added: watch it too
                 break
