@@ -37,9 +37,6 @@ class Sketcher:
         self.project = project
         self.models: dict[str, object] = {}  # game -> the model of its last good build
         self._icons: dict[str, tuple] = {}  # game -> (palette and icons file, what loading them read, icons)
-        self._parsed: dict[
-            str, tuple
-        ] = {}  # YAML file -> (its text, parsed): a save re-parses only what changed
 
     def remember(self, results: list) -> None:
         """Keep each good build's model. A game built in a worker process comes back without it: it is read here,
@@ -61,7 +58,9 @@ class Sketcher:
                 self.models.pop(r.game, None)  # the content changed again since: the next save loads it
 
     def reader(self, root: Path) -> Reader:
-        return _Remembering(self.project.roots_of(root), self.project.root, self._parsed)
+        """A reader sharing the resident project's parses (`Project.parsed`) with its builds: a look parses the
+        saved files, and the build that follows finds them parsed."""
+        return Reader(self.project.roots_of(root), self.project.root, self.project.parsed)
 
     def look(self, games: list[str], paths: list[str]) -> tuple[str, list[Changed], dict] | None:
         """(game, its changed cards drawn, its icons) when the save changed a few cards of one game's decks and
@@ -147,26 +146,6 @@ class Sketcher:
             return None
         self._icons[game.id] = (key, read, icons)
         return icons
-
-
-class _Remembering(Reader):
-    """A reader that parses a YAML file again only when its text changed (the sketcher's: the build has its own)."""
-
-    def __init__(self, roots: list[Path], project: Path, parsed: dict[str, tuple]):
-        super().__init__(roots, project)
-        self.parsed = parsed
-
-    def load_yaml(self, path: Path, what: str = "file", loc=None):
-        from pnpgen.errors import display_path
-        from pnpgen.source import load_text
-
-        text = self.read_text(path, what, loc)  # confined and recorded as ever
-        known = self.parsed.get(str(path))
-        if known is not None and known[0] == text:
-            return known[1]
-        data = load_text(text, display_path(path))
-        self.parsed[str(path)] = (text, data)
-        return data
 
 
 def _changed(old, new) -> list:
