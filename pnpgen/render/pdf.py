@@ -8,33 +8,21 @@ deterministic: invariant mode, fixed metadata, forms named in order of first use
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, HexColor
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
 from pnpgen.artcolour import as_srgb
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
+from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
 SEAM = 0.15  # pt
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
-
-
-@lru_cache(maxsize=4096)
-def colour(value: str):
-    """A colour as `pnpgen.colours` parsed it: '#rrggbb' as DeviceRGB, 'cmyk(...)' as DeviceCMYK."""
-    if value.startswith("cmyk("):
-        from pnpgen.colours import cmyk_of
-
-        return CMYKColor(*cmyk_of(value))
-    return HexColor(value)
 
 
 class _Form(pdfdoc.PDFFormXObject):
@@ -93,6 +81,7 @@ class FaceDrawer:
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
         self._vectors = None  # SVG art, each file one form (`vectors`)
+        self.text = PdfText(canvas)  # colours and strings, as ReportLab writes them
         self.transform = (
             None  # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
         )
@@ -243,12 +232,12 @@ class FaceDrawer:
     # -- drawing ----------------------------------------------------------------------------------------
     def _draw_ops(self, face: Face) -> None:
         c, H = self.c, face.height_pt
+        fill, text = self.text.fill, self.text.text
         for op in face.ops:
             t = type(op)
             if t is Text:
-                c.setFillColor(colour(op.color))
-                c.setFont(pdf_name(op.font), op.size)
-                self._string(op.x, H - op.y, op.text)
+                fill(op.color)
+                text(op, H)
             elif t is Rect:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 y = H - op.y - op.h
@@ -297,25 +286,8 @@ class FaceDrawer:
                 self.vectors.place(op, H)
 
     def _string(self, x: float, y: float, text: str) -> None:
-        """`Canvas.drawString(x, y, text)` in the canvas's font, writing the same operators without the text object
-        ReportLab builds for each string: `BT`, the origin, each run of one font subset, `T*`, `ET`."""
-        c = self.c
-        font = pdfmetrics.getFont(c._fontname)
-        if (
-            not font._dynamicFont or not c.bottomup
-        ):  # a Type 1 font, a canvas upside down: ReportLab's own way
-            c.drawString(x, y, text)
-            return
-        doc, escape, subset_now, tmpl = c._doc, c._escape, -1, ""
-        parts = []
-        for subset, chunk in font.splitString(text, doc):
-            if subset != subset_now:
-                if not tmpl:
-                    tmpl = f"{fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
-                parts.append(f"{font.getSubsetInternalName(subset, doc)} {tmpl}")
-                subset_now = subset
-            parts.append(f"({escape(chunk)}) Tj")
-        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
+        """`Canvas.drawString(x, y, text)` in the canvas's font (`PdfText.string`)."""
+        self.text.string(x, y, text)
 
     def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
         """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once
