@@ -97,7 +97,7 @@ def wrap(paragraphs, width: float, size: float):
     for words in paragraphs:
         line, line_w = [], 0.0
         for word in words:
-            ww = word.width(size)
+            ww = word.unit * size if word.unit is not None else word.width(size)  # `width`, inlined
             if ww > width + 0.01:
                 too_wide = True
             if line and line_w + space + ww > width + 0.01:
@@ -188,7 +188,7 @@ def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, c
         top = y
     baseline = top + ascent * s
     for n, line in enumerate(lines):
-        widths = [wd.width(s) for wd in line]
+        widths = [wd.unit * s if wd.unit is not None else wd.width(s) for wd in line]  # `width`, inlined
         natural = sum(widths) + space * max(0, len(line) - 1)
         gap = space
         if align == "center":
