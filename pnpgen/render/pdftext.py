@@ -1,7 +1,8 @@
-"""Text and its colour written into a PDF page or form: the operators ReportLab's `setFillColor`, `setFont` and
-`drawString` write, byte for byte, made faster by what one file keeps: each colour's operator, each run of text
-already written, and (for text whose characters all have their code in the font's first subset) the run made
-without ReportLab's text object or its character by character bookkeeping.
+"""Text, colours and line widths written into a PDF page or form: the operators ReportLab's `setFillColor`,
+`setStrokeColor`, `setLineWidth`, `setFont` and `drawString` write, byte for byte, made faster by what one file
+keeps: each colour's and width's operator, each run of text already written, and (for text whose characters all
+have their code in the font's first subset) the run made without ReportLab's text object or its character by
+character bookkeeping.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ def colour(value: str):
 
 
 class PdfText:
-    """Colours and strings on one canvas (one file)."""
+    """Colours, line widths and strings on one canvas (one file)."""
 
     def __init__(self, canvas: Canvas):
         self.c = canvas
         self.fills: dict[str, tuple] = {}  # colour -> (its ReportLab colour, fill operator, alpha)
+        self.strokes: dict[str, tuple] = {}  # the same for strokes
+        self.widths: dict[float, str] = {}  # line width -> its operator
         self.fonts: dict[str, tuple] = {}  # pnpgen font name -> (registered name, ReportLab font)
         self.runs: dict[tuple, str] = {}  # (font, size, text) -> what `string` writes after the origin
 
@@ -44,21 +47,53 @@ class PdfText:
         c = self.c
         known = self.fills.get(value)
         if known is None:
-            col = colour(value)
-            if type(col) is not Color or c._enforceColorSpace:  # CMYK (a separation?): ReportLab's own way
-                c.setFillColor(col)
+            known = self._known(value, "rg")
+            if known is None:  # CMYK (a separation?), a bad alpha: ReportLab's own way
+                c.setFillColor(colour(value))
                 return
-            alpha = getattr(col, "alpha", None)
-            if alpha is not None and not (isinstance(alpha, (float, int)) and 0 <= alpha <= 1):
-                c.setFillColor(col)  # ReportLab's error
-                return
-            known = self.fills[value] = (col, f"{fp_str((col.red, col.green, col.blue))} rg", alpha)
+            self.fills[value] = known
         col, code, alpha = known
         c._fillColorObj = col
         c._code.append(code)
         if alpha is not None:
             c._doc.ensureMinPdfVersion("transparency")
             c._extgstate.set(c, "ca", alpha)
+
+    def stroke(self, value: str) -> None:
+        """`c.setStrokeColor(colour(value))`, as `fill` does it."""
+        c = self.c
+        known = self.strokes.get(value)
+        if known is None:
+            known = self._known(value, "RG")
+            if known is None:
+                c.setStrokeColor(colour(value))
+                return
+            self.strokes[value] = known
+        col, code, alpha = known
+        c._strokeColorObj = col
+        c._code.append(code)
+        if alpha is not None:
+            c._doc.ensureMinPdfVersion("transparency")
+            c._extgstate.set(c, "CA", alpha)
+
+    def width(self, width: float) -> None:
+        """`c.setLineWidth(width)`."""
+        c = self.c
+        c._lineWidth = width
+        code = self.widths.get(width)
+        if code is None:
+            code = self.widths[width] = f"{fp_str(width)} w"
+        c._code.append(code)
+
+    def _known(self, value: str, operator: str) -> tuple | None:
+        """(colour, its operator's text, its alpha) as ReportLab sets an RGB colour; None for any other."""
+        col = colour(value)
+        if type(col) is not Color or self.c._enforceColorSpace:
+            return None
+        alpha = getattr(col, "alpha", None)
+        if alpha is not None and not (isinstance(alpha, (float, int)) and 0 <= alpha <= 1):
+            return None
+        return col, f"{fp_str((col.red, col.green, col.blue))} {operator}", alpha
 
     def text(self, op: Text, H: float) -> None:
         """`c.setFont(pdf_name(op.font), op.size)` then `string`: a run already written in this file (the same
