@@ -63,9 +63,10 @@ class FaceContext:
     # when a dict (preflight asks): Face -> (((first op, end op, Element), ...), card label, layout loc)
     origins: dict | None = None
     constants: dict = field(default_factory=dict)  # element id -> (element, {key: its constant value parsed})
-    shared_names: list = field(
-        default_factory=list, repr=False
-    )  # `template_names`: [deck, game, their names]
+    # `template_names`: [deck, game, the names besides the card's]
+    shared_names: list = field(default_factory=list, repr=False)
+    # element id -> (element, the ops it draws on every face, or None when that must be worked out per face)
+    drawn: dict = field(default_factory=dict, repr=False)
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
     def art_reader(self) -> Reader:
@@ -163,9 +164,19 @@ def draw_face(
             for name, value in layout.vars:
                 ctx[name] = value(ctx)
             spans = []
+            drawn = fc.drawn
             for el in layout.elements:
                 start = len(ops)
-                _element(el, ctx, fc, ops, card_label, diags)
+                kept = drawn.get(id(el))
+                if kept is not None and kept[1] is not None:  # the same on every face: as last time
+                    ops.extend(kept[1])
+                elif kept is None and _fixed(el):
+                    said = _said(fc, diags)
+                    _element(el, ctx, fc, ops, card_label, diags)
+                    # kept unless it reported something: a warning is counted once per card it is on
+                    drawn[id(el)] = (el, tuple(ops[start:]) if _said(fc, diags) == said else None)
+                else:
+                    _element(el, ctx, fc, ops, card_label, diags)
                 if len(ops) > start:
                     spans.append((start, len(ops), el))
                 if len(ops) > MAX_OPS:
@@ -180,6 +191,30 @@ def draw_face(
     if fc.origins is not None:
         fc.origins.setdefault(face, (tuple(spans), card_label, layout.loc))
     return face
+
+
+FIXED_TYPES = frozenset({"rect", "ellipse", "line", "polygon", "icon"})  # shapes: no art read, no text set
+
+
+def _fixed(el: Element) -> bool:
+    """Whether an element draws the same on every face of a deck: a shape whose every value is a constant, with
+    no `when` or `for_each` (its values then depend on nothing but the deck's face context)."""
+    return (
+        el.type in FIXED_TYPES
+        and el.when is None
+        and el.for_each is None
+        and all(v.is_constant for v in el.props.values())
+    )
+
+
+def _said(fc: FaceContext, diags: Diagnostics) -> tuple:
+    """How much has been reported so far: notes, faults and small text per card, and diagnostics."""
+    return (
+        sum(len(v) for v in fc.notes.values()),
+        sum(len(v) for v in fc.faults.values()),
+        sum(len(v[1]) for v in fc.small.values()),
+        len(diags.items),
+    )
 
 
 def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:
