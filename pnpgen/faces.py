@@ -190,7 +190,9 @@ def op_text(op) -> str:
 
 
 def _tuple_text(v: tuple) -> str:
-    return "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
+    if not v:  # no dash: most shapes
+        return "()"
+    return "(" + " ".join([f"{x:.2f}" if isinstance(x, float) else str(x) for x in v]) + ")"
 
 
 @lru_cache(maxsize=64)
