@@ -9,6 +9,9 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,25 +151,70 @@ def face_digest(face: Face) -> str:
     if known is not None:
         return known
     parts = [f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}"]
+    has_image = False
     for op in face.ops:
-        image, vector = isinstance(op, Image), isinstance(op, Vector)
-        fields = []
-        for name in op.__slots__:
-            v = getattr(op, name)
-            if name == "path" and (image or vector):
-                if vector:
-                    continue  # its `digest` names its bytes
-                v = file_digest(v)
-            elif isinstance(v, float):
-                v = f"{v:.2f}"
-            elif isinstance(v, tuple):
-                v = "(" + " ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in v) + ")"
-            fields.append(f"{name}={v}")
-        parts.append(type(op).__name__ + " " + " ".join(fields))
+        cls: Any = type(op)
+        if cls is Image or cls is Vector:
+            has_image = has_image or cls is Image
+            parts.append(op_text(op))
+            continue
+        values = _getter(cls)(op)
+        fmt, tuples = _line_format(cls, tuple(map(type, values)))
+        if tuples:
+            values = list(values)
+            for i in tuples:
+                values[i] = _tuple_text(values[i])
+        parts.append(fmt.format(*values))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
-    if not any(type(op) is Image for op in face.ops):
+    if not has_image:
         object.__setattr__(face, "_digest", digest)
     return digest
+
+
+def op_text(op) -> str:
+    """One draw operation as `face_digest` reads it: its type, then each field, numbers to 0.01 pt."""
+    image, vector = isinstance(op, Image), isinstance(op, Vector)
+    fields = []
+    for name in op.__slots__:
+        v = getattr(op, name)
+        if name == "path" and (image or vector):
+            if vector:
+                continue  # its `digest` names its bytes
+            v = file_digest(v)
+        elif isinstance(v, float):
+            v = f"{v:.2f}"
+        elif isinstance(v, tuple):
+            v = _tuple_text(v)
+        fields.append(f"{name}={v}")
+    return type(op).__name__ + " " + " ".join(fields)
+
+
+def _tuple_text(v: tuple) -> str:
+    if not v:  # no dash: most shapes
+        return "()"
+    return "(" + " ".join([f"{x:.2f}" if isinstance(x, float) else str(x) for x in v]) + ")"
+
+
+@lru_cache(maxsize=64)
+def _getter(cls: Any):
+    """The fields of an operation of class `cls`, as a tuple, in one call."""
+    getter = attrgetter(*cls.__slots__)
+    return getter if len(cls.__slots__) > 1 else lambda op: (getter(op),)
+
+
+@lru_cache(maxsize=1024)
+def _line_format(cls: Any, types: tuple) -> tuple[str, tuple]:
+    """`op_text` as a format string for an operation of class `cls` whose fields have these types (floats to two
+    places, everything else as `str` gives it), and which fields are tuples, to be made text first."""
+    fields, tuples = [], []
+    for i, (name, t) in enumerate(zip(cls.__slots__, types)):
+        if issubclass(t, float):
+            fields.append(f"{name}={{:.2f}}")
+        else:
+            fields.append(f"{name}={{}}")
+            if issubclass(t, tuple):
+                tuples.append(i)
+    return cls.__name__ + " " + " ".join(fields), tuple(tuples)
 
 
 _FILE_DIGESTS: dict[tuple, str] = {}

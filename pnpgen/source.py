@@ -65,6 +65,7 @@ def _mark_loc(display: str, mark) -> Location:
 
 MERGE = object()  # the `<<` key
 MAX_DEPTH = 64  # mappings and lists inside each other; checked before any parser could recurse
+PLAIN_KEPT = 10_000  # plain scalars' resolved tags one file keeps
 
 
 class _Composer:
@@ -80,6 +81,7 @@ class _Composer:
         self.scalars = yaml.constructor.SafeConstructor()
         self.resolver = yaml.resolver.Resolver()
         self.anchors: dict[str, tuple[object, int]] = {}
+        self.plain: dict[str, str] = {}  # a plain scalar's text -> the tag it resolves to (`compose`)
 
     def loc(self, event) -> Location:
         return _mark_loc(self.display, event.start_mark)
@@ -99,9 +101,41 @@ class _Composer:
     def compose(self, events):
         stack: list[_Frame] = []
         result, documents = None, 0
+        display, plain, scalar_event = self.display, self.plain, yaml.ScalarEvent
         for event in events:
             kind = type(event)
-            if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
+            if kind is scalar_event and not event.anchor and event.tag is None:  # most values: quickly
+                value = event.value
+                if event.implicit[0]:  # plain: what it reads as depends on its text alone
+                    tag = plain.get(value)
+                    if tag is None:
+                        tag = self.resolver.resolve(yaml.ScalarNode, value, event.implicit)
+                        if len(plain) < PLAIN_KEPT:
+                            plain[value] = tag
+                    if tag != _STR:
+                        value = self.scalar(event)
+                # else quoted or a block: a string, its text
+                self.count += 1
+                if self.count > MAX_VALUES:
+                    self.tally(0, event)
+                mark = event.start_mark
+                loc = (
+                    Location(display, mark.line + 1, mark.column + 1)
+                    if mark is not None
+                    else Location(display)
+                )
+                if not stack:
+                    result = value
+                    continue
+                top = stack[-1]
+                if type(value) is bool and top.is_map and not top.has_key:
+                    raise ContentError.at(
+                        loc,
+                        f"the key '{event.value}' reads as {str(value).lower()} in YAML; put it in quotes "
+                        f"('\"{event.value}\": ...') or choose another name",
+                    )
+                top.add(value, loc, False)
+            elif kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
                 if kind is yaml.AliasEvent:
                     if event.anchor not in self.anchors:
                         raise ContentError.at(

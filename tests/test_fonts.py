@@ -119,3 +119,14 @@ def test_missing_glyphs_answers_as_a_look_at_every_character_does():
         text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 12)))
         slow = {ch for ch in text if (ord(ch) not in chars or _control(ch)) and not ch.isspace()}
         assert missing_glyphs(text, "sans") == "".join(sorted(slow)), repr(text)
+
+
+def test_runs_of_text_the_font_holds_and_of_text_it_lacks():
+    from pnpgen.text.fonts import runs
+
+    assert runs("", "sans") == ()
+    assert runs("Card 7: spend two", "sans") == (("sans", "Card 7: spend two"),)
+    assert runs("\u00a0\t", "sans") == (("sans", "\u00a0\t"),)
+    mixed = runs("a \u2192 b", "sans")
+    assert "".join(part for _f, part in mixed) == "a \u2192 b" and len(mixed) == 3
+    assert mixed[0] == ("sans", "a ") and mixed[1][0].startswith("fallback-") and mixed[2] == ("sans", " b")

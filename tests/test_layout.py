@@ -310,3 +310,68 @@ def test_a_game_layout_linking_outside_is_refused_not_skipped(tmp_path):
     (d,) = exc.value.diagnostics.items
     assert str(d.location) == "deck.yaml:6:8" and d.message.startswith("layout '")
     assert d.message.endswith("content/g/layouts/base.yaml' leaves the game folder; refused")
+
+
+SHAPES = """
+elements:
+  - type: rect
+    area: bleed
+    fill: "#f6efe0"
+  - type: rect
+    x: 3
+    y: 3
+    w: 57.5
+    h: 82.9
+    radius: 2
+    stroke: "{{ card.ink }}"
+  - type: icon
+    name: star
+    x: -2
+    y: 20
+    size: 15
+  - type: ellipse
+    x: 10
+    y: 10
+    w: 5
+    h: 5
+    fill: "#123456"
+    when: "{{ card.dot }}"
+  - type: text
+    x: 6
+    y: 6
+    w: 51.5
+    h: 8
+    text: "{{ card.name }}"
+"""
+
+
+def test_a_shape_the_same_on_every_card_is_drawn_once_and_its_warning_counted_per_card(library, monkeypatch):
+    """A shape whose values are all constants is worked out on the deck's first face and its ops reused; one
+    that reports (the icon outside the safe zone) is drawn, and reported, on every card."""
+    import pnpgen.layout.draw as draw
+
+    lib = library(shapes=SHAPES)
+    layout = lib.get("shapes", Location("test"))
+    cards = [{"name": f"Card {i}", "ink": "#7a3b1d" if i % 2 else "#000000", "dot": i == 2} for i in range(5)]
+
+    def deck():
+        fc = FaceContext(
+            63.5 * MM, 88.9 * MM, 3 * MM, 3 * MM, {}, load_icons(BUILTIN, {}, Diagnostics()), ART
+        )
+        diags = Diagnostics()
+        faces = [
+            draw_face(layout, fc, template_names(fc, card, {"id": "d"}, {"id": "g"}), f"card {i}", diags)
+            for i, card in enumerate(cards)
+        ]
+        fc.flush_notes(diags)
+        return faces, [d.message for d in diags.items], fc
+
+    faces, messages, fc = deck()
+    assert [sum(type(op) is Rect for op in f.ops) for f in faces] == [2] * 5
+    assert faces[0].ops[0] is faces[4].ops[0]  # the background: one op, shared
+    assert faces[1].ops[1] != faces[2].ops[1]  # the frame's stroke is the card's
+    assert any("safe zone" in m and "and 4 more" in m for m in messages)
+    assert sum(kept is not None for _el, kept in fc.drawn.values()) == 1
+    monkeypatch.setattr(draw, "_fixed", lambda el: False)
+    again, again_messages, _ = deck()
+    assert again == faces and again_messages == messages

@@ -31,3 +31,36 @@ def test_strings_are_written_as_reportlab_writes_them(tmp_path):
     ours.save()
     theirs.save()
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+def test_text_ops_are_written_as_reportlab_writes_them(tmp_path):
+    """A face's text: colour, font and string as `setFillColor`, `setFont` and `drawString` write them, also when
+    a run is written again from what the file kept of it, or its characters are all in the first subset."""
+    from pnpgen.faces import Face, Text
+    from pnpgen.render.pdf import colour
+
+    texts = [*TEXTS, "Hello (world) \\ back", "na\u00efve\u00a0caf\u00e9", *TEXTS]  # again: kept, or quick
+    ops = [
+        Text(10.5, 20.25 + i * 3.1, font, size, col, text)
+        for font, size, col in (
+            ("sans", 9, "#1a2b3c"),
+            ("display-bold", 13.25, "cmyk(0, 20, 80, 10)"),
+            ("sans", 9, "#000000"),
+        )
+        for i, text in enumerate(texts)
+    ]
+    face = Face(180.0, 252.0, 9.0, tuple(ops), "rect")
+    ours, theirs = (
+        new_canvas(tmp_path / "a.pdf", (300, 300), "t"),
+        new_canvas(tmp_path / "b.pdf", (300, 300), "t"),
+    )
+    FaceDrawer(ours, {})._draw_ops(face)
+    for op in ops:
+        theirs.setFillColor(colour(op.color))
+        theirs.setFont(pdf_name(op.font), op.size)
+        theirs.drawString(op.x, 252.0 - op.y, op.text)
+    assert ours._code == theirs._code
+    assert sum(" rg" in line for line in ours._code) == 2 * len(texts)
+    ours.save()
+    theirs.save()
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()

@@ -99,3 +99,52 @@ def test_text_in_every_style_loads_as_yaml_constructs_it():
     assert data == expected
     assert all(type(data[k]) is type(expected[k]) for k in expected if k != "list")
     assert [type(v) for v in data["list"]] == [str, str, str]
+
+
+MIXED = """\
+cards:
+  - name: Card 1
+    n: 3
+    yes_no: yes
+    none: ~
+    f: 1.5
+    date: 2024-01-02
+    quoted: "12"
+    single: 'true'
+    block: |
+      two
+      lines
+    tagged: !!str 7
+    anchored: &a plain text
+    again: *a
+  - name: Card 1
+    n: 3
+    <<: {extra: 1}
+"""
+
+
+def test_every_scalar_loads_with_its_type_and_place_however_often_its_text_recurs():
+    """Plain scalars' tags are remembered by their text within a file: the same text reads the same."""
+    import yaml
+
+    doc = load_text(MIXED, "m.yaml")
+    plain = yaml.safe_load(MIXED)
+    first, second = doc["cards"]
+    for key in (
+        "name",
+        "n",
+        "yes_no",
+        "none",
+        "f",
+        "quoted",
+        "single",
+        "block",
+        "tagged",
+        "anchored",
+        "again",
+    ):
+        assert first[key] == plain["cards"][0][key] and type(first[key]) is type(plain["cards"][0][key]), key
+    assert first["date"] == "2024-01-02"  # dates stay the text written
+    assert (second["name"], second["n"], second["extra"]) == ("Card 1", 3, 1)
+    assert str(first.loc_of("n")) == "m.yaml:3:8" and str(second.loc_of("n")) == "m.yaml:17:8"
+    assert str(first.key_loc("tagged")) == "m.yaml:13:5" and str(doc["cards"].loc_at(1)) == "m.yaml:16:5"

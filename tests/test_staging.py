@@ -141,3 +141,50 @@ def test_a_good_manifest_reads(tmp_path):
     (tmp_path / "manifest.json").unlink()
     (tmp_path / "manifest.json").symlink_to(tmp_path / "elsewhere.json")
     assert manifest.read(tmp_path) is None  # never read through a link
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"game": "x", "files": [], "model": {}, "check": {"ok": True, "inputs": {"a/b.yaml": "0" * 64}}},
+        {
+            "cards": [
+                {
+                    "index": 1,
+                    "name": 'Ca\u00efn \u201cthe\u201d \\ "first"\n\t\x01',
+                    "count": 2,
+                    "at": [0, 27.64],
+                },
+                {"index": 2, "name": "\U0001f600", "count": 1, "back": None, "ok": False, "at": []},
+            ],
+            "big": 10**30,
+            "small": -0.0,
+            "odd": [1e-7, 1.5e300, 0.1 + 0.2, float("inf"), float("-inf"), float("nan")],
+            "tuple": (1, (2, "3"), ()),
+        },
+        [[], {}, "", 0, True, None, [[{"deep": [[]]}]]],
+        {"not a str key": {1: "a", None: "b"}},  # json's own way (number keys become strings)
+        "plain",
+    ],
+)
+def test_the_manifest_text_is_json_dumps_with_an_indent_of_two(value):
+    assert manifest.dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_a_written_manifest_is_json_dumps_with_an_indent_of_two(tmp_path):
+    data = {"game": "g", "files": [{"path": "deck.pdf", "cards": [{"front_at": [0, 1.25]}]}], "w": "\u00e9"}
+    manifest.write(tmp_path / "m.json", data)
+    text = (tmp_path / "m.json").read_text(encoding="utf-8")
+    assert text == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    assert '"w": "\u00e9"' in text  # not escaped
+
+
+def test_the_manifest_text_does_not_take_json_s_slow_encoder(monkeypatch):
+    value = {"files": [{"cards": [{"name": "A", "at": [0, 2.5], "back": None}]}], "ok": True}
+    expected = json.dumps(value, indent=2, ensure_ascii=False)
+
+    def slow(*args, **kwargs):
+        raise AssertionError("json.dumps called")
+
+    monkeypatch.setattr(manifest.json, "dumps", slow)
+    assert manifest.dumps(value) == expected

@@ -122,3 +122,44 @@ def test_a_paragraph_without_markup_parses_as_the_markup_path_does():
         assert [[w.pieces for w in p] for p in plain] == [[w.pieces for w in p] for p in marked]
         assert [[w.width(9.0) for w in p] for p in plain] == [[w.width(9.0) for w in p] for p in marked]
         assert plain[0][0] is parse(text, "sans", lambda name: False)[0][0]  # a word is parsed once
+
+
+WHOLE_LINES = [
+    "Card 7: spend two tokens to move any piece one space, then draw a card and keep it hidden until your turn.",
+    "Short",
+    "A **bold** claim and an *italic* aside, with :star: icons :star: inline.",
+    "Two\n\nparagraphs, the second one long enough to wrap over more than one line of its box.",
+    "Greek \u03b1\u03b2\u03b3 and arrows \u2192 \u21d2 set in fallback fonts between plain words here.",
+    "   spaces   between   words   ",
+]
+
+
+@pytest.mark.parametrize("align", ["left", "center", "right", "justify"])
+@pytest.mark.parametrize("font", ["sans", "display-bold", "serif"])
+def test_a_line_set_whole_is_the_line_set_word_by_word(monkeypatch, align, font):
+    """A line of plain words in one font is one run, made at once; the same ops as joining it word by word."""
+    import pnpgen.text.fit as fit
+
+    def fitted():
+        return [
+            fit_text(
+                text,
+                x=17.0,
+                y=12.5,
+                w=w,
+                h=h,
+                font=font,
+                size=9,
+                min_size=5,
+                color="#123456",
+                align=align,
+                is_icon=lambda n: n == "star",
+            ).ops
+            for text in WHOLE_LINES
+            for w, h in ((146.0, 62.0), (60.0, 200.0), (300.0, 11.0))
+        ]
+
+    whole = fitted()
+    monkeypatch.setattr(fit, "_one_run", lambda line, s, gap: False)
+    assert fitted() == whole
+    assert any(len(op.text.split()) > 3 for ops in whole for op in ops if isinstance(op, Text))

@@ -62,7 +62,11 @@ class FaceContext:
     small: dict = field(default_factory=dict)  # (location, floor) -> [smallest size, cards]
     # when a dict (preflight asks): Face -> (((first op, end op, Element), ...), card label, layout loc)
     origins: dict | None = None
-    constants: dict = field(default_factory=dict)  # (element id, key) -> (element, its constant value parsed)
+    constants: dict = field(default_factory=dict)  # element id -> (element, {key: its constant value parsed})
+    # `template_names`: [deck, game, the names besides the card's]
+    shared_names: list = field(default_factory=list, repr=False)
+    # element id -> (element, the ops it draws on every face, or None when that must be worked out per face)
+    drawn: dict = field(default_factory=dict, repr=False)
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
     def art_reader(self) -> Reader:
@@ -125,9 +129,17 @@ class FaceContext:
 
 
 def template_names(fc: FaceContext, card_fields: dict, deck: dict, game: dict) -> dict:
-    """What a layout's templates see. Content mappings show their items only (see `templating.content`)."""
+    """What a layout's templates see. Content mappings show their items only (see `templating.content`). All but
+    the card's fields are the same for every card of a deck: made once while `deck` and `game` stay the same (no
+    template can change them: the sandbox is immutable)."""
+    kept = fc.shared_names
+    if not kept or kept[0] != deck or kept[1] != game:
+        kept[:] = [dict(deck), dict(game), _shared_names(fc, deck, game)]
+    return {"card": content(card_fields), **kept[2]}
+
+
+def _shared_names(fc: FaceContext, deck: dict, game: dict) -> dict:
     return {
-        "card": content(card_fields),
         "deck": content(deck),
         "game": content(game),
         "palette": content(fc.palette),
@@ -152,9 +164,19 @@ def draw_face(
             for name, value in layout.vars:
                 ctx[name] = value(ctx)
             spans = []
+            drawn = fc.drawn
             for el in layout.elements:
                 start = len(ops)
-                _element(el, ctx, fc, ops, card_label, diags)
+                kept = drawn.get(id(el))
+                if kept is not None and kept[1] is not None:  # the same on every face: as last time
+                    ops.extend(kept[1])
+                elif kept is None and _fixed(el):
+                    said = _said(fc, diags)
+                    _element(el, ctx, fc, ops, card_label, diags)
+                    # kept unless it reported something: a warning is counted once per card it is on
+                    drawn[id(el)] = (el, tuple(ops[start:]) if _said(fc, diags) == said else None)
+                else:
+                    _element(el, ctx, fc, ops, card_label, diags)
                 if len(ops) > start:
                     spans.append((start, len(ops), el))
                 if len(ops) > MAX_OPS:
@@ -169,6 +191,30 @@ def draw_face(
     if fc.origins is not None:
         fc.origins.setdefault(face, (tuple(spans), card_label, layout.loc))
     return face
+
+
+FIXED_TYPES = frozenset({"rect", "ellipse", "line", "polygon", "icon"})  # shapes: no art read, no text set
+
+
+def _fixed(el: Element) -> bool:
+    """Whether an element draws the same on every face of a deck: a shape whose every value is a constant, with
+    no `when` or `for_each` (its values then depend on nothing but the deck's face context)."""
+    return (
+        el.type in FIXED_TYPES
+        and el.when is None
+        and el.for_each is None
+        and all(v.is_constant for v in el.props.values())
+    )
+
+
+def _said(fc: FaceContext, diags: Diagnostics) -> tuple:
+    """How much has been reported so far: notes, faults and small text per card, and diagnostics."""
+    return (
+        sum(len(v) for v in fc.notes.values()),
+        sum(len(v) for v in fc.faults.values()),
+        sum(len(v[1]) for v in fc.small.values()),
+        len(diags.items),
+    )
 
 
 def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, diags: Diagnostics) -> None:
@@ -219,6 +265,10 @@ class _Props:
     def __init__(self, el: Element, ctx: dict, fc: FaceContext):
         self.el, self.ctx, self.fc = el, ctx, fc
         self._cache: dict = {}
+        kept = fc.constants.get(id(el))
+        if kept is None:  # the element kept with its values: its id names it meanwhile
+            kept = fc.constants[id(el)] = (el, {})
+        self._constants: dict = kept[1]
 
     def raw(self, key, default=None):
         if key not in self.el.props:
@@ -240,17 +290,16 @@ class _Props:
     def get(self, key, default=_UNSET):
         """The value of `key` parsed by its declared kind; `default` replaces the declared default."""
         if default is _UNSET:
-            ck = (id(self.el), key)
-            hit = self.fc.constants.get(ck)  # only constants are kept, so a hit is this key's value
-            if hit is not None:
-                return hit[1]
+            hit = self._constants.get(key, _UNSET)  # only constants are kept, so a hit is this key's value
+            if hit is not _UNSET:
+                return hit
         kind = self.el.definition.keys[key]
         if default is _UNSET:
             value = self.el.props.get(key)
             if value is None or value.is_constant:  # the same on every card: parsed once per deck
                 parsed = self.parse(kind, self.raw(key, kind.default), key)
                 if isinstance(parsed, (str, int, float, tuple, type(None))):
-                    self.fc.constants[ck] = (self.el, parsed)  # the element kept: its id names it meanwhile
+                    self._constants[key] = parsed
                 return parsed
         return self.parse(kind, self.raw(key, kind.default if default is _UNSET else default), key)
 

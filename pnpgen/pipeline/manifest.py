@@ -12,7 +12,9 @@ import json
 import os
 import re
 import stat
+from json.encoder import encode_basestring
 from pathlib import Path
+from typing import Any
 
 NAME = "manifest.json"
 # The files a build writes into a game's output folder: <component>.pdf, <board>-full.pdf, rulebook.pdf
@@ -83,11 +85,67 @@ def _inputs_ok(inputs: object) -> bool:
 
 def write(path: Path, manifest: dict) -> None:
     """Write the manifest to `path` (a file in the staging folder; it is moved into place last)."""
-    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    text = dumps(manifest) + "\n"
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
+
+
+def dumps(value: object) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False)`, the same text in half the time: with an indent, json
+    takes its pure-Python encoder, a generator per level (0.25 s for the 10,000-card bench deck's manifest). Values
+    other than str-keyed dicts, lists, tuples, str, int, float, bool and None are left to json itself."""
+    try:
+        return _text(value, "\n")
+    except (TypeError, RecursionError):
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _text(o: Any, nl: str) -> str:
+    t = type(o)
+    if t is str:
+        return _string(o)
+    if t is int:
+        return int.__repr__(o)
+    if t is float:
+        return _float(o)
+    if t is dict:
+        if not o:
+            return "{}"
+        inner = nl + "  "
+        parts = []
+        for k, v in o.items():
+            if type(k) is not str:  # json turns a number or None into a key its own way
+                raise TypeError(k)
+            parts.append(f"{_string(k)}: {_text(v, inner)}")
+        return "{" + inner + ("," + inner).join(parts) + nl + "}"
+    if t is list or t is tuple:
+        if not o:
+            return "[]"
+        inner = nl + "  "
+        return "[" + inner + ("," + inner).join([_text(v, inner) for v in o]) + nl + "]"
+    if o is None:
+        return "null"
+    if o is True:
+        return "true"
+    if o is False:
+        return "false"
+    raise TypeError(t)
+
+
+def _float(o: float) -> str:
+    if o != o:
+        return "NaN"
+    if o == _INF:
+        return "Infinity"
+    if o == -_INF:
+        return "-Infinity"
+    return float.__repr__(o)
+
+
+_INF = float("inf")
+_string = encode_basestring  # json's own, without ensure_ascii
 
 
 def ours(out_dir: Path, name: str) -> bool:

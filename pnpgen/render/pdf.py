@@ -8,33 +8,22 @@ deterministic: invariant mode, fixed metadata, forms named in order of first use
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.colors import CMYKColor, HexColor
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
 from pnpgen.artcolour import as_srgb
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
+from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
 SEAM = 0.15  # pt
+SHAPES_KEPT = 20_000  # rectangles and icons one file keeps the written form of (`FaceDrawer._draw_ops`)
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
-
-
-@lru_cache(maxsize=4096)
-def colour(value: str):
-    """A colour as `pnpgen.colours` parsed it: '#rrggbb' as DeviceRGB, 'cmyk(...)' as DeviceCMYK."""
-    if value.startswith("cmyk("):
-        from pnpgen.colours import cmyk_of
-
-        return CMYKColor(*cmyk_of(value))
-    return HexColor(value)
 
 
 class _Form(pdfdoc.PDFFormXObject):
@@ -93,6 +82,9 @@ class FaceDrawer:
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
         self._vectors = None  # SVG art, each file one form (`vectors`)
+        self.text = PdfText(canvas)  # colours and strings, as ReportLab writes them
+        # what a rectangle's path and an icon's placing wrote (`_draw_ops`): the same op writes the same again
+        self._kept: dict[tuple, object] = {}
         self.transform = (
             None  # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
         )
@@ -162,9 +154,15 @@ class FaceDrawer:
         c._code.append(
             "/Face BMC"
         )  # marked content: a face drawn on the page stays countable, as a form's Do is
-        p = c.beginPath()
-        p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
-        c.clipPath(p, stroke=0, fill=0)
+        key = (b, face.width_pt, face.height_pt, c._fillMode)
+        clip = self._kept.get(key)
+        if clip is None:
+            p = c.beginPath()
+            p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
+            c.clipPath(p, stroke=0, fill=0)
+            self._kept[key] = c._code[-1]
+        else:  # the text `clipPath` wrote for a face of this size
+            c._code.append(clip)
         self._draw_ops(face)
         c._code.append("EMC")
 
@@ -243,24 +241,43 @@ class FaceDrawer:
     # -- drawing ----------------------------------------------------------------------------------------
     def _draw_ops(self, face: Face) -> None:
         c, H = self.c, face.height_pt
+        fill, text, kept = self.text.fill, self.text.text, self._kept
         for op in face.ops:
             t = type(op)
             if t is Text:
-                c.setFillColor(colour(op.color))
-                c.setFont(pdf_name(op.font), op.size)
-                self._string(op.x, H - op.y, op.text)
+                fill(op.color)
+                text(op, H)
             elif t is Rect:
-                self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
-                y = H - op.y - op.h
-                if op.radius > 0:
-                    c.roundRect(
-                        op.x, y, op.w, op.h, op.radius, stroke=op.stroke is not None, fill=op.fill is not None
-                    )
+                if op.opacity < 1 or op.dash:
+                    self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
+                else:  # `_style`, quicker
+                    if op.fill is not None:
+                        fill(op.fill)
+                    if op.stroke is not None:
+                        self.text.stroke(op.stroke)
+                        self.text.width(op.stroke_width)
+                key = (op, H, c._fillMode)
+                code = kept.get(key)
+                if code is not None:  # a rectangle's path depends on nothing else: written as last time
+                    c._code.extend(code)
                 else:
-                    c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
+                    start = len(c._code)
+                    self._rect(op, H)
+                    if len(kept) < SHAPES_KEPT:
+                        kept[key] = c._code[start:]
                 self._unstyle(op.opacity, op.dash)
             elif t is Icon:
-                self.draw_icon(op.name, op.x, H - op.y - op.h, op.w, op.h, op.tint)
+                key = (op, H)
+                known = kept.get(key)
+                if known is not None:  # q, cm, Do, Q: as last time, the state left as it was
+                    c._code.extend(known[0])
+                    c._formsinuse.append(known[1])
+                else:
+                    form = self.icon_form(op.name, op.tint)  # made before anything is recorded
+                    start = len(c._code)
+                    self.draw_icon(op.name, op.x, H - op.y - op.h, op.w, op.h, op.tint)
+                    if len(kept) < SHAPES_KEPT:
+                        kept[key] = (c._code[start:], form)
             elif t is Ellipse:
                 self._style(op.fill, op.stroke, op.stroke_width, op.dash, op.opacity)
                 c.ellipse(
@@ -296,26 +313,18 @@ class FaceDrawer:
             elif t is Vector:
                 self.vectors.place(op, H)
 
+    def _rect(self, op: Rect, H: float) -> None:
+        y = H - op.y - op.h
+        if op.radius > 0:
+            self.c.roundRect(
+                op.x, y, op.w, op.h, op.radius, stroke=op.stroke is not None, fill=op.fill is not None
+            )
+        else:
+            self.c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
+
     def _string(self, x: float, y: float, text: str) -> None:
-        """`Canvas.drawString(x, y, text)` in the canvas's font, writing the same operators without the text object
-        ReportLab builds for each string: `BT`, the origin, each run of one font subset, `T*`, `ET`."""
-        c = self.c
-        font = pdfmetrics.getFont(c._fontname)
-        if (
-            not font._dynamicFont or not c.bottomup
-        ):  # a Type 1 font, a canvas upside down: ReportLab's own way
-            c.drawString(x, y, text)
-            return
-        doc, escape, subset_now, tmpl = c._doc, c._escape, -1, ""
-        parts = []
-        for subset, chunk in font.splitString(text, doc):
-            if subset != subset_now:
-                if not tmpl:
-                    tmpl = f"{fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
-                parts.append(f"{font.getSubsetInternalName(subset, doc)} {tmpl}")
-                subset_now = subset
-            parts.append(f"({escape(chunk)}) Tj")
-        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {' '.join(parts)} T* ET")
+        """`Canvas.drawString(x, y, text)` in the canvas's font (`PdfText.string`)."""
+        self.text.string(x, y, text)
 
     def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
         """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once

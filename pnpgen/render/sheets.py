@@ -53,6 +53,17 @@ def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "", dupl
             page(plan, [faces[i][1] for i in rng], True, f"{label} · backs", duplex)
 
 
+def _lines(c, marks) -> list[str]:
+    """What `c.line` writes for each mark, written nowhere yet."""
+    code, c._code = c._code, []
+    try:
+        for m in marks:
+            c.line(m.x1, m.y1, m.x2, m.y2)
+        return c._code
+    finally:
+        c._code = code
+
+
 def _shape_path(c, spec):
     p = c.beginPath()
     if spec[0] == "circle":
@@ -69,6 +80,8 @@ class PdfWriter:
         self.c = new_canvas(path, page_size, title, subject)
         self.drawer = FaceDrawer(self.c, icons)
         self.pages = 0
+        self._clips: dict[tuple, str] = {}  # a slot's box -> its clipping path's text (`sheet_page`)
+        self._mark_lines: dict[tuple, tuple] = {}  # a page's cut marks -> their lines' text (`_marks`)
 
     def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
         c = self.c
@@ -79,16 +92,23 @@ class PdfWriter:
             if f is not None:
                 self.drawer.prepare(f)
         drifted = back and self._drift(plan.paper_w, plan.paper_h, duplex)
+        clips = self._clips
         for slot, face in zip(slots, faces):
             if face is None:
                 continue
             # inner edges of a shared-cut grid get a hair of overlap so no viewer shows a seam between cards
-            left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
             c.saveState()
             c.translate(slot.x, slot.y)
-            p = c.beginPath()
-            p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
-            c.clipPath(p, stroke=0, fill=0)
+            key = (slot.bleed, slot.w, slot.h, c._fillMode)
+            clip = clips.get(key)
+            if clip is None:  # the slot's box, `clipPath` of its rectangle: the same text for every such slot
+                left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
+                p = c.beginPath()
+                p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
+                c.clipPath(p, stroke=0, fill=0)
+                clip = clips[key] = c._code[-1]
+            else:
+                c._code.append(clip)
             if back and duplex.turned:  # turned half round in its place
                 c.translate(slot.w, slot.h)
                 c.rotate(180)
@@ -105,18 +125,21 @@ class PdfWriter:
         self.pages += 1
 
     def _marks(self, marks) -> None:
-        """Cut marks: black hairlines; one drawn over the bleed gets a white halo so it shows on dark art."""
+        """Cut marks: black hairlines; one drawn over the bleed gets a white halo so it shows on dark art. The
+        lines' text is made once for each set of marks (every sheet of a deck has the same)."""
         c = self.c
-        over = [m for m in marks if m.over]
-        if over:
+        key = tuple(marks)
+        lines = self._mark_lines.get(key)
+        if lines is None:
+            over = [m for m in marks if m.over]
+            lines = self._mark_lines[key] = (_lines(c, over), _lines(c, marks))
+        if lines[0]:
             c.setStrokeColor(colour("#ffffff"))
             c.setLineWidth(1.0)
-            for m in over:
-                c.line(m.x1, m.y1, m.x2, m.y2)
+            c._code.extend(lines[0])
         c.setStrokeColor(colour("#000000"))
         c.setLineWidth(0.25)
-        for m in marks:
-            c.line(m.x1, m.y1, m.x2, m.y2)
+        c._code.extend(lines[1])
 
     def fold_page(self, plan, fronts: list, backs: list, label: str) -> None:
         """A fold-over sheet: fronts on one half, each back mirrored about the fold line on the other (turned

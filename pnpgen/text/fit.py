@@ -97,7 +97,7 @@ def wrap(paragraphs, width: float, size: float):
     for words in paragraphs:
         line, line_w = [], 0.0
         for word in words:
-            ww = word.width(size)
+            ww = word.unit * size if word.unit is not None else word.width(size)  # `width`, inlined
             if ww > width + 0.01:
                 too_wide = True
             if line and line_w + space + ww > width + 0.01:
@@ -188,7 +188,7 @@ def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, c
         top = y
     baseline = top + ascent * s
     for n, line in enumerate(lines):
-        widths = [wd.width(s) for wd in line]
+        widths = [wd.unit * s if wd.unit is not None else wd.width(s) for wd in line]  # `width`, inlined
         natural = sum(widths) + space * max(0, len(line) - 1)
         gap = space
         if align == "center":
@@ -200,6 +200,12 @@ def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, c
             last = n == len(lines) - 1 or not lines[n + 1]
             if align == "justify" and len(line) > 1 and not last:
                 gap = space + (w - natural) / (len(line) - 1)
+        if gap == space and line and s * leading >= 0.02 and _one_run(line, s, gap):
+            runs.line(
+                cx, baseline, line[0].pieces[0].font, s, color, " ".join([wd.pieces[0].value for wd in line])
+            )
+            baseline += s * leading
+            continue
         for word, ww in zip(line, widths):
             if word.unit is not None:  # one run of text: its width is the word's
                 piece = word.pieces[0]
@@ -209,6 +215,16 @@ def place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, c
             cx += ww + gap
         baseline += s * leading
     return runs.done()
+
+
+def _one_run(line, s: float, gap: float) -> bool:
+    """Whether `_Runs` would join a line's words into one run: each one run of text in one font, set a space of
+    that font apart (the line is then the words joined by spaces; a line never joins the one above it)."""
+    font = line[0].pieces[0].font
+    for word in line:
+        if word.unit is None or word.pieces[0].font != font:
+            return False
+    return unit_width(" ", font) * s == gap
 
 
 def _emit_word(runs, word, x, baseline, s, color, tint):
@@ -253,6 +269,11 @@ class _Runs:
                 return
         self._flush()
         self.run = [x, y, font, size, color, [value], x + width]
+
+    def line(self, x, y, font, size, color, text) -> None:
+        """A whole line that is one run (`_one_run`), as `text` would join it word by word."""
+        self._flush()
+        self.ops.append(Text(x, y, font, size, color, text))
 
     def other(self, op) -> None:
         self._flush()

@@ -146,8 +146,12 @@ def missing_glyphs(text: str, font: str) -> str:
 def _drawable(font: str) -> frozenset:
     """The code points `missing_glyphs` never reports for `font`: its glyphs but control characters, and
     every space."""
-    spaces = {code for code in range(0x3000 + 1) if chr(code).isspace()}
-    return frozenset({code for code in _charset(font) if not _control(chr(code))} | spaces)
+    return frozenset({code for code in _charset(font) if not _control(chr(code))} | _spaces())
+
+
+@cache
+def _spaces() -> frozenset:
+    return frozenset(code for code in range(0x3000 + 1) if chr(code).isspace())
 
 
 def _control(ch: str) -> bool:
@@ -163,13 +167,14 @@ def _charset(font: str) -> frozenset:
 
 
 @lru_cache(maxsize=100_000)
-@lru_cache(maxsize=100_000)
 def runs(text: str, font: str, fallbacks: tuple = FALLBACKS) -> tuple:
     """`text` split into (font, part) runs: each character in `font` when it has it, else in the first of
     `fallbacks` that has it (glyph by glyph: a game's own fonts, then pnpgen's), else left in `font` (and
     reported as missing where text is set). Remembered: a font's name never changes what it holds (a game's
     own fonts are registered under names of their own)."""
     own = _charset(font)
+    if text and own.issuperset(map(ord, text)):  # the usual answer: every character in the font itself
+        return ((font, text),)
     out: list[list] = []
     for ch in text:
         use = font

@@ -1,0 +1,162 @@
+"""Text, colours and line widths written into a PDF page or form: the operators ReportLab's `setFillColor`,
+`setStrokeColor`, `setLineWidth`, `setFont` and `drawString` write, byte for byte, made faster by what one file
+keeps: each colour's and width's operator, each run of text already written, and (for text whose characters all
+have their code in the font's first subset) the run made without ReportLab's text object or its character by
+character bookkeeping.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from reportlab.lib.colors import CMYKColor, Color, HexColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from pnpgen.faces import Text
+from pnpgen.text.fonts import pdf_name
+
+RUNS_KEPT = 20_000  # runs of text one file keeps the written form of (`PdfText.text`): a few MB at most
+
+
+@lru_cache(maxsize=4096)
+def colour(value: str):
+    """A colour as `pnpgen.colours` parsed it: '#rrggbb' as DeviceRGB, 'cmyk(...)' as DeviceCMYK."""
+    if value.startswith("cmyk("):
+        from pnpgen.colours import cmyk_of
+
+        return CMYKColor(*cmyk_of(value))
+    return HexColor(value)
+
+
+class PdfText:
+    """Colours, line widths and strings on one canvas (one file)."""
+
+    def __init__(self, canvas: Canvas):
+        self.c = canvas
+        self.fills: dict[str, tuple] = {}  # colour -> (its ReportLab colour, fill operator, alpha)
+        self.strokes: dict[str, tuple] = {}  # the same for strokes
+        self.widths: dict[float, str] = {}  # line width -> its operator
+        self.fonts: dict[str, tuple] = {}  # pnpgen font name -> (registered name, ReportLab font)
+        self.runs: dict[tuple, str] = {}  # (font, size, text) -> what `string` writes after the origin
+
+    def fill(self, value: str) -> None:
+        """`c.setFillColor(colour(value))`: the same operator and state, the operator's text made once per colour
+        (`fp_str` of its components and ReportLab's checks cost more than the colour is worth on every run)."""
+        c = self.c
+        known = self.fills.get(value)
+        if known is None:
+            known = self._known(value, "rg")
+            if known is None:  # CMYK (a separation?), a bad alpha: ReportLab's own way
+                c.setFillColor(colour(value))
+                return
+            self.fills[value] = known
+        col, code, alpha = known
+        c._fillColorObj = col
+        c._code.append(code)
+        if alpha is not None:
+            c._doc.ensureMinPdfVersion("transparency")
+            c._extgstate.set(c, "ca", alpha)
+
+    def stroke(self, value: str) -> None:
+        """`c.setStrokeColor(colour(value))`, as `fill` does it."""
+        c = self.c
+        known = self.strokes.get(value)
+        if known is None:
+            known = self._known(value, "RG")
+            if known is None:
+                c.setStrokeColor(colour(value))
+                return
+            self.strokes[value] = known
+        col, code, alpha = known
+        c._strokeColorObj = col
+        c._code.append(code)
+        if alpha is not None:
+            c._doc.ensureMinPdfVersion("transparency")
+            c._extgstate.set(c, "CA", alpha)
+
+    def width(self, width: float) -> None:
+        """`c.setLineWidth(width)`."""
+        c = self.c
+        c._lineWidth = width
+        code = self.widths.get(width)
+        if code is None:
+            code = self.widths[width] = f"{fp_str(width)} w"
+        c._code.append(code)
+
+    def _known(self, value: str, operator: str) -> tuple | None:
+        """(colour, its operator's text, its alpha) as ReportLab sets an RGB colour; None for any other."""
+        col = colour(value)
+        if type(col) is not Color or self.c._enforceColorSpace:
+            return None
+        alpha = getattr(col, "alpha", None)
+        if alpha is not None and not (isinstance(alpha, (float, int)) and 0 <= alpha <= 1):
+            return None
+        return col, f"{fp_str((col.red, col.green, col.blue))} {operator}", alpha
+
+    def text(self, op: Text, H: float) -> None:
+        """`c.setFont(pdf_name(op.font), op.size)` then `string`: a run already written in this file (the same
+        font, size and characters: every card's rules line that no card changes) is written again from its text
+        of last time, not split into font subsets again. A subset never changes a character once it has one."""
+        c = self.c
+        known = self.fonts.get(op.font)
+        if known is None:
+            name = pdf_name(op.font)
+            known = self.fonts[op.font] = (name, pdfmetrics.getFont(name))
+        name, font = known
+        size = op.size
+        c._fontname, c._fontsize, c._leading = name, size, size * 1.2
+        if not font._dynamicFont or not c.bottomup:
+            c.setFont(name, size)  # a Type 1 font writes its own operators
+            self.string(op.x, H - op.y, op.text)
+            return
+        key = (name, size, op.text)
+        tail = self.runs.get(key)
+        if tail is None:
+            tail = self._tail(font, op.text)
+            if len(self.runs) < RUNS_KEPT:
+                self.runs[key] = tail
+        c._code.append(f"BT 1 0 0 1 {fp_str(op.x, H - op.y)} Tm {tail}")
+
+    def _tail(self, font, text: str) -> str:
+        """What `string` writes after the origin: each run of one font subset, `T*`, `ET`. Text whose every
+        character is in the font's first subset already (most text, once a few lines are written) is one run,
+        made without `splitString`'s character by character bookkeeping."""
+        c = self.c
+        doc = c._doc
+        state = font.state.get(doc)
+        if state is not None and text:
+            try:
+                codes = bytes(
+                    [state.assignments[ch] for ch in map(ord, text)]
+                )  # KeyError: new; ValueError: > 255
+            except (KeyError, ValueError):
+                pass
+            else:
+                first = font.getSubsetInternalName(0, doc)
+                return (
+                    f"{first} {fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL ({c._escape(codes)}) Tj T* ET"
+                )
+        escape, subset_now, tmpl = c._escape, -1, ""
+        parts = []
+        for subset, chunk in font.splitString(text, doc):
+            if subset != subset_now:
+                if not tmpl:
+                    tmpl = f"{fp_str(c._fontsize)} Tf {fp_str(c._leading)} TL"
+                parts.append(f"{font.getSubsetInternalName(subset, doc)} {tmpl}")
+                subset_now = subset
+            parts.append(f"({escape(chunk)}) Tj")
+        return f"{' '.join(parts)} T* ET"
+
+    def string(self, x: float, y: float, text: str) -> None:
+        """`Canvas.drawString(x, y, text)` in the canvas's font, writing the same operators without the text object
+        ReportLab builds for each string: `BT`, the origin, each run of one font subset, `T*`, `ET`."""
+        c = self.c
+        font = pdfmetrics.getFont(c._fontname)
+        if (
+            not font._dynamicFont or not c.bottomup
+        ):  # a Type 1 font, a canvas upside down: ReportLab's own way
+            c.drawString(x, y, text)
+            return
+        c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {self._tail(font, text)}")
