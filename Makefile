@@ -9,16 +9,20 @@ BIN    := $(VENV)/bin
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# Editable installs in setuptools' "compat" mode: a .pth line naming this folder, where the default mode imports a
+# finder module at every start of Python (10-15 ms of the 80 ms `pnpgen build` takes when nothing changed).
+COMPAT := --config-settings editable_mode=compat
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(COMPAT) -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(COMPAT) -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(COMPAT) -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
 build: $(VENV)/.installed
