@@ -31,6 +31,9 @@ class Project:
     # a resident process's YAML parses (see `Reader`): what builds read is never changed, so one parse serves
     # every build until its file's text changes
     parsed: dict = field(default_factory=dict, compare=False, repr=False)
+    between: dict = field(
+        default_factory=dict, compare=False, repr=False
+    )  # what else it keeps (`GameRun.between`)
 
     def asked_key(self) -> str:
         """What the flags asked for: a game's `print:` defaults fill in the rest (`printing_for`)."""

@@ -113,3 +113,59 @@ def test_a_resident_process_loads_fonts_before_its_first_build(tmp_path):
     registered, shipped = counts["yes"]
     assert registered >= shipped
     assert counts["no"][0] < shipped
+
+
+def _diagram_project(tmp_path) -> Path:
+    import shutil
+
+    support = ROOT / "tests" / "broken" / "support"
+    root = tmp_path / "p"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "basic", root)
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text((support / "diagram-rulebook.md").read_text())
+    (game / "diagrams").mkdir()
+    (game / "diagrams" / "table.yaml").write_text((support / "diagram-table.yaml").read_text())
+    return root
+
+
+def test_a_resident_build_does_not_plan_again_a_diagram_whose_pieces_are_kept(tmp_path, monkeypatch):
+    """watch and serve remember which components each diagram drew on: an edit to another deck keeps the
+    rulebook without planning the diagram again; an edit to a card it shows, or to its file, redraws the book."""
+    from dataclasses import replace as copy
+
+    import pnpgen.rulebook.diagrams as diagrams
+    from pnpgen import pipeline
+    from pnpgen.imposition.duplex import DEFAULT
+
+    root = _diagram_project(tmp_path)
+    project = Project(root / "content", root / "out", "a4", copy(DEFAULT, whole=False), (), resident=True)
+    planned: list[str] = []
+    load = diagrams.load_diagram
+    monkeypatch.setattr(
+        diagrams, "load_diagram", lambda run, d, *a, **k: planned.append(d) or load(run, d, *a, **k)
+    )
+
+    def build() -> list[str]:
+        planned.clear()
+        (result,) = pipeline.build(project, None, check=False, workers=1)  # the check counts no Bolts
+        assert result.ok, [str(d) for d in result.diagnostics.errors]
+        return result.rendered
+
+    minis = root / "content" / "sample" / "decks" / "minis.yaml"
+    minis.write_text(minis.read_text() + '  - name: Bolt\n    count: 2\n    text: "Zap."\n')
+    assert "rulebook" in build() and planned == ["table"]
+    minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zip."'))  # not its first card
+    assert build() == ["minis"] and planned == []  # heroes, the diagram's only pieces, are kept
+    heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("Tide Caller", "Tide Singer"))  # card 2, on B1
+    assert build() == ["heroes", "rulebook"] and set(planned) == {"table"}  # judged, then drawn
+    table = root / "content" / "sample" / "diagrams" / "table.yaml"
+    table.write_text(table.read_text().replace('text: "here"', 'text: "there"'))
+    assert build() == ["rulebook"]
+    minis.write_text(minis.read_text().replace('text: "Zip."', 'text: "Zap."'))
+    assert build() == ["minis"] and planned == []
+    # a one-off build (not resident) keeps the same book, planning the diagram to know it
+    planned.clear()
+    minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zop."'))
+    (result,) = pipeline.build(copy(project, resident=False), None, check=False, workers=1)
+    assert result.rendered == ["minis"] and planned == ["table"]

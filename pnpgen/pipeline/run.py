@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +54,10 @@ class GameRun:
         # decks whose sheets this build keeps: every input they were drawn from holds, so their faces (the
         # rulebook's picture of the first card among them) are the faces the manifest recorded
         self.kept_decks: set[str] = set()
+        self.kept: set[str] = set()  # every component with a target this build keeps (decks, boards...)
+        # what a resident process (watch, serve) remembers between builds of this game (see `rulebook.values_hold`)
+        self.between: dict | None = project.between if getattr(project, "resident", False) else None
+        self._using: list[set] = []  # the components drawn inside each open `using()`
         self.on_file = None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
 
     # -- load ---------------------------------------------------------------------------------------------
@@ -151,6 +157,7 @@ class GameRun:
             if target.fresh(self, self.old_entries(target)):
                 if isinstance(target, outputs.DeckSheets):
                     self.kept_decks.add(target.component)
+                self.kept.add(target.component)
                 continue
             stale.add(id(target))
             with self.reader.recording() as recorded:
@@ -198,6 +205,8 @@ class GameRun:
 
     def card_faces(self, deck, index: int) -> tuple | None:
         """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn."""
+        for used in self._using:
+            used.add(deck.id)
         memo = self.__dict__.setdefault("_card_faces", {})
         key = (deck.id, index)
         if key not in memo:
@@ -209,9 +218,21 @@ class GameRun:
         self.reader.replay(read)  # recorded on every call, as drawing it again would
         return faces
 
+    @contextmanager
+    def using(self) -> Iterator[set]:
+        """The ids of the components whose faces `card_faces` and `board_faces` give inside the block."""
+        used: set = set()
+        self._using.append(used)
+        try:
+            yield used
+        finally:
+            self._using.remove(used)
+
     def board_faces(self, board) -> list | None:
         """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn. What
         drawing it read is recorded on every call (in the rulebook's recording as much as in a freshness check's)."""
+        for used in self._using:
+            used.add(board.id)
         failed = self.__dict__.setdefault("_boards_failed", set())
         if board.id in failed:
             return None

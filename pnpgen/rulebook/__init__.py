@@ -86,9 +86,11 @@ def load_rulebook(run, diags: Diagnostics):
     _plan_diagrams(run, book, diags)
     from pnpgen.rulebook.diagrams import load_cover
 
-    book.cover = load_cover(run, diags)
+    with run.using() as used:
+        book.cover = load_cover(run, diags)
     if book.cover is not None:
         reader.note_value(f"{SCOPE}cover", book.cover.snapshot())
+        _remember(run, "cover", used, book.cover.snapshot())
     check_glyphs(book, game, run.icons, diags)
     for block in _walk(book.blocks):
         if getattr(block, "component", None) and block.component not in pictures:
@@ -118,10 +120,12 @@ def _plan_diagrams(run, book, diags: Diagnostics) -> None:
         if len(book.diagrams) >= MAX_DIAGRAMS:
             diags.error(called, f"a rulebook shows at most {MAX_DIAGRAMS} different diagrams")
             return
-        plan = load_diagram(run, block.diagram, diags, called)
+        with run.using() as used:
+            plan = load_diagram(run, block.diagram, diags, called)
         book.diagrams[block.diagram] = plan
         if plan is not None:
             run.reader.note_value(f"{SCOPE}diagram/{block.diagram}", plan.snapshot())
+            _remember(run, f"diagram/{block.diagram}", used, plan.snapshot())
 
 
 def values_hold(run, inputs: dict) -> bool:
@@ -142,24 +146,47 @@ def values_hold(run, inputs: dict) -> bool:
             if faces is None or value_digest(_snapshot(faces)) != digest:
                 return False
             continue
-        if path == "cover":
-            from pnpgen.rulebook.diagrams import load_cover
+        if path == "cover" or path.startswith("diagram/"):
+            if _still(run, path, digest):
+                continue
+            from pnpgen.rulebook.diagrams import load_cover, load_diagram
 
-            cover = load_cover(run, Diagnostics())
-            if cover is None or value_digest(cover.snapshot()) != digest:
+            with run.using() as used:
+                if path == "cover":
+                    shown = load_cover(run, Diagnostics())
+                else:
+                    shown = load_diagram(run, path[len("diagram/") :], Diagnostics())
+            if shown is None or value_digest(shown.snapshot()) != digest:
                 return False
-            continue
-        if path.startswith("diagram/"):
-            from pnpgen.rulebook.diagrams import load_diagram
-
-            plan = load_diagram(run, path[len("diagram/") :], Diagnostics())
-            if plan is None or value_digest(plan.snapshot()) != digest:
-                return False
+            _remember(run, path, used, digest=digest)
             continue
         data = data if data is not None else template_data(run.game)
         if value_digest(value_at(data, path)) != digest:
             return False
     return True
+
+
+def _still(run, path: str, digest: str) -> bool:
+    """In a resident process: whether a diagram (or the cover) is what a build before this one found it to be,
+    without planning it again. It is when that build saw the same digest, the game's own file is the same, and
+    every component it drew pieces from is kept by this build (drawn from inputs that all hold). The diagram's
+    and cover's files themselves are among the rulebook's inputs, checked before any value is."""
+    between = getattr(run, "between", None)
+    known = None if between is None else between.get(("rulebook", run.game.id, path))
+    if known is None:
+        return False
+    game_inputs, used, seen = known
+    return seen == digest and game_inputs == dict(run.game.inputs) and used <= run.kept
+
+
+def _remember(run, path: str, used: set, snapshot: str = "", digest: str = "") -> None:
+    """Keep, in a resident process, what a diagram or the cover drew on and what it came to (`_still`)."""
+    between = getattr(run, "between", None)
+    if between is not None:
+        from pnpgen.recorded import value_digest
+
+        seen = digest or value_digest(snapshot)
+        between[("rulebook", run.game.id, path)] = (dict(run.game.inputs), frozenset(used), seen)
 
 
 def _snapshot(faces) -> str:
