@@ -130,3 +130,30 @@ def test_runs_of_text_the_font_holds_and_of_text_it_lacks():
     mixed = runs("a \u2192 b", "sans")
     assert "".join(part for _f, part in mixed) == "a \u2192 b" and len(mixed) == 3
     assert mixed[0] == ("sans", "a ") and mixed[1][0].startswith("fallback-") and mixed[2] == ("sans", " b")
+
+
+def test_a_rulebook_registers_only_the_fonts_it_sets(project):
+    """Parsing a font costs ~15 ms: a one-game build (its rulebook written in the same process here) registers
+    the shipped fonts its pages use, not all twelve; every font it names is embedded."""
+    import subprocess
+    import sys
+
+    root = project("basic")
+    (root / "content" / "sample" / "rulebook.md").write_text(
+        "# Sample\n\n## Goal\n\nWin **twice**, *quickly*.\n"
+    )
+    code = (
+        "from pathlib import Path; from pnpgen.project import Project; from pnpgen import pipeline;"
+        "from pnpgen.text.fonts import FONT_NAMES, pdf_name;"
+        "assert all(r.ok for r in pipeline.build(Project(Path('content'), Path('out')), None, workers=1));"
+        "print(pdf_name.cache_info().currsize, len(FONT_NAMES))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT)}
+    )
+    assert done.returncode == 0, done.stderr
+    registered, shipped = (int(n) for n in done.stdout.split())
+    assert 0 < registered < shipped
+    with pdfplumber.open(root / "out" / "sample" / "rulebook.pdf") as pdf:
+        fonts = {ch["fontname"] for page in pdf.pages for ch in page.chars}
+    assert fonts and all("+" in name for name in fonts)  # subset prefixes: embedded, none unembedded

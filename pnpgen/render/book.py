@@ -57,7 +57,7 @@ from pnpgen.rulebook import (
     Rule,
     TableBlock,
 )
-from pnpgen.text.fonts import pdf_name, register_all, unit_width
+from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM, PAPERS
 
 
@@ -338,8 +338,7 @@ def build_rulebook_pdf(
     path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str, low: bool = False
 ) -> int:
     """Write the rulebook (`low`: its low-ink form: a pale cover, pictures as the low-ink sheets print them);
-    returns its page count."""
-    register_all()
+    returns its page count. (Each shipped font is registered as it is first set: a book rarely uses all twelve.)"""
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     margin_x, margin_top, margin_bottom = 20 * MM, 22 * MM, 20 * MM
     frame_w = pw - 2 * margin_x

@@ -118,10 +118,8 @@ def write_back_cover(path, game, paper: str, cover=None) -> None:
     from reportlab.pdfgen.canvas import Canvas
 
     from pnpgen import __version__
-    from pnpgen.text.fonts import register_all
     from pnpgen.units import PAPERS
 
-    register_all()
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     canv = Canvas(str(path), pagesize=(pw, ph), invariant=1, pageCompression=1)
     canv.setCreator(f"pnpgen {__version__}")
