@@ -44,37 +44,27 @@ class PdfText:
     def fill(self, value: str) -> None:
         """`c.setFillColor(colour(value))`: the same operator and state, the operator's text made once per colour
         (`fp_str` of its components and ReportLab's checks cost more than the colour is worth on every run)."""
-        c = self.c
-        known = self.fills.get(value)
-        if known is None:
-            known = self._known(value, "rg")
-            if known is None:  # CMYK (a separation?), a bad alpha: ReportLab's own way
-                c.setFillColor(colour(value))
-                return
-            self.fills[value] = known
-        col, code, alpha = known
-        c._fillColorObj = col
-        c._code.append(code)
-        if alpha is not None:
-            c._doc.ensureMinPdfVersion("transparency")
-            c._extgstate.set(c, "ca", alpha)
+        self._set(value, self.fills, "rg", "_fillColorObj", "ca", self.c.setFillColor)
 
     def stroke(self, value: str) -> None:
         """`c.setStrokeColor(colour(value))`, as `fill` does it."""
+        self._set(value, self.strokes, "RG", "_strokeColorObj", "CA", self.c.setStrokeColor)
+
+    def _set(self, value: str, kept: dict, op: str, attr: str, alpha_key: str, fallback) -> None:
         c = self.c
-        known = self.strokes.get(value)
+        known = kept.get(value)
         if known is None:
-            known = self._known(value, "RG")
-            if known is None:
-                c.setStrokeColor(colour(value))
+            known = self._known(value, op)
+            if known is None:  # CMYK (a separation?), a bad alpha: ReportLab's own way
+                fallback(colour(value))
                 return
-            self.strokes[value] = known
+            kept[value] = known
         col, code, alpha = known
-        c._strokeColorObj = col
+        setattr(c, attr, col)
         c._code.append(code)
         if alpha is not None:
             c._doc.ensureMinPdfVersion("transparency")
-            c._extgstate.set(c, "CA", alpha)
+            c._extgstate.set(c, alpha_key, alpha)
 
     def width(self, width: float) -> None:
         """`c.setLineWidth(width)`."""
