@@ -169,3 +169,24 @@ def test_a_resident_build_does_not_plan_again_a_diagram_whose_pieces_are_kept(tm
     minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zop."'))
     (result,) = pipeline.build(copy(project, resident=False), None, check=False, workers=1)
     assert result.rendered == ["minis"] and planned == ["table"]
+
+
+def test_a_pictured_cards_change_is_found_before_any_diagram_is_planned(tmp_path, monkeypatch):
+    """Judging the rulebook, pictures come before diagrams: a change to a deck's first card redraws the book
+    without planning its diagrams once to judge and once more to draw."""
+    import pnpgen.rulebook.diagrams as diagrams
+    from pnpgen import pipeline
+
+    root = _diagram_project(tmp_path)
+    project = Project(root / "content", root / "out")
+    assert all(r.ok for r in pipeline.build(project, None, check=False, workers=1))
+    planned: list[str] = []
+    load = diagrams.load_diagram
+    monkeypatch.setattr(
+        diagrams, "load_diagram", lambda run, d, *a, **k: planned.append(d) or load(run, d, *a, **k)
+    )
+    minis = root / "content" / "sample" / "decks" / "minis.yaml"
+    minis.write_text(minis.read_text().replace('text: "Tiny."', 'text: "Small."', 1))  # its first card
+    (result,) = pipeline.build(project, None, check=False, workers=1)
+    assert result.ok and "rulebook" in result.rendered
+    assert planned == ["table"]  # drawn once; judging stopped at the picture

@@ -134,7 +134,7 @@ def values_hold(run, inputs: dict) -> bool:
 
     data = None
     by_id = {c.id: c for c in run.game.components}
-    for key, digest in inputs.items():
+    for key, digest in sorted(inputs.items(), key=_dearest_last):
         if not key.startswith("=" + SCOPE):
             continue
         path = key[len(SCOPE) + 1 :]
@@ -164,6 +164,13 @@ def values_hold(run, inputs: dict) -> bool:
         if value_digest(value_at(data, path)) != digest:
             return False
     return True
+
+
+def _dearest_last(item: tuple) -> int:
+    """The order values are judged in, the first that moved deciding: pictures (a card, drawn already when its
+    deck is stale) and the content's values first, diagrams and the cover (each planned with its pieces) last."""
+    key = item[0][len(SCOPE) + 1 :]
+    return 1 if key == "cover" or key.startswith("diagram/") else 0
 
 
 def _still(run, path: str, digest: str) -> bool:
