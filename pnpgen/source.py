@@ -63,6 +63,14 @@ def _mark_loc(display: str, mark) -> Location:
     return Location(display, mark.line + 1, mark.column + 1)
 
 
+def _bool_key(loc: Location, text: str, value: bool) -> ContentError:
+    return ContentError.at(
+        loc,
+        f"the key '{text}' reads as {str(value).lower()} in YAML; put it in quotes "
+        f"('\"{text}\": ...') or choose another name",
+    )
+
+
 MERGE = object()  # the `<<` key
 MAX_DEPTH = 64  # mappings and lists inside each other; checked before any parser could recurse
 PLAIN_KEPT = 10_000  # plain scalars' resolved tags one file keeps
@@ -113,7 +121,7 @@ class _Composer:
                         if len(plain) < PLAIN_KEPT:
                             plain[value] = tag
                     if tag != _STR:
-                        value = self.scalar(event)
+                        value = self.scalar(event, tag)
                 # else quoted or a block: a string, its text
                 self.count += 1
                 if self.count > MAX_VALUES:
@@ -129,11 +137,7 @@ class _Composer:
                     continue
                 top = stack[-1]
                 if type(value) is bool and top.is_map and not top.has_key:
-                    raise ContentError.at(
-                        loc,
-                        f"the key '{event.value}' reads as {str(value).lower()} in YAML; put it in quotes "
-                        f"('\"{event.value}\": ...') or choose another name",
-                    )
+                    raise _bool_key(loc, event.value, value)
                 top.add(value, loc, False)
             elif kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
                 if kind is yaml.AliasEvent:
@@ -147,11 +151,7 @@ class _Composer:
                     value, size = self.scalar(event), 1
                     self.tally(1, event)
                     if isinstance(value, bool) and stack and stack[-1].is_map and not stack[-1].has_key:
-                        raise ContentError.at(
-                            self.loc(event),
-                            f"the key '{event.value}' reads as {str(value).lower()} in YAML; put it in quotes "
-                            f"('\"{event.value}\": ...') or choose another name",
-                        )
+                        raise _bool_key(self.loc(event), event.value, value)
                     if event.anchor:
                         self.anchors[event.anchor] = (value, 1)
                 if not stack:
@@ -191,8 +191,9 @@ class _Composer:
                     )
         return result
 
-    def scalar(self, event):
-        tag = event.tag
+    def scalar(self, event, tag: str | None = None):
+        """A scalar's value; `tag`: its plain tag, when the caller has resolved it already."""
+        tag = tag or event.tag
         if tag is None or tag == "!":
             tag = self.resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
         if tag == "tag:yaml.org,2002:timestamp":
