@@ -24,7 +24,7 @@ def test_strings_are_written_as_reportlab_writes_them(tmp_path):
         for c in (ours, theirs):
             c.setFont(pdf_name(font), size)
         for i, text in enumerate(TEXTS):
-            drawer._string(10.5, 20.25 + i * 11.1, text)
+            drawer.text.string(10.5, 20.25 + i * 11.1, text)
             theirs.drawString(10.5, 20.25 + i * 11.1, text)
     assert ours._code == theirs._code
     assert any(" Tj /" in line for line in ours._code)  # a string that changes subset half way

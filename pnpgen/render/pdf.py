@@ -26,6 +26,20 @@ SHAPES_KEPT = 20_000  # rectangles and icons one file keeps the written form of 
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
 
 
+def clip_box(c: Canvas, kept: dict, x: float, y: float, w: float, h: float) -> None:
+    """`c.clipPath` of the rectangle (x, y, w, h): its text made once per box and fill mode and kept in `kept` (the
+    writer's), written again for every face or slot of that size."""
+    key = ("clip", x, y, w, h, c._fillMode)
+    code = kept.get(key)
+    if code is None:
+        p = c.beginPath()
+        p.rect(x, y, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        kept[key] = c._code[-1]
+    else:
+        c._code.append(code)
+
+
 class _Form(pdfdoc.PDFFormXObject):
     """ReportLab's form XObject leaves out the ExtGState and Shading resources its stream uses (opacity, an SVG's
     gradients); add them."""
@@ -154,15 +168,7 @@ class FaceDrawer:
         c._code.append(
             "/Face BMC"
         )  # marked content: a face drawn on the page stays countable, as a form's Do is
-        key = (b, face.width_pt, face.height_pt, c._fillMode)
-        clip = self._kept.get(key)
-        if clip is None:
-            p = c.beginPath()
-            p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
-            c.clipPath(p, stroke=0, fill=0)
-            self._kept[key] = c._code[-1]
-        else:  # the text `clipPath` wrote for a face of this size
-            c._code.append(clip)
+        clip_box(c, self._kept, -b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
         self._draw_ops(face)
         c._code.append("EMC")
 
@@ -321,10 +327,6 @@ class FaceDrawer:
             )
         else:
             self.c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
-
-    def _string(self, x: float, y: float, text: str) -> None:
-        """`Canvas.drawString(x, y, text)` in the canvas's font (`PdfText.string`)."""
-        self.text.string(x, y, text)
 
     def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
         """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once

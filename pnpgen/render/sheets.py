@@ -8,7 +8,7 @@ from pathlib import Path
 from pnpgen.imposition import Label, PiecePlan, SheetPlan, paginate
 from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.imposition.fold import FoldPlan
-from pnpgen.render.pdf import SEAM, FaceDrawer, _poly, colour, new_canvas
+from pnpgen.render.pdf import SEAM, FaceDrawer, _poly, clip_box, colour, new_canvas
 from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import pdf_name, unit_width
 
@@ -80,7 +80,7 @@ class PdfWriter:
         self.c = new_canvas(path, page_size, title, subject)
         self.drawer = FaceDrawer(self.c, icons)
         self.pages = 0
-        self._clips: dict[tuple, str] = {}  # a slot's box -> its clipping path's text (`sheet_page`)
+        self._clips: dict[tuple, str] = {}  # a slot's box -> its clipping path's text (`clip_box`)
         self._mark_lines: dict[tuple, tuple] = {}  # a page's cut marks -> their lines' text (`_marks`)
 
     def sheet_page(self, plan: SheetPlan, faces: list, back: bool, label: str, duplex: Duplex = LONG) -> None:
@@ -99,16 +99,8 @@ class PdfWriter:
             # inner edges of a shared-cut grid get a hair of overlap so no viewer shows a seam between cards
             c.saveState()
             c.translate(slot.x, slot.y)
-            key = (slot.bleed, slot.w, slot.h, c._fillMode)
-            clip = clips.get(key)
-            if clip is None:  # the slot's box, `clipPath` of its rectangle: the same text for every such slot
-                left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
-                p = c.beginPath()
-                p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
-                c.clipPath(p, stroke=0, fill=0)
-                clip = clips[key] = c._code[-1]
-            else:
-                c._code.append(clip)
+            left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
+            clip_box(c, clips, -left, -bottom, slot.w + left + right, slot.h + bottom + top)
             if back and duplex.turned:  # turned half round in its place
                 c.translate(slot.w, slot.h)
                 c.rotate(180)
@@ -155,9 +147,7 @@ class PdfWriter:
                 left, bottom, right, top = (b if b > 0 else SEAM for b in slot.bleed)
                 c.saveState()
                 c.translate(slot.x, slot.y)
-                p = c.beginPath()
-                p.rect(-left, -bottom, slot.w + left + right, slot.h + bottom + top)
-                c.clipPath(p, stroke=0, fill=0)
+                clip_box(c, self._clips, -left, -bottom, slot.w + left + right, slot.h + bottom + top)
                 if turned:
                     c.translate(slot.w, slot.h)
                     c.rotate(180)
