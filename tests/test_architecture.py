@@ -194,6 +194,39 @@ def test_pnpgen_build_with_nothing_to_do_imports_neither_click_nor_anything_that
         assert other.returncode == code and " click" in other.stderr, other.stdout
 
 
+def test_a_stale_build_imports_no_process_pool_and_compiles_no_url_pattern(tmp_path):
+    """What a build imports is its fixed cost (about two thirds of a small deck's build): it forks its writers
+    without `multiprocessing` or `concurrent.futures`, and ReportLab's URL pattern, which pnpgen never uses, is
+    not compiled when print-all's paragraphs import it."""
+    import shutil
+
+    shutil.copytree(PKG.parent / "tests" / "fixtures" / "basic", tmp_path / "p")
+    first = _pnpgen(["build", "--out", "out", "--jobs", "2"], tmp_path / "p", importtime=True)
+    assert first.returncode == 0 and "built sample" in first.stdout, first.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in first.stderr.splitlines() if "|" in line}
+    assert "reportlab.platypus.paragraph" in imported  # print-all's guide page
+    assert not {m for m in imported if m.split(".")[0] in ("multiprocessing", "concurrent")}
+
+
+def test_reportlabs_url_pattern_is_compiled_on_first_use_and_works():
+    code = (
+        "import re, pnpgen.render.printall\n"
+        "from reportlab.platypus import paragraph as p\n"
+        "assert re.compile.__module__ == 're', re.compile  # the import hook put it back\n"
+        "print(type(p.uri_pat).__name__)\n"
+        "print(p._uri_split_pairs('https://example.com/a/b'))\n"
+        "print(p._uri_split_pairs('not a url'))\n"
+        "print(p.uri_pat.pattern == re.compile(p.uri_pat.pattern, re.I).pattern, type(p.uri_pat._compiled).__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "OnFirstUse",
+        "[('https://example.com/a/', 'b'), ('https://example.com/', 'a/b'), ('https://', 'example.com/a/b')]",
+        "None",
+        "True Pattern",
+    ]
+
+
 def test_no_module_is_over_about_400_lines():
     long = [f"{p.relative_to(PKG)}: {n}" for p in modules() if (n := len(p.read_text().splitlines())) > 420]
     assert not long, long

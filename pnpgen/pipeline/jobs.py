@@ -1,18 +1,26 @@
 """Running work in parallel processes: the files of one game, or several games at once.
 
 Workers are forked, so what they work on (faces, plans) is inherited, never pickled; each job is named by its
-index. A worker dies with a build that was killed. Errors in a worker come back as the ContentError they were,
-so a problem found while writing still names its file:line:column.
+index, sent down a pipe, and only its result (a file's pages and digest, a game's result) comes back pickled. A
+worker dies with a build that was killed. Errors in a worker come back as the ContentError they were, so a problem
+found while writing still names its file:line:column.
+
+The pool is a few plain `os.fork` calls and pipes, not `concurrent.futures.ProcessPoolExecutor`: importing that
+and `multiprocessing` and starting its manager thread and queues cost 25-40 ms of every build, a tenth of a small
+deck's (`make bench`), for nothing this use needs.
 """
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
+import pickle
 import re
+import selectors
+import signal
+import sys
+import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +51,6 @@ def die_with_parent() -> None:
     """A worker must not outlive a build that was killed (Linux: the kernel signals it when the parent dies)."""
     try:
         import ctypes
-        import signal
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the parent died before we asked
@@ -52,12 +59,15 @@ def die_with_parent() -> None:
         pass
 
 
-_inherited: list = []  # set in each forked worker by its initializer only
+class WorkerDied(RuntimeError):
+    """A worker process ended without answering (killed, out of memory, or it crashed)."""
 
 
-def _init_worker(items: list) -> None:
-    die_with_parent()
-    _inherited[:] = items
+class RemoteTraceback(Exception):
+    """The traceback of an error raised in a worker, set as that error's cause (shown with --debug)."""
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else ""
 
 
 def write_one(job: Job) -> dict:
@@ -82,16 +92,12 @@ def run_parallel(
     """`work(item)` for every item, in forked processes when more than one worker and item; results in order.
     `done(i, result)`, when given, sees each result as soon as it is in. `first`, when given, is the order in
     which the items start (the longest first: the last to start is then a short one, and the workers end
-    together)."""
+    together). The first error raised by `work` is raised here, once the other workers are stopped."""
     results: list = [None] * len(items)
+    order = list(first) if first is not None else list(range(len(items)))
     if workers > 1 and len(items) > 1:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(
-            max_workers=min(workers, len(items)), mp_context=ctx, initializer=_init_worker, initargs=(items,)
-        ) as pool:
-            futures = [pool.submit(_call, work, i) for i in (first or range(len(items)))]
-            for fut in as_completed(futures):
-                i, res = fut.result()
+        with Pool(min(workers, len(items)), work, items) as pool:
+            for i, res in pool.run(order):
                 results[i] = res
                 if done is not None:
                     done(i, res)
@@ -105,8 +111,157 @@ def run_parallel(
     return results
 
 
-def _call(work: Callable, index: int) -> tuple[int, object]:
-    return index, work(_inherited[index])
+_SIZE = 8  # bytes of the length before each answer
+
+
+class Pool:
+    """`n` forked workers, each given one index at a time down its own pipe and answering on another: a pickled
+    `(index, ok, result or error, traceback)`. A worker whose pipe closes without an answer has died."""
+
+    def __init__(self, n: int, work: Callable, items: list) -> None:
+        self.workers: list[tuple[int, int, int]] = []  # (pid, fd to send indexes, fd to read answers)
+        _flush_std_streams()  # what the parent buffered is written once, not once more by every worker
+        try:
+            for _ in range(n):
+                self.workers.append(self._fork(work, items))
+        except BaseException:
+            self.close(kill=True)
+            raise
+
+    def _fork(self, work: Callable, items: list) -> tuple[int, int, int]:
+        tasks_r, tasks_w = os.pipe()
+        answers_r, answers_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into the parent's code
+            code = 1
+            try:
+                for _pid, a, b in self.workers:  # the other workers' pipes, inherited
+                    os.close(a)
+                    os.close(b)
+                os.close(tasks_w)
+                os.close(answers_r)
+                die_with_parent()
+                _serve(work, items, tasks_r, answers_w)
+                code = 0
+            finally:
+                _flush_std_streams()
+                os._exit(code)
+        os.close(tasks_r)
+        os.close(answers_w)
+        return pid, tasks_w, answers_r
+
+    def run(self, order: list[int]) -> Iterator[tuple[int, object]]:
+        """(index, result) of every index in `order`, as each is done."""
+        waiting = list(reversed(order))
+        sel = selectors.DefaultSelector()
+        buffers: dict[int, bytearray] = {}
+        try:
+            for pid, tasks, answers in self.workers:
+                if waiting:
+                    _send(tasks, waiting.pop(), pid)
+                    sel.register(answers, selectors.EVENT_READ, (pid, tasks))
+                    buffers[answers] = bytearray()
+                else:
+                    os.close(tasks)  # nothing for it: it ends
+            while buffers:
+                for key, _events in sel.select():
+                    answers, (pid, tasks) = key.fd, key.data
+                    chunk = os.read(answers, 1 << 16)
+                    buf = buffers[answers]
+                    if not chunk:
+                        raise WorkerDied(f"a writer process stopped before it answered ({_how_ended(pid)})")
+                    buf += chunk
+                    size = int.from_bytes(buf[:_SIZE], "little") if len(buf) >= _SIZE else -1
+                    if size < 0 or len(buf) < _SIZE + size:
+                        continue
+                    i, ok, value, tb = pickle.loads(bytes(buf[_SIZE : _SIZE + size]))
+                    del buf[: _SIZE + size]
+                    if not ok:
+                        value.__cause__ = RemoteTraceback(tb)
+                        raise value
+                    if waiting:
+                        _send(tasks, waiting.pop(), pid)
+                    else:
+                        sel.unregister(answers)
+                        del buffers[answers]
+                        os.close(tasks)
+                    yield i, value
+        finally:
+            sel.close()
+
+    def close(self, kill: bool = False) -> None:
+        for pid, tasks, answers in self.workers:
+            for fd in (tasks, answers):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass  # closed already: its work was done
+            if kill:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        self.workers = []
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self.close(kill=exc is not None)  # an error or an interrupt: the others' work is not wanted
+
+
+def _send(tasks: int, index: int, pid: int) -> None:
+    try:
+        os.write(tasks, index.to_bytes(4, "little"))
+    except BrokenPipeError:
+        raise WorkerDied(
+            f"a writer process stopped before it was given its work ({_how_ended(pid)})"
+        ) from None
+
+
+def _serve(work: Callable, items: list, tasks: int, answers: int) -> None:
+    """A worker's loop: an index in, its answer out, until the parent closes the pipe."""
+    while True:
+        data = os.read(tasks, 4)
+        if len(data) < 4:
+            return
+        i = int.from_bytes(data, "little")
+        try:
+            answer = pickle.dumps((i, True, work(items[i]), ""))
+        except Exception as exc:  # noqa: BLE001 - any error goes back to be raised in the parent
+            tb = "".join(traceback.format_exception(exc))
+            try:
+                answer = pickle.dumps((i, False, exc, tb))
+            except Exception:  # noqa: BLE001 - an error that cannot cross: its text does
+                answer = pickle.dumps((i, False, RuntimeError(f"{type(exc).__name__}: {exc}"), tb))
+        view = memoryview(len(answer).to_bytes(_SIZE, "little") + answer)
+        while view:
+            view = view[os.write(answers, view) :]
+
+
+def _how_ended(pid: int) -> str:
+    try:
+        _pid, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return "already reaped"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return f"killed by {signal.Signals(sig).name}" + (
+            ", perhaps out of memory" if sig == signal.SIGKILL else ""
+        )
+    return f"exit status {os.WEXITSTATUS(status)}"
+
+
+def _flush_std_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, ValueError, OSError):
+            pass
 
 
 def write_all(

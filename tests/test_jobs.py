@@ -1,0 +1,135 @@
+"""The forked pool that writes a game's files, or builds several games, in parallel (`pipeline.jobs.Pool`)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from pnpgen.errors import ContentError, Location
+from pnpgen.pipeline.jobs import RemoteTraceback, WorkerDied, run_parallel
+
+
+def _no_children_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def _pid_and_double(n: int) -> tuple[int, int]:
+    return n * 2, os.getpid()
+
+
+def test_results_come_back_in_order_from_forked_workers():
+    seen_done: list[int] = []
+    steps: list[int] = []
+    out = run_parallel(
+        list(range(7)),
+        _pid_and_double,
+        2,
+        steps.append,
+        lambda i, r: seen_done.append(i),
+        first=[6, 5, 0, 1, 2, 3, 4],
+    )
+    assert [r[0] for r in out] == [0, 2, 4, 6, 8, 10, 12]
+    pids = {r[1] for r in out}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2  # two workers at most, never the parent itself
+    assert sorted(seen_done) == list(range(7)) and sorted(steps) == list(range(7))
+    assert _no_children_left()
+
+
+def test_the_first_items_start_first():
+    """With one item per worker at a time, the first two of `first` are the first two answered or started."""
+    out = run_parallel(list(range(4)), _pid_and_double, 2, lambda i: None, first=[3, 2, 1, 0])
+    started_by = {out[3][1], out[2][1]}
+    assert len(started_by) == 2  # items 3 and 2 went to the two workers, one each
+
+
+def test_one_worker_or_one_item_runs_in_this_process():
+    out = run_parallel([5], _pid_and_double, 2, lambda i: None)
+    assert out == [(10, os.getpid())]
+    out = run_parallel([1, 2], _pid_and_double, 1, lambda i: None)
+    assert [pid for _n, pid in out] == [os.getpid()] * 2
+
+
+def _fail_on_two(n: int) -> int:
+    if n == 2:
+        raise ContentError.at(Location("decks/a.yaml", 3, 5), "the art could not be read")
+    return n
+
+
+def test_a_content_error_in_a_worker_keeps_its_location_and_the_workers_are_gone():
+    with pytest.raises(ContentError) as caught:
+        run_parallel(list(range(5)), _fail_on_two, 2, lambda i: None)
+    (diag,) = caught.value.diagnostics.sorted()
+    assert diag.location.line == 3 and diag.location.col == 5 and "could not be read" in diag.message
+    assert isinstance(caught.value.__cause__, RemoteTraceback)
+    assert "_fail_on_two" in str(caught.value.__cause__)  # the worker's traceback, for --debug
+    assert _no_children_left()
+
+
+class _Unpicklable(Exception):
+    def __init__(self, what):
+        super().__init__(f"bad {what}")
+        self.handle = lambda: None  # a lambda cannot be pickled
+
+    def __reduce__(self):
+        return (type(self), (self.handle,))
+
+
+def _raise_unpicklable(n: int) -> int:
+    raise _Unpicklable(n)
+
+
+def test_an_error_that_cannot_cross_comes_back_as_its_text():
+    with pytest.raises(RuntimeError, match="_Unpicklable: bad 0|_Unpicklable: bad 1"):
+        run_parallel([0, 1], _raise_unpicklable, 2, lambda i: None)
+    assert _no_children_left()
+
+
+def _die(n: int) -> int:
+    if n == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for():
+    with pytest.raises(WorkerDied, match="killed by SIGKILL"):
+        run_parallel(list(range(4)), _die, 2, lambda i: None)
+    assert _no_children_left()
+
+
+def test_an_error_in_the_parents_callback_stops_the_workers():
+    def done(i, result):
+        raise KeyError("stop")
+
+    with pytest.raises(KeyError):
+        run_parallel(list(range(6)), _pid_and_double, 2, lambda i: None, done)
+    assert _no_children_left()
+
+
+def test_what_the_parent_and_workers_print_appears_once_each(tmp_path):
+    """The parent's buffered output is flushed before the fork (not written again by each worker), and what a
+    worker prints is flushed before it exits."""
+    script = (
+        "import sys\n"
+        "from pnpgen.pipeline.jobs import run_parallel\n"
+        "print('parent-before', end=' ')\n"
+        "def work(n):\n"
+        "    sys.stdout.write(f' worker-{n} ')\n"
+        "    return n\n"
+        "run_parallel(list(range(4)), work, 2, lambda i: None)\n"
+        "print('parent-after')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as a pipe's stdout is
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    words = out.split()
+    assert words.count("parent-before") == 1 and words.count("parent-after") == 1
+    assert sorted(w for w in words if w.startswith("worker-")) == [f"worker-{n}" for n in range(4)]
