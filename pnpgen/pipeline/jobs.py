@@ -88,16 +88,20 @@ def run_parallel(
     step: Callable[[int], None],
     done: Callable | None = None,
     first: list[int] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list:
     """`work(item)` for every item, in forked processes when more than one worker and item; results in order.
     `done(i, result)`, when given, sees each result as soon as it is in. `first`, when given, is the order in
     which the items start (the longest first: the last to start is then a short one, and the workers end
-    together). The first error raised by `work` is raised here, once the other workers are stopped."""
+    together). `meanwhile()`, when given, is work of the caller's that can be done before the results are in:
+    with forked workers it is called once, when the first of them has nothing left to do, on the core that
+    worker leaves free (alone, it is not called). The first error raised by `work` is raised here, once the
+    other workers are stopped."""
     results: list = [None] * len(items)
     order = list(first) if first is not None else list(range(len(items)))
     if workers > 1 and len(items) > 1:
         with Pool(min(workers, len(items)), work, items) as pool:
-            for i, res in pool.run(order):
+            for i, res in pool.run(order, meanwhile):
                 results[i] = res
                 if done is not None:
                     done(i, res)
@@ -150,8 +154,10 @@ class Pool:
         os.close(answers_w)
         return pid, tasks_w, answers_r
 
-    def run(self, order: list[int]) -> Iterator[tuple[int, object]]:
-        """(index, result) of every index in `order`, as each is done."""
+    def run(
+        self, order: list[int], meanwhile: Callable[[], object] | None = None
+    ) -> Iterator[tuple[int, object]]:
+        """(index, result) of every index in `order`, as each is done; `meanwhile()` once a worker is idle."""
         waiting = list(reversed(order))
         sel = selectors.DefaultSelector()
         buffers: dict[int, bytearray] = {}
@@ -186,6 +192,9 @@ class Pool:
                         del buffers[answers]
                         os.close(tasks)
                     yield i, value
+                    if meanwhile is not None and not waiting and buffers:  # a worker is idle, others at work
+                        meanwhile()
+                        meanwhile = None
         finally:
             sel.close()
 
@@ -265,16 +274,20 @@ def _flush_std_streams() -> None:
 
 
 def write_all(
-    jobs: list[Job], workers: int, step: Callable[[int], None] = lambda i: None, done: Callable | None = None
+    jobs: list[Job],
+    workers: int,
+    step: Callable[[int], None] = lambda i: None,
+    done: Callable | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[dict]:
     """Write every job's file; the first failure is raised (the caller discards the staging folder). `done(i,
-    result)` sees each file as soon as it is written (in the staging folder)."""
+    result)` sees each file as soon as it is written (in the staging folder); `meanwhile` as in `run_parallel`."""
     if (
         gc.get_freeze_count()
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again
         gc.freeze()
     first = sorted(range(len(jobs)), key=lambda i: -LONGEST.get(getattr(jobs[i].target, "kind", ""), 0))
-    return run_parallel(jobs, write_one, workers, step, done, first=first)
+    return run_parallel(jobs, write_one, workers, step, done, first=first, meanwhile=meanwhile)
 
 
 # Which files take longest to write, started first (the rest in their order) so that a short one ends the
