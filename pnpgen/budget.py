@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import signal
 import threading
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -146,6 +148,41 @@ def too_much(exc: BaseException) -> str:
     return str(exc)
 
 
+def _too_long(seconds: float) -> TooMuchWork:
+    return TooMuchWork(f"this template does too much work (more than {seconds:g} s of computing)")
+
+
+@contextmanager
+def cpu_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
+    """`cpu_limit` for each of many evaluations in a row (the cards of a deck), armed once for all of them:
+    arming costs four system calls, 7 us, which is 70 ms at 10,000 cards. Call the yielded `next()` as each
+    evaluation begins; when the timer strikes, it stops the evaluation only if that one has used `seconds`, and
+    is otherwise set again for what that one has left. Nested `cpu_limit`s inside cost nothing."""
+    if _limited.get() or threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    began = [time.process_time()]  # CPU time, as ITIMER_PROF counts it, when the current evaluation began
+
+    def next_one() -> None:
+        began[0] = time.process_time()
+
+    def stop(signum, frame):
+        used = time.process_time() - began[0]
+        if used >= seconds * 0.99:
+            raise _too_long(seconds)
+        signal.setitimer(signal.ITIMER_PROF, max(seconds - used, 0.01))
+
+    old = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    token = _limited.set(True)
+    try:
+        yield next_one
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+        _limited.reset(token)
+
+
 @contextmanager
 def cpu_limit(seconds: float):
     """Stop an evaluation that has used `seconds` of CPU time (a loop no step counted). Only in the main thread,
@@ -155,7 +192,7 @@ def cpu_limit(seconds: float):
         return
 
     def stop(signum, frame):
-        raise TooMuchWork(f"this template does too much work (more than {seconds:g} s of computing)")
+        raise _too_long(seconds)
 
     old = signal.signal(signal.SIGPROF, stop)
     signal.setitimer(signal.ITIMER_PROF, seconds)

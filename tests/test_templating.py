@@ -172,3 +172,34 @@ def test_a_bare_name_gives_what_the_sandbox_gives():
     with pytest.raises(TemplateProblem, match="undefined value: 'missing' is undefined"):
         Compiler().value("{{ missing }}", loc)(ctx)
     assert Compiler().value("{{ accent + 'ff' }}", loc).lookup is None  # anything more is Jinja's
+
+
+def _burn(seconds: float) -> None:
+    import time
+
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_a_deck_arms_one_cpu_limit_that_stops_only_the_card_over_it():
+    """`cpu_limit_each`, armed once for a deck: cards that together use more than the limit all finish; the one
+    card that alone uses it is stopped, and the limit is gone afterwards."""
+    import signal
+
+    from pnpgen.budget import TooMuchWork, cpu_limit, cpu_limit_each
+
+    done, stopped = [], []
+    with cpu_limit_each(0.2) as next_card:
+        for n, cost in enumerate([0.08, 0.08, 0.08, 0.5, 0.08]):
+            next_card()
+            try:
+                with cpu_limit(0.2):  # nested, as draw_face's own: costs nothing, changes nothing
+                    _burn(cost)
+                done.append(n)
+            except TooMuchWork as exc:
+                stopped.append(n)
+                assert "more than 0.2 s of computing" in str(exc)
+    assert done == [0, 1, 2, 4] and stopped == [3]
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, None, signal.SIG_IGN)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnpgen.budget import MAX_SECONDS, cpu_limit_each
 from pnpgen.errors import Diagnostics, display_path, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
@@ -87,14 +88,16 @@ class Painter:
         fc = self.context(deck, bleed_pt)
         fc.origins = origins
         faces, failed, memo, first_read = [], False, {}, None
-        for n, card in enumerate(deck.cards):
-            if n == 0:  # recorded on its own: the rulebook's picture of the deck is this card (`first`)
-                with self.reader.recording() as first_read:
+        with cpu_limit_each(MAX_SECONDS) as next_card:  # each card's backstop, armed once for the deck
+            for n, card in enumerate(deck.cards):
+                next_card()
+                if n == 0:  # recorded on its own: the rulebook's picture of the deck is this card (`first`)
+                    with self.reader.recording() as first_read:
+                        front, back, ok = self.card(deck, card, fc, diags, memo)
+                else:
                     front, back, ok = self.card(deck, card, fc, diags, memo)
-            else:
-                front, back, ok = self.card(deck, card, fc, diags, memo)
-            failed = failed or not ok
-            faces.extend([(front, back)] * card.count)
+                failed = failed or not ok
+                faces.extend([(front, back)] * card.count)
         fc.flush_notes(diags)
         if failed:
             return None
