@@ -133,3 +133,30 @@ def test_what_the_parent_and_workers_print_appears_once_each(tmp_path):
     words = out.split()
     assert words.count("parent-before") == 1 and words.count("parent-after") == 1
     assert sorted(w for w in words if w.startswith("worker-")) == [f"worker-{n}" for n in range(4)]
+
+
+def _cores_free_now(job: tuple) -> int:
+    import time
+
+    what, free = job
+    if what == "slow":
+        seen = free()
+        time.sleep(0.5)
+        return seen
+    if what == "fast":
+        return free()
+    deadline = time.monotonic() + 10  # "probe": runs on once the slow job's worker has nothing left to do
+    while free() < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return free()
+
+
+def test_a_job_sees_the_cores_the_other_workers_leave_free():
+    """`FreeCores`: while both workers are busy each job may use one; once the other worker has nothing left,
+    the job still running may use both (a game's files written two at a time)."""
+    from pnpgen.pipeline.jobs import FreeCores
+
+    free = FreeCores(2)
+    jobs = [("slow", free), ("fast", free), ("probe", free)]
+    assert run_parallel(jobs, _cores_free_now, 2, lambda i: None, free=free) == [1, 1, 2]
+    assert FreeCores(4)() == 4  # nothing running yet: all of them

@@ -226,7 +226,7 @@ def test_the_biggest_games_start_first_and_results_keep_their_order(tmp_path, mo
         (content / name / "art" / "big.png").write_bytes(b"\0" * size)
     started: list[str] = []
 
-    def run_parallel(items, work, workers, step, done=None, first=None):
+    def run_parallel(items, work, workers, step, done=None, first=None, free=None):
         started.extend(items[i].name for i in first)
         return [item.name for item in items]
 

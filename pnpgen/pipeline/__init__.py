@@ -26,11 +26,12 @@ def build_game(
     root: Path,
     strict: bool = False,
     check: bool = True,
-    workers: int | None = None,
+    workers: int | Callable[[], int] | None = None,
     on_file: Callable | None = None,
 ) -> GameResult:
     """Build one game. Nothing of it changes on disk unless every stale output was drawn and written.
-    `on_file(run, entry, staged path)` sees each file once written, before the game's files move into place."""
+    `on_file(run, entry, staged path)` sees each file once written, before the game's files move into place.
+    `workers` may be a function, asked when the files are written (`jobs.FreeCores`)."""
     from pnpgen.pipeline.jobs import cores
     from pnpgen.pipeline.run import GameResult, GameRun, Stopped
 
@@ -91,15 +92,16 @@ def build(
 
 
 def _build(project, names, strict, check, workers, step, on_file=None) -> list[GameResult]:
-    from pnpgen.pipeline.jobs import cores, run_parallel
+    from pnpgen.pipeline.jobs import FreeCores, cores, run_parallel
 
     roots = project.select(names)
     n = workers or cores()
     if len(roots) > 1 and n > 1:
         warm()
-        work = partial(_game_job, project, strict, check)
+        free = FreeCores(n)  # a game that ends its build alone writes its files on the cores the others left
+        work = partial(_game_job, project, strict, check, free)
         longest = sorted(range(len(roots)), key=lambda i: -_weight(roots[i]))
-        return run_parallel(roots, work, n, lambda i: step(roots[i].name), first=longest)
+        return run_parallel(roots, work, n, lambda i: step(roots[i].name), first=longest, free=free)
     results = []
     for root in roots:
         results.append(build_game(project, root, strict, check, workers, on_file))
@@ -145,5 +147,5 @@ def warm() -> None:
     builtin_yaml(), engine_digest(), shared_environment()  # what every game's build reads or makes the same
 
 
-def _game_job(project, strict: bool, check: bool, root: Path) -> GameResult:
-    return build_game(project, root, strict, check, workers=1)
+def _game_job(project, strict: bool, check: bool, free: Callable[[], int], root: Path) -> GameResult:
+    return build_game(project, root, strict, check, workers=free)

@@ -243,7 +243,7 @@ class GameRun:
         return drawn.faces
 
     # -- write --------------------------------------------------------------------------------------------
-    def write(self, targets: list, stale: list, workers: int, then=None) -> GameResult:
+    def write(self, targets: list, stale: list, workers, then=None) -> GameResult:
         """Write the stale targets into a staging folder, then move them and the manifest into place. `then()`,
         when given, is called once those files are written and gives more stale targets to write before anything
         moves (serve: the rulebook is drawn after the edited deck's file is on the page); it raises `Stopped` to
@@ -264,8 +264,9 @@ class GameRun:
                     for job in some:
                         job.target.entry(job.name, 0, "")
 
+                n = workers() if callable(workers) else workers  # FreeCores: the cores free now
                 written = write_all(
-                    some, min(workers, max(1, len(some))), done=self._shown(some), meanwhile=entries
+                    some, min(n, max(1, len(some))), done=self._shown(some), meanwhile=entries
                 )
                 results.update(zip((id(j) for j in some), written))
                 jobs.extend(some)
