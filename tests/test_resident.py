@@ -190,3 +190,48 @@ def test_a_pictured_cards_change_is_found_before_any_diagram_is_planned(tmp_path
     (result,) = pipeline.build(project, None, check=False, workers=1)
     assert result.ok and "rulebook" in result.rendered
     assert planned == ["table"]  # drawn once; judging stopped at the picture
+
+
+def test_a_resident_build_pictures_a_kept_deck_without_drawing_it_again(tmp_path, monkeypatch):
+    """A rulebook redrawn for one deck's edit takes the other decks' pictures from the build before (what drawing
+    them read recorded all the same), and is the same file a one-off build writes; a change to the game's own
+    file draws them again."""
+    import shutil
+    from dataclasses import replace as copy
+
+    from pnpgen import pipeline
+    from pnpgen.imposition.duplex import DEFAULT
+    from pnpgen.pipeline.faces import Painter
+
+    root = tmp_path / "p"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "basic", root)
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text(
+        "# Sample\n\n## Cards\n\n{{ picture('heroes') }} {{ picture('minis') }}\n"
+    )
+    project = Project(root / "content", root / "out", "a4", copy(DEFAULT, whole=False), (), resident=True)
+    drawn: list[tuple[str, int]] = []
+    card = Painter.card
+    monkeypatch.setattr(
+        Painter,
+        "card",
+        lambda self, deck, c, *a, **k: drawn.append((deck.id, c.index)) or card(self, deck, c, *a, **k),
+    )
+
+    def build(p=project, out="out") -> list[str]:
+        drawn.clear()
+        (result,) = pipeline.build(copy(p, out=root / out), None, check=False, workers=1)
+        assert result.ok, [str(d) for d in result.diagnostics.errors]
+        return result.rendered
+
+    assert "rulebook" in build()
+    heroes = game / "decks" / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("Ash Walker", "Ash Strider"))  # its first card: pictured
+    assert build() == ["heroes", "rulebook"]
+    assert ("minis", 1) not in drawn  # minis is kept: its picture is the one drawn before
+    assert build(copy(project, resident=False), "once") and ("minis", 1) in drawn  # a one-off build draws it
+    for name in ("rulebook.pdf", "heroes.pdf"):
+        assert (root / "out" / "sample" / name).read_bytes() == (root / "once" / "sample" / name).read_bytes()
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "\n")  # the game's own file changed
+    heroes.write_text(heroes.read_text().replace("Ash Strider", "Ash Walker"))
+    assert "rulebook" in build() and ("minis", 1) in drawn
