@@ -11,7 +11,8 @@ form changes the bytes, never what is printed. (pdfium's anti-aliasing rounds an
 apart from the same edge drawn on the page: 92 of 967,590 pixels by 1/255 on one card sheet; poppler renders the
 two the same, so it is the judge here.) A
 manifest passes when it is the same apart from what names the engine and the bytes of the PDFs (`engine`, each
-file's `sha256`); the digests of the printed faces must not move. Other files must be byte-identical.
+file's `sha256`) and fields one build's entries have and the other's lack (added since, as the rulebook's
+`contents`); the digests of the printed faces must not move. Other files must be byte-identical.
 Prints one line per difference and exits 1 when there is any; prints a summary and exits 0 when there is none.
 """
 
@@ -57,13 +58,22 @@ def pixels_same(a: Path, b: Path) -> str | None:
     return None
 
 
-def manifest_view(path: Path) -> object:
+def manifest_view(path: Path, fields: frozenset = frozenset()) -> object:
+    """The manifest less what names the engine and the PDFs' bytes, and less the entries' `fields` (those the
+    other build's manifest does not have: a field added since, such as a rulebook's `contents`)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     data.pop("engine", None)
     for entry in data.get("files", []):
         if isinstance(entry, dict):
             entry.pop("sha256", None)
+            for field in fields:
+                entry.pop(field, None)
     return data
+
+
+def _entry_fields(path: Path) -> set:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {k for e in data.get("files", []) if isinstance(e, dict) for k in e}
 
 
 def compare(ref: Path, new: Path) -> tuple[list[str], dict[str, int]]:
@@ -81,7 +91,8 @@ def compare(ref: Path, new: Path) -> tuple[list[str], dict[str, int]]:
             counts["identical"] += 1
             continue
         if rel.name == "manifest.json":
-            if manifest_view(a) == manifest_view(b):
+            only = frozenset(_entry_fields(a) ^ _entry_fields(b))  # in one build's entries, not the other's
+            if manifest_view(a, only) == manifest_view(b, only):
                 counts["identical"] += 1
             else:
                 problems.append(f"{rel}: manifest differs beyond the engine and the PDFs' digests")

@@ -230,3 +230,52 @@ def test_the_rulebook_is_the_same_whether_its_first_pass_draws_or_not(tmp_path, 
     monkeypatch.setattr(book_module.BookDoc, "build", undrafted)
     assert written("drawn.pdf") == drafted
     assert passes and not any(passes) and len(passes) >= 2  # undrafted: every pass drew, and there were two
+
+
+def test_a_rebuilt_rulebook_starts_from_the_last_contents_and_is_the_same_file(tmp_path, monkeypatch):
+    """A rebuild hands the rulebook the contents list its last build ended with (kept in the manifest): when the
+    headings land where it says, the first pass is the book (one pass, not two); when they do not, or the list
+    is damaged, the book is made as if there were none. Every way, the same bytes as a build from scratch."""
+    from pathlib import Path
+
+    from pnpgen.errors import Diagnostics
+    from pnpgen.pipeline import outputs
+    from pnpgen.pipeline.jobs import Writing
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+    from pnpgen.render.passes import BookDoc
+
+    run = GameRun(Project(CONTENT, tmp_path / "out"), CONTENT / "deity")
+    run.load(Diagnostics())
+    target = next(t for t in outputs.targets_of(run.game, run.sources, run.printing) if t.kind == "rulebook")
+    assert target.prepare(run, Diagnostics())
+    writing = Writing(run.game, run.icons, "a4", run.printing)
+    from reportlab.platypus import BaseDocTemplate
+
+    passes: list[bool] = []  # each pass: whether it was a draft
+    build = BaseDocTemplate.build
+
+    def counted(doc, flowables, **kw):
+        if isinstance(doc, BookDoc):
+            passes.append(doc.drafting)
+        return build(doc, flowables, **kw)
+
+    monkeypatch.setattr(BaseDocTemplate, "build", counted)
+
+    def written(name: str, seed) -> tuple[bytes, list, list]:
+        passes.clear()
+        target.seeds = {"rulebook.pdf": seed}
+        _pages, more = target.write(Path(tmp_path / name), "rulebook.pdf", writing)
+        return (tmp_path / name).read_bytes(), more["contents"], list(passes)
+
+    clean, contents, clean_passes = written("clean.pdf", None)
+    assert clean_passes[0] is True and len(clean_passes) >= 2  # a draft, then whole passes
+    assert contents and all(len(e) == 4 and isinstance(e[2], int) for e in contents)
+    seeded, again, seeded_passes = written("seeded.pdf", contents)
+    assert seeded == clean and again == contents and seeded_passes == [False]  # one whole pass
+    moved = [[lvl, text, page + 1, key] for lvl, text, page, key in contents]  # every heading a page later
+    assert written("moved.pdf", moved)[0] == clean
+    assert passes == [False] + clean_passes  # the seeded pass did not hold: made again from scratch
+    for damaged in ([["1", "Overview", 3, "h1"]], "contents", [[0, "x", 1]], [[0, "x", True, "h1"]]):
+        book, _, used = written("damaged.pdf", damaged)
+        assert book == clean and used == clean_passes  # not taken: no pass spent on it

@@ -73,12 +73,14 @@ class RemoteTraceback(Exception):
 def write_one(job: Job) -> dict:
     """Write one job's file; a failure becomes a located ContentError."""
     try:
-        pages = job.target.write(job.path, job.name, job.writing)
+        pages, more = job.target.write(job.path, job.name, job.writing), {}
+        if isinstance(pages, tuple):  # the page count and more fields for the file's manifest entry
+            pages, more = pages
     except ContentError:
         raise
     except Exception as exc:  # a failure that shows only while writing (a full disk, damaged art...)
         raise ContentError.at(job.target.loc, f"could not write {job.name}: {plain_error(exc)}") from None
-    return {"pages": pages, "sha256": sha256_of(job.path)}
+    return {"pages": pages, "sha256": sha256_of(job.path), "more": more}
 
 
 def run_parallel(

@@ -40,9 +40,9 @@ class Target:
         """Draw what the files show (no file is written); False when it failed (reported in `diags`)."""
         raise NotImplementedError
 
-    def write(self, path: Path, name: str, w) -> int:
-        """Write the file `name` to `path`; returns its page count. Runs in a worker process; `w` gives the game,
-        its icons and the paper (a `pnpgen.pipeline.jobs.Writing`)."""
+    def write(self, path: Path, name: str, w) -> int | tuple[int, dict]:
+        """Write the file `name` to `path`; returns its page count, or that and more fields for its manifest
+        entry. Runs in a worker process; `w` gives the game, its icons and the paper (a `jobs.Writing`)."""
         raise NotImplementedError
 
     def faces(self, pages: int) -> int:
@@ -271,6 +271,7 @@ class RulebookFile(Target):
         self.book = None
         self.pictures: dict = {}
         self.info: dict = {}
+        self.seeds: dict = {}  # file name -> the contents list its last build ended with
 
     def names(self) -> list[str]:
         """`rulebook.pdf` always (the file other outputs name), and `rulebook-lowink.pdf` when low ink is asked."""
@@ -287,6 +288,7 @@ class RulebookFile(Target):
         except ContentError as exc:
             diags.extend(exc.diagnostics)
             return False
+        self.seeds = {e["path"]: e.get("contents") for e in run.old_entries(self)}
         return self.book is not None
 
     def fresh(self, run, entries: list[dict]) -> bool:
@@ -294,11 +296,17 @@ class RulebookFile(Target):
 
         return super().fresh(run, entries) and values_hold(run, entries[0]["inputs"])
 
-    def write(self, path: Path, name: str, w) -> int:
+    def write(self, path: Path, name: str, w) -> tuple[int, dict]:
+        """The book, and its contents list for the manifest: the next build of it starts from that list."""
         from pnpgen.render.book import build_rulebook_pdf
+        from pnpgen.render.passes import contents_seed
 
-        low = self.printing.ink_of(name) == "low"
-        return build_rulebook_pdf(path, self.book, w.game, w.icons, self.pictures, self.info, w.paper, low)
+        low, found = self.printing.ink_of(name) == "low", []
+        seed = contents_seed(self.seeds.get(name))
+        pages = build_rulebook_pdf(
+            path, self.book, w.game, w.icons, self.pictures, self.info, w.paper, low, seed, found
+        )
+        return pages, {"contents": found}
 
 
 def label_glyphs(run, component, diags: Diagnostics) -> int:

@@ -300,7 +300,7 @@ class GameRun:
                 if target in stale:
                     for job in (j for j in jobs if j.target is target):
                         res = results[id(job)]
-                        files.append(target.entry(job.name, res["pages"], res["sha256"]))
+                        files.append({**target.entry(job.name, res["pages"], res["sha256"]), **res["more"]})
                 else:
                     files.extend(self.old_entries(target))
             manifest.write(stage.path(manifest.NAME), self.manifest(files))
@@ -319,7 +319,9 @@ class GameRun:
         def done(i: int, res: dict) -> None:  # a file is written, not yet in place
             if on_file is not None:
                 job = jobs[i]
-                on_file(self, job.target.entry(job.name, res["pages"], res["sha256"]), job.path)
+                on_file(
+                    self, {**job.target.entry(job.name, res["pages"], res["sha256"]), **res["more"]}, job.path
+                )
 
         return done
 

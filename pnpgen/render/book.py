@@ -22,10 +22,8 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pnpgen import __version__
 from pnpgen.render.cover import draw_cover
 from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import (
@@ -46,6 +44,7 @@ from pnpgen.render.flowables import (
     styles,
     toc_styles,
 )
+from pnpgen.render.passes import BookDoc, lay_out
 from pnpgen.rulebook import (
     ComponentTable,
     Diagram,
@@ -60,68 +59,6 @@ from pnpgen.rulebook import (
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM, PAPERS
 
-
-class BookDoc(BaseDocTemplate):
-    def __init__(self, path, title, game_title, icons, pagesize, **kw):
-        super().__init__(
-            str(path),
-            pagesize=pagesize,
-            title=title,
-            author="pnpgen",
-            creator=f"pnpgen {__version__}",
-            producer=f"pnpgen {__version__}",
-            subject=f"Rules of {game_title}",
-            invariant=1,
-            initialFontName=pdf_name("sans"),
-            pageCompression=1,
-            **kw,
-        )
-        self.game_title, self.icons = game_title, icons
-        self.passes = 0
-        self.drafting = (
-            False  # a pass whose pages are never saved: pictures, rich text and the cover not drawn
-        )
-        self.beforeDocument()
-
-    def build(self, flowables, **kw):
-        """A pass of `multiBuild`. The first, never saved (`_allSatisfied`), only finds the headings' pages for
-        the contents: what has a size of its own is not drawn in it (`flowables.drafting`)."""
-        self.passes += 1
-        self.drafting = self.passes == 1
-        try:
-            super().build(flowables, **kw)
-        finally:
-            self.drafting = False
-
-    def _allSatisfied(self):
-        return self.passes > 1 and super()._allSatisfied()
-
-    def beforeDocument(self):
-        self.current = ("", "")  # the chapter and section in force, as the pages go on
-        self.shown = ("", "")  # what this page's running header names
-        self.body_here = False  # whether anything but headings has been set on this page yet
-
-    def running_head(self) -> str:
-        """What the running header names: the chapter (and section) in force at the top of the page, or the
-        heading(s) the page opens with. Called at the page's end, which starts the next page."""
-        chapter, section = self.shown
-        self.shown, self.body_here = self.current, False
-        return f"{chapter}  ·  {section}" if chapter and section else chapter or section
-
-    def afterFlowable(self, flowable):
-        if not isinstance(flowable, HeadingPara):
-            self.body_here = self.body_here or isinstance(flowable, BODY)
-        else:
-            level = flowable.toc_level
-            self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
-            if not self.body_here:  # the page opens with this heading
-                self.shown = self.current
-            self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
-            self.canv.bookmarkPage(flowable.toc_key)
-            self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
-
-
-BODY = (RichText, Table, DiagramFlowable, FacePair, Paragraph)  # what a page's text is (not spaces or rules)
 WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a table keeps its first rows)
 
 
@@ -335,10 +272,27 @@ def _printed_as(info: dict) -> str:
 
 
 def build_rulebook_pdf(
-    path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str, low: bool = False
+    path: Path,
+    book,
+    game,
+    icons: dict,
+    pictures: dict,
+    components: dict,
+    paper: str,
+    low: bool = False,
+    contents: list[tuple] | None = None,
+    found: list | None = None,
 ) -> int:
     """Write the rulebook (`low`: its low-ink form: a pale cover, pictures as the low-ink sheets print them);
-    returns its page count. (Each shipped font is registered as it is first set: a book rarely uses all twelve.)"""
+    returns its page count. (Each shipped font is registered as it is first set: a book rarely uses all twelve.)
+    `contents`, the last build's contents list, can save a pass; `found` receives this one's (`render.passes`)."""
+    return lay_out(
+        lambda: _book(path, book, game, icons, pictures, components, paper, low), book.path, contents, found
+    )
+
+
+def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str, low: bool):
+    """The document, its story and its contents list (a `TableOfContents`), ready to be laid out."""
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     margin_x, margin_top, margin_bottom = 20 * MM, 22 * MM, 20 * MM
     frame_w = pw - 2 * margin_x
@@ -407,13 +361,4 @@ def build_rulebook_pdf(
     ]
     builder = _Builder(icons, pictures, components, frame_w, getattr(book, "diagrams", {}))
     story += builder.blocks(book.blocks)
-    try:
-        doc.multiBuild(story, maxPasses=6)
-    except LayoutError:
-        from pnpgen.errors import ContentError, Location, display_path
-
-        raise ContentError.at(
-            Location(display_path(book.path)),
-            "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
-        ) from None
-    return doc.page
+    return doc, story, toc

@@ -1,0 +1,144 @@
+"""How a rulebook is laid out until its contents list holds.
+
+The contents list shows the headings' pages, which are known only once the book is laid out, so ReportLab's
+`multiBuild` lays it out until they stop moving: here a draft pass that draws nothing with a size of its own
+(`BookDoc.drafting`), then whole passes, the last of which is the book. A rebuild knows the list the last build
+ended with (the manifest keeps it): its first pass is then a whole one showing that list, and when the headings
+land where it says, that pass is the book: an edited picture or sentence costs one pass, not two (35 ms of
+Elements of the Gods' 190). When they do not land there, the book is made again as if no list had been given, so
+what is written never depends on the build before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from reportlab.platypus import Paragraph, Table
+from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
+
+from pnpgen import __version__
+from pnpgen.render.diagram import DiagramFlowable
+from pnpgen.render.flowables import FacePair, HeadingPara, RichText
+from pnpgen.text.fonts import pdf_name
+
+
+class BookDoc(BaseDocTemplate):
+    """The rulebook's document: its passes (`drafting`, `seeded`), running headers and contents entries."""
+
+    def __init__(self, path, title, game_title, icons, pagesize, **kw):
+        super().__init__(
+            str(path),
+            pagesize=pagesize,
+            title=title,
+            author="pnpgen",
+            creator=f"pnpgen {__version__}",
+            producer=f"pnpgen {__version__}",
+            subject=f"Rules of {game_title}",
+            invariant=1,
+            initialFontName=pdf_name("sans"),
+            pageCompression=1,
+            **kw,
+        )
+        self.game_title, self.icons = game_title, icons
+        self.passes = 0
+        self.seeded = False  # the contents start from the last build's: the first pass is a whole one
+        self.drafting = False  # a pass whose pages are never saved: pictures, rich text, cover not drawn
+        self.beforeDocument()
+
+    def build(self, flowables, **kw):
+        """A pass of `multiBuild`. The first, never saved (`_allSatisfied`), only finds the headings' pages for
+        the contents: what has a size of its own is not drawn in it (`flowables.drafting`)."""
+        self.passes += 1
+        self.drafting = self.passes == 1 and not self.seeded
+        try:
+            super().build(flowables, **kw)
+        finally:
+            self.drafting = False
+
+    def _allSatisfied(self):
+        return (self.passes > 1 or self.seeded) and super()._allSatisfied()
+
+    def beforeDocument(self):
+        self.current = ("", "")  # the chapter and section in force, as the pages go on
+        self.shown = ("", "")  # what this page's running header names
+        self.body_here = False  # whether anything but headings has been set on this page yet
+
+    def running_head(self) -> str:
+        """What the running header names: the chapter (and section) in force at the top of the page, or the
+        heading(s) the page opens with. Called at the page's end, which starts the next page."""
+        chapter, section = self.shown
+        self.shown, self.body_here = self.current, False
+        return f"{chapter}  ·  {section}" if chapter and section else chapter or section
+
+    def afterFlowable(self, flowable):
+        if not isinstance(flowable, HeadingPara):
+            self.body_here = self.body_here or isinstance(flowable, BODY)
+        else:
+            level = flowable.toc_level
+            self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
+            if not self.body_here:  # the page opens with this heading
+                self.shown = self.current
+            self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
+            self.canv.bookmarkPage(flowable.toc_key)
+            self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
+
+
+BODY = (RichText, Table, DiagramFlowable, FacePair, Paragraph)  # what a page's text is (not spaces or rules)
+MAX_CONTENTS = 2_000  # entries of a contents list taken from a manifest: more is no book pnpgen wrote
+
+
+def contents_seed(value: object) -> list[tuple] | None:
+    """A contents list as a manifest keeps it ([level, text, page, key] per heading), checked; None when it is
+    not one (a damaged or hand-edited manifest costs a pass, never a wrong book)."""
+    if not isinstance(value, list) or not value or len(value) > MAX_CONTENTS:
+        return None
+    out = []
+    for e in value:
+        if not (
+            isinstance(e, list)
+            and len(e) == 4
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in (e[0], e[2]))
+            and isinstance(e[1], str)
+            and len(e[1]) <= 1000
+            and isinstance(e[3], str)
+        ):
+            return None
+        out.append(tuple(e))
+    return out
+
+
+def lay_out(make: Callable, source: Path, contents: list[tuple] | None, found: list | None) -> int:
+    """Lay out and save the book `make()` gives (document, story, contents list); returns its page count.
+    `contents`: the last build's list, tried first; `found`, when given, receives the list the book ends with."""
+    if contents:
+        doc, story, toc = make()
+        doc.seeded = True
+        toc._entries = list(contents)  # shown by the first pass (`beforeBuild` makes them the last entries)
+        try:
+            _passes(doc, story, source, 0)  # one pass; IndexError when the headings moved
+        except IndexError:
+            pass
+        else:
+            return _done(doc, toc, found)
+    doc, story, toc = make()
+    _passes(doc, story, source, 6)
+    return _done(doc, toc, found)
+
+
+def _passes(doc, story: list, source: Path, max_passes: int) -> None:
+    try:
+        doc.multiBuild(story, maxPasses=max_passes)
+    except LayoutError:
+        from pnpgen.errors import ContentError, Location, display_path
+
+        raise ContentError.at(
+            Location(display_path(source)),
+            "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
+        ) from None
+
+
+def _done(doc, toc, found: list | None) -> int:
+    if found is not None:
+        found[:] = [list(e) for e in toc._lastEntries]
+    return doc.page
