@@ -12,6 +12,7 @@ deck's (`make bench`), for nothing this use needs.
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import pickle
@@ -49,14 +50,26 @@ class Job:
 
 def die_with_parent() -> None:
     """A worker must not outlive a build that was killed (Linux: the kernel signals it when the parent dies)."""
+    prctl = _prctl()
+    if prctl is not None:
+        try:
+            prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+    if os.getppid() == 1:  # the parent died before we asked
+        os._exit(1)
+
+
+@functools.cache
+def _prctl():
+    """libc's prctl, found once in the parent before it forks (importing ctypes took each worker 4 ms); None where
+    there is none."""
     try:
         import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the parent died before we asked
-            os._exit(1)
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
 
 
 class WorkerDied(RuntimeError):
@@ -148,6 +161,7 @@ class Pool:
 
     def __init__(self, n: int, work: Callable, items: list) -> None:
         self.workers: list[tuple[int, int, int]] = []  # (pid, fd to send indexes, fd to read answers)
+        _prctl()  # looked up once, here: every worker inherits it
         _flush_std_streams()  # what the parent buffered is written once, not once more by every worker
         try:
             for _ in range(n):
