@@ -235,3 +235,27 @@ def test_a_resident_build_pictures_a_kept_deck_without_drawing_it_again(tmp_path
     (game / "game.yaml").write_text((game / "game.yaml").read_text() + "\n")  # the game's own file changed
     heroes.write_text(heroes.read_text().replace("Ash Strider", "Ash Walker"))
     assert "rulebook" in build() and ("minis", 1) in drawn
+
+
+def test_a_rulebook_source_is_tokenized_again_only_when_its_text_changed(tmp_path, monkeypatch):
+    """A resident process keeps each Markdown source's last text and tokens: the same text gives the same blocks
+    without tokenizing it again; another text is tokenized."""
+    import markdown_it
+
+    from pnpgen.errors import Diagnostics
+    from pnpgen.rulebook.markdown import parse
+
+    calls: list[str] = []
+    real = markdown_it.MarkdownIt.parse
+    monkeypatch.setattr(
+        markdown_it.MarkdownIt, "parse", lambda self, text, *a: calls.append(text) or real(self, text, *a)
+    )
+    kept: dict = {}
+    src = tmp_path / "rulebook.md"
+    text = "# Game\n\n## Setup\n\nDeal **five** cards.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    first = parse(text, src, Diagnostics(), kept=kept)
+    again = parse(text, src, Diagnostics(), kept=kept)
+    assert calls == [text] and repr(again.blocks) == repr(first.blocks) and again.title == "Game"
+    other = parse(text.replace("five", "six"), src, Diagnostics(), kept=kept)
+    assert len(calls) == 2 and "six" in repr(other.blocks)
+    assert repr(parse(text, src, Diagnostics()).blocks) == repr(first.blocks)  # not resident: nothing kept

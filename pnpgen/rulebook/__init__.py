@@ -71,8 +71,10 @@ def load_rulebook(run, diags: Diagnostics):
         reader.note_value(f"{SCOPE}game/{key}", getattr(game, key))
     book = Rulebook(sources[0], title="")
     errors = len(diags.errors)
+    between = getattr(run, "between", None)  # a resident process: each source's last text and tokens
+    kept = None if between is None else between.setdefault(("markdown", game.id), {})
     for src in sources:  # each on its own, so every block knows its own file and line
-        parse(render_source(src, game, reader), src, diags, book)
+        parse(render_source(src, game, reader), src, diags, book, kept)
     if not book.title and len(diags.errors) == errors:  # a source refused unread has not lost its title
         diags.error(Location(display_path(sources[0]), 1, 1), "a rulebook needs a '# Title' heading")
     pictures = {}
