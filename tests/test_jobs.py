@@ -160,3 +160,32 @@ def test_a_job_sees_the_cores_the_other_workers_leave_free():
     jobs = [("slow", free), ("fast", free), ("probe", free)]
     assert run_parallel(jobs, _cores_free_now, 2, lambda i: None, free=free) == [1, 1, 2]
     assert FreeCores(4)() == 4  # nothing running yet: all of them
+
+
+def _fail_on_even(n: int) -> int:
+    if n % 2 == 0:
+        raise ContentError.at(
+            Location(f"decks/d{n}.yaml", n + 1, 1), f"could not write d{n}.pdf: File too large"
+        )
+    return n
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_item_is_worked_and_every_error_reported_whatever_finished_first(workers):
+    """Which errors a build reports must not depend on which worker was quicker: every item is worked, then
+    their ContentErrors are raised as one, in the same way with one worker or two."""
+    steps: list[int] = []
+    with pytest.raises(ContentError) as caught:
+        run_parallel(list(range(5)), _fail_on_even, workers, steps.append, first=[4, 3, 2, 1, 0])
+    lines = [d.location.line for d in caught.value.diagnostics.sorted()]
+    assert sorted(lines) == [1, 3, 5]  # items 0, 2 and 4
+    assert sorted(steps) == [1, 3]  # the others were written all the same
+    assert _no_children_left()
+
+
+def test_an_internal_error_wins_over_content_errors_and_is_the_first_in_order():
+    from pnpgen.pipeline.jobs import failed
+
+    a = ContentError.at(Location("a.yaml", 1, 1), "a")
+    assert failed([(3, KeyError("late")), (1, ValueError("early")), (0, a)]).args == ("early",)
+    assert failed([(0, a)]) is a

@@ -112,24 +112,54 @@ def run_parallel(
     together). `meanwhile()`, when given, is work of the caller's that can be done before the results are in:
     with forked workers it is called once, when the first of them has nothing left to do, on the core that
     worker leaves free (alone, it is not called). `free`, when given, is kept told how many workers are at work,
-    for the jobs to read (`FreeCores`). The first error raised by `work` is raised here, once the other workers
-    are stopped."""
+    for the jobs to read (`FreeCores`).
+
+    An error raised by `work` does not stop the other items: every item is worked, and then the errors are raised
+    together (`failed`), so which errors a user sees never depends on which worker was quicker (two files too
+    large for the disk are both named). A worker that dies, or an error of the caller's own, stops them all."""
     results: list = [None] * len(items)
     order = list(first) if first is not None else list(range(len(items)))
+    failures: list[tuple[int, Exception]] = []
     if workers > 1 and len(items) > 1:
         with Pool(min(workers, len(items)), work, items) as pool:
-            for i, res in pool.run(order, meanwhile, free):
+            for i, ok, res in pool.run(order, meanwhile, free):
+                if not ok:
+                    failures.append((i, res))
+                    continue
                 results[i] = res
                 if done is not None:
                     done(i, res)
                 step(i)
     else:
         for i, item in enumerate(items):
-            results[i] = work(item)
+            try:
+                results[i] = work(item)
+            except Exception as exc:  # noqa: BLE001 - raised with the others' once every item is worked
+                failures.append((i, exc))
+                continue
             if done is not None:
                 done(i, results[i])
             step(i)
+    if failures:
+        raise failed(failures)
     return results
+
+
+def failed(failures: list[tuple[int, Exception]]) -> Exception:
+    """The error to raise for the items that failed: their ContentErrors as one (every diagnostic), or else the
+    first other error in the items' order."""
+    failures = sorted(failures, key=lambda f: f[0])
+    other = [exc for _i, exc in failures if not isinstance(exc, ContentError)]
+    if other:
+        return other[0]
+    if len(failures) == 1:
+        return failures[0][1]
+    from pnpgen.errors import Diagnostics
+
+    every = Diagnostics()
+    for _i, exc in failures:
+        every.extend(exc.diagnostics)  # type: ignore[attr-defined]
+    return ContentError(every)
 
 
 class FreeCores:
@@ -194,9 +224,9 @@ class Pool:
 
     def run(
         self, order: list[int], meanwhile: Callable[[], object] | None = None, free: FreeCores | None = None
-    ) -> Iterator[tuple[int, object]]:
-        """(index, result) of every index in `order`, as each is done; `meanwhile()` once a worker is idle;
-        `free` told how many workers have work."""
+    ) -> Iterator[tuple[int, bool, object]]:
+        """(index, True, result) or (index, False, the error it raised) for every index in `order`, as each is
+        done; `meanwhile()` once a worker is idle; `free` told how many workers have work."""
         waiting = list(reversed(order))
         if free is not None:
             free.busy(min(len(waiting), len(self.workers)))
@@ -225,7 +255,6 @@ class Pool:
                     del buf[: _SIZE + size]
                     if not ok:
                         value.__cause__ = RemoteTraceback(tb)
-                        raise value
                     if waiting:
                         _send(tasks, waiting.pop(), pid)
                     else:
@@ -234,7 +263,7 @@ class Pool:
                         os.close(tasks)
                         if free is not None:
                             free.busy(len(buffers))
-                    yield i, value
+                    yield i, ok, value
                     if meanwhile is not None and not waiting and buffers:  # a worker is idle, others at work
                         meanwhile()
                         meanwhile = None
