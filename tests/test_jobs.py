@@ -189,3 +189,40 @@ def test_an_internal_error_wins_over_content_errors_and_is_the_first_in_order():
     a = ContentError.at(Location("a.yaml", 1, 1), "a")
     assert failed([(3, KeyError("late")), (1, ValueError("early")), (0, a)]).args == ("early",)
     assert failed([(0, a)]) is a
+
+
+def test_each_pipe_end_is_closed_once(monkeypatch):
+    """A number closed twice may by then be a socket another thread opened (serve's server lost a client's
+    reply that way): the pool closes each pipe end it opened once, however its workers end."""
+    import pnpgen.pipeline.jobs as jobs
+
+    parent = os.getpid()
+    open_ends: set[int] = set()
+    twice: list[int] = []
+    real_pipe, real_close = os.pipe, os.close
+
+    def pipe() -> tuple[int, int]:
+        r, w = real_pipe()
+        open_ends.update((r, w))
+        return r, w
+
+    def close(fd: int) -> None:
+        if os.getpid() == parent:
+            if fd not in open_ends:
+                twice.append(fd)
+            open_ends.discard(fd)
+        real_close(fd)
+
+    monkeypatch.setattr(jobs.os, "pipe", pipe)
+    monkeypatch.setattr(jobs.os, "close", close)
+    for work, items in (
+        (_pid_and_double, list(range(5))),
+        (_fail_on_two, list(range(4))),
+        (_die, list(range(4))),
+    ):
+        try:
+            run_parallel(items, work, 2, lambda i: None)
+        except (ContentError, WorkerDied):
+            pass
+        assert not twice and not open_ends, (twice, open_ends)  # each closed once, none left open
+    assert _no_children_left()

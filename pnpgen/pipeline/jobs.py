@@ -191,6 +191,9 @@ class Pool:
 
     def __init__(self, n: int, work: Callable, items: list) -> None:
         self.workers: list[tuple[int, int, int]] = []  # (pid, fd to send indexes, fd to read answers)
+        # the pipe ends this process still has open: each is closed once, as another thread (serve's server) may
+        # be given the same number for a socket as soon as it is closed
+        self.open: set[int] = set()
         _prctl()  # looked up once, here: every worker inherits it
         _flush_std_streams()  # what the parent buffered is written once, not once more by every worker
         try:
@@ -220,6 +223,7 @@ class Pool:
                 os._exit(code)
         os.close(tasks_r)
         os.close(answers_w)
+        self.open.update((tasks_w, answers_r))
         return pid, tasks_w, answers_r
 
     def run(
@@ -239,7 +243,7 @@ class Pool:
                     sel.register(answers, selectors.EVENT_READ, (pid, tasks))
                     buffers[answers] = bytearray()
                 else:
-                    os.close(tasks)  # nothing for it: it ends
+                    self._close(tasks)  # nothing for it: it ends
             while buffers:
                 for key, _events in sel.select():
                     answers, (pid, tasks) = key.fd, key.data
@@ -260,7 +264,7 @@ class Pool:
                     else:
                         sel.unregister(answers)
                         del buffers[answers]
-                        os.close(tasks)
+                        self._close(tasks)
                         if free is not None:
                             free.busy(len(buffers))
                     yield i, ok, value
@@ -272,11 +276,8 @@ class Pool:
 
     def close(self, kill: bool = False) -> None:
         for pid, tasks, answers in self.workers:
-            for fd in (tasks, answers):
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass  # closed already: its work was done
+            self._close(tasks)
+            self._close(answers)
             if kill:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -287,6 +288,11 @@ class Pool:
             except ChildProcessError:
                 pass
         self.workers = []
+
+    def _close(self, fd: int) -> None:
+        if fd in self.open:
+            self.open.discard(fd)
+            os.close(fd)
 
     def __enter__(self) -> Pool:
         return self
@@ -325,16 +331,20 @@ def _serve(work: Callable, items: list, tasks: int, answers: int) -> None:
 
 
 def _how_ended(pid: int) -> str:
+    """How a worker that closed its pipe ended, read without reaping it: `Pool.close` reaps each worker once (a
+    pid reaped twice may by then be another process's)."""
     try:
-        _pid, status = os.waitpid(pid, 0)
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
     except ChildProcessError:
         return "already reaped"
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
+    if info is None:
+        return "still running"
+    if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED):
+        sig = info.si_status
         return f"killed by {signal.Signals(sig).name}" + (
             ", perhaps out of memory" if sig == signal.SIGKILL else ""
         )
-    return f"exit status {os.WEXITSTATUS(status)}"
+    return f"exit status {info.si_status}"
 
 
 def _flush_std_streams() -> None:
