@@ -154,33 +154,35 @@ def _too_long(seconds: float) -> TooMuchWork:
 
 @contextmanager
 def cpu_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
-    """`cpu_limit` for each of many evaluations in a row (the cards of a deck), armed once for all of them:
+    """`cpu_limit` for each of many evaluations in a row (the faces of a deck), armed once for all of them:
     arming costs four system calls, 7 us, which is 70 ms at 10,000 cards. Call the yielded `next()` as each
     evaluation begins; when the timer strikes, it stops the evaluation only if that one has used `seconds`, and
-    is otherwise set again for what that one has left. Nested `cpu_limit`s inside cost nothing."""
+    is otherwise set again for what that one has left (after a stop, `next()` sets it again). Nested
+    `cpu_limit`s inside cost nothing."""
     if _limited.get() or threading.current_thread() is not threading.main_thread():
         yield lambda: None
         return
-    began = [time.process_time()]  # CPU time, as ITIMER_PROF counts it, when the current evaluation began
+    # CPU time (as ITIMER_PROF counts it) when the current evaluation began; whether the timer is set; whether
+    # the limit is still up (a strike that lands as it is taken down does nothing)
+    state = {"began": time.process_time(), "armed": True, "up": True}
 
     def next_one() -> None:
-        began[0] = time.process_time()
+        state["began"] = time.process_time()
+        if not state["armed"]:
+            state["armed"] = True
+            signal.setitimer(signal.ITIMER_PROF, seconds)
 
     def stop(signum, frame):
-        used = time.process_time() - began[0]
+        if not state["up"]:
+            return
+        used = time.process_time() - state["began"]
         if used >= seconds * 0.99:
+            state["armed"] = False
             raise _too_long(seconds)
         signal.setitimer(signal.ITIMER_PROF, max(seconds - used, 0.01))
 
-    old = signal.signal(signal.SIGPROF, stop)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    token = _limited.set(True)
-    try:
+    with _armed(stop, seconds, state):
         yield next_one
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
-        _limited.reset(token)
 
 
 @contextmanager
@@ -190,16 +192,28 @@ def cpu_limit(seconds: float):
     if _limited.get() or threading.current_thread() is not threading.main_thread():
         yield
         return
+    state = {"up": True}
 
     def stop(signum, frame):
-        raise _too_long(seconds)
+        if state["up"]:
+            raise _too_long(seconds)
 
-    old = signal.signal(signal.SIGPROF, stop)
+    with _armed(stop, seconds, state):
+        yield
+
+
+@contextmanager
+def _armed(handler: Callable, seconds: float, state: dict) -> Iterator[None]:
+    """SIGPROF to `handler`, the CPU timer set to `seconds`, and the limit marked armed, for the block; then all
+    as it was. `state["up"]` goes false first, so a strike that lands while this is undone does nothing (it would
+    otherwise set the timer again, or skip the rest, and the restored default action ends the process)."""
+    old = signal.signal(signal.SIGPROF, handler)
     signal.setitimer(signal.ITIMER_PROF, seconds)
     token = _limited.set(True)
     try:
         yield
     finally:
+        state["up"] = False
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, old)
         _limited.reset(token)

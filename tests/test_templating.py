@@ -182,17 +182,18 @@ def _burn(seconds: float) -> None:
         pass
 
 
-def test_a_deck_arms_one_cpu_limit_that_stops_only_the_card_over_it():
-    """`cpu_limit_each`, armed once for a deck: cards that together use more than the limit all finish; the one
-    card that alone uses it is stopped, and the limit is gone afterwards."""
+def test_a_deck_arms_one_cpu_limit_that_stops_only_the_face_over_it():
+    """`cpu_limit_each`, armed once for a deck: faces that together use more than the limit all finish; each
+    face that alone uses it is stopped, the second as the first (the timer is set again after a stop), and the
+    limit is gone afterwards."""
     import signal
 
     from pnpgen.budget import TooMuchWork, cpu_limit, cpu_limit_each
 
     done, stopped = [], []
-    with cpu_limit_each(0.2) as next_card:
-        for n, cost in enumerate([0.08, 0.08, 0.08, 0.5, 0.08]):
-            next_card()
+    with cpu_limit_each(0.2) as next_face:
+        for n, cost in enumerate([0.08, 0.08, 0.08, 0.5, 0.5, 0.08]):
+            next_face()
             try:
                 with cpu_limit(0.2):  # nested, as draw_face's own: costs nothing, changes nothing
                     _burn(cost)
@@ -200,6 +201,33 @@ def test_a_deck_arms_one_cpu_limit_that_stops_only_the_card_over_it():
             except TooMuchWork as exc:
                 stopped.append(n)
                 assert "more than 0.2 s of computing" in str(exc)
-    assert done == [0, 1, 2, 4] and stopped == [3]
+    assert done == [0, 1, 2, 5] and stopped == [3, 4]
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, None, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("each", [True, False])
+def test_a_strike_as_the_limit_is_taken_down_does_nothing(monkeypatch, each):
+    """The timer's signal may land just as the limit is undone: it must neither set the timer again (the
+    restored default action would end the process) nor skip the rest of the undoing."""
+    import os
+    import signal
+
+    from pnpgen import budget
+
+    real = signal.setitimer
+
+    def setitimer(which, secs, *a):
+        out = real(which, secs, *a)
+        if secs == 0:
+            os.kill(os.getpid(), signal.SIGPROF)  # lands in the window, handled at the next instruction
+        return out
+
+    monkeypatch.setattr(budget.signal, "setitimer", setitimer)
+    with budget.cpu_limit_each(0.05) if each else budget.cpu_limit(0.05) as mark:
+        if each:
+            mark()
+        _burn(0.01)
+    monkeypatch.setattr(budget.signal, "setitimer", real)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert budget._limited.get() is False

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnpgen.budget import MAX_SECONDS, cpu_limit_each
+from pnpgen.budget import MAX_SECONDS, TooMuchWork, cpu_limit_each
 from pnpgen.errors import Diagnostics, display_path, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
@@ -53,6 +53,7 @@ class Painter:
         self, game: Game, library, icons: dict, reader, fonts: dict | None = None, ink: str = "full"
     ):
         self.game, self.library, self.icons, self.reader = game, library, icons, reader
+        self._next_face = None  # inside `deck`: marks where each face's CPU-time backstop starts
         self.fonts = fonts or {}  # the game's own font names -> registered names
         self.ink = ink  # "low": the game's palette_low over its palette, or pnpgen's transform after drawing
         self.palette = dict(game.palette)
@@ -88,16 +89,23 @@ class Painter:
         fc = self.context(deck, bleed_pt)
         fc.origins = origins
         faces, failed, memo, first_read = [], False, {}, None
-        with cpu_limit_each(MAX_SECONDS) as next_card:  # each card's backstop, armed once for the deck
-            for n, card in enumerate(deck.cards):
-                next_card()
-                if n == 0:  # recorded on its own: the rulebook's picture of the deck is this card (`first`)
-                    with self.reader.recording() as first_read:
+        try:
+            with cpu_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
+                for n, card in enumerate(deck.cards):
+                    if (
+                        n == 0
+                    ):  # recorded on its own: the rulebook's picture of the deck is this card (`first`)
+                        with self.reader.recording() as first_read:
+                            front, back, ok = self.card(deck, card, fc, diags, memo)
+                    else:
                         front, back, ok = self.card(deck, card, fc, diags, memo)
-                else:
-                    front, back, ok = self.card(deck, card, fc, diags, memo)
-                failed = failed or not ok
-                faces.extend([(front, back)] * card.count)
+                    failed = failed or not ok
+                    faces.extend([(front, back)] * card.count)
+        except TooMuchWork as exc:  # struck between two faces, as the last one ended at its limit
+            fc.fault(deck.loc, str(exc), f"deck '{deck.id}'")
+            failed = True
+        finally:
+            self._next_face = None
         fc.flush_notes(diags)
         if failed:
             return None
@@ -200,9 +208,15 @@ class Painter:
                 key = None
             if key is not None and key in memo:
                 return memo[key]
-        face = draw_face(layout, fc, template_names(fc, fields, deck_info, self.game_info), label, diags)
-        if face is not None and self.transform:
-            face = low_ink(face)
+        if self._next_face is not None:
+            self._next_face()
+        try:
+            face = draw_face(layout, fc, template_names(fc, fields, deck_info, self.game_info), label, diags)
+            if face is not None and self.transform:
+                face = low_ink(face)
+        except TooMuchWork as exc:  # the limit struck outside the face's own drawing (its low-ink form)
+            fc.fault(layout.loc, str(exc), label)
+            return None
         if key is not None and face is not None:
             memo[key] = face
         return face
