@@ -276,6 +276,11 @@ def test_a_rebuilt_rulebook_starts_from_the_last_contents_and_is_the_same_file(t
     moved = [[lvl, text, page + 1, key] for lvl, text, page, key in contents]  # every heading a page later
     assert written("moved.pdf", moved)[0] == clean
     assert passes == [False] + clean_passes  # the seeded pass did not hold: made again from scratch
-    for damaged in ([["1", "Overview", 3, "h1"]], "contents", [[0, "x", 1]], [[0, "x", True, "h1"]]):
+    hostile = [list(e) for e in contents]
+    hostile[0][1] = '<img src="/dev/zero"/>'  # ReportLab reads a contents entry's text as markup
+    markup = [list(e) for e in contents]
+    markup[1][3] = 'h2"><b'
+    shorter, far = contents[:-1], [[lvl, text, 10**9, key] for lvl, text, _page, key in contents]
+    for damaged in ([["1", "Overview", 3, "h1"]], "contents", [[0, "x", 1]], hostile, markup, shorter, far):
         book, _, used = written("damaged.pdf", damaged)
         assert book == clean and used == clean_passes  # not taken: no pass spent on it

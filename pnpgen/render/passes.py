@@ -90,7 +90,7 @@ MAX_CONTENTS = 2_000  # entries of a contents list taken from a manifest: more i
 
 def contents_seed(value: object) -> list[tuple] | None:
     """A contents list as a manifest keeps it ([level, text, page, key] per heading), checked; None when it is
-    not one (a damaged or hand-edited manifest costs a pass, never a wrong book)."""
+    not one. Only its page numbers are ever used (`_pages_for`): its texts and keys must be this book's own."""
     if not isinstance(value, list) or not value or len(value) > MAX_CONTENTS:
         return None
     out = []
@@ -111,19 +111,47 @@ def contents_seed(value: object) -> list[tuple] | None:
 def lay_out(make: Callable, source: Path, contents: list[tuple] | None, found: list | None) -> int:
     """Lay out and save the book `make()` gives (document, story, contents list); returns its page count.
     `contents`: the last build's list, tried first; `found`, when given, receives the list the book ends with."""
-    if contents:
-        doc, story, toc = make()
+    doc, story, toc = make()
+    seed = _pages_for(_headings(story), contents) if contents else None
+    if seed:
         doc.seeded = True
-        toc._entries = list(contents)  # shown by the first pass (`beforeBuild` makes them the last entries)
+        toc._entries = seed  # shown by the first pass (`beforeBuild` makes them the last entries)
         try:
             _passes(doc, story, source, 0)  # one pass; IndexError when the headings moved
         except IndexError:
-            pass
+            doc, story, toc = make()  # as if no list had been given
         else:
             return _done(doc, toc, found)
-    doc, story, toc = make()
     _passes(doc, story, source, 6)
     return _done(doc, toc, found)
+
+
+def _headings(story: list) -> list[tuple]:
+    """(level, text, key) of each heading the story sends to the contents, in order."""
+    out = []
+    for flowable in story:
+        if isinstance(flowable, HeadingPara):
+            out.append((flowable.toc_level, flowable.toc_text, flowable.toc_key))
+        elif isinstance(getattr(flowable, "_content", None), list):  # KeepTogether: its parts go on alone
+            out += _headings(flowable._content)
+    return out
+
+
+def _pages_for(headings: list[tuple], contents: list[tuple]) -> list[tuple] | None:
+    """The contents entries to start from: this book's own headings (their text and keys, set by ReportLab as
+    markup) with the last build's page numbers, when that list names the same headings in the same order; None
+    when it does not. Only page numbers are taken from the manifest."""
+    if len(headings) != len(contents):
+        return None
+    out = []
+    for (level, text, key), entry in zip(headings, contents):
+        if (entry[0], entry[1], entry[3]) != (level, text, key) or not 0 < entry[2] <= MAX_PAGE:
+            return None
+        out.append((level, text, entry[2], key))
+    return out
+
+
+MAX_PAGE = 100_000
 
 
 def _passes(doc, story: list, source: Path, max_passes: int) -> None:
