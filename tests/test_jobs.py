@@ -226,3 +226,33 @@ def test_each_pipe_end_is_closed_once(monkeypatch):
             pass
         assert not twice and not open_ends, (twice, open_ends)  # each closed once, none left open
     assert _no_children_left()
+
+
+class _NoWayBack(Exception):
+    def __init__(self, what, extra):  # pickles as (what,) only: cannot be made again from that
+        super().__init__(what)
+        self.extra = extra
+
+
+def _raise_no_way_back(n: int) -> int:
+    raise _NoWayBack(f"bad {n}", extra=n)
+
+
+def test_an_error_that_pickles_but_cannot_be_read_back_comes_back_as_its_text():
+    with pytest.raises(RuntimeError, match="_NoWayBack: bad 0"):
+        run_parallel([0, 1], _raise_no_way_back, 2, lambda i: None)
+    assert _no_children_left()
+
+
+def test_the_pool_works_from_a_thread_that_is_not_the_main_one():
+    """serve and watch build from their own threads: workers are forked from there all the same."""
+    import threading
+
+    got: list = []
+    thread = threading.Thread(
+        target=lambda: got.append(run_parallel(list(range(4)), _pid_and_double, 2, print))
+    )
+    thread.start()
+    thread.join(60)
+    assert [r[0] for r in got[0]] == [0, 2, 4, 6]
+    assert _no_children_left()

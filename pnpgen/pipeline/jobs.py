@@ -48,15 +48,16 @@ class Job:
     writing: Writing
 
 
-def die_with_parent() -> None:
-    """A worker must not outlive a build that was killed (Linux: the kernel signals it when the parent dies)."""
+def die_with_parent(parent: int) -> None:
+    """A worker must not outlive a build that was killed (Linux: the kernel signals it when the parent dies).
+    `parent`: the parent's pid, taken before the fork (pnpgen may itself be pid 1, in a container)."""
     prctl = _prctl()
     if prctl is not None:
         try:
             prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except OSError:
             pass
-    if os.getppid() == 1:  # the parent died before we asked
+    if os.getppid() != parent:  # the parent died before we asked
         os._exit(1)
 
 
@@ -198,33 +199,49 @@ class Pool:
         _flush_std_streams()  # what the parent buffered is written once, not once more by every worker
         try:
             for _ in range(n):
-                self.workers.append(self._fork(work, items))
+                self._fork(work, items)
         except BaseException:
             self.close(kill=True)
             raise
 
-    def _fork(self, work: Callable, items: list) -> tuple[int, int, int]:
+    def _fork(self, work: Callable, items: list) -> None:
+        """One worker. Ctrl-C is held off from just before the fork until the worker is on the books (the
+        parent) or ignores it (the worker: the parent stops its workers itself), so neither is left half made
+        and no worker can ever run on into the parent's code."""
         tasks_r, tasks_w = os.pipe()
         answers_r, answers_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the worker: never returns into the parent's code
+        parent = os.getpid()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            for fd in (tasks_r, tasks_w, answers_r, answers_w):
+                os.close(fd)
+            raise
+        if pid == 0:  # the worker
             code = 1
             try:
-                for _pid, a, b in self.workers:  # the other workers' pipes, inherited
-                    os.close(a)
-                    os.close(b)
-                os.close(tasks_w)
-                os.close(answers_r)
-                die_with_parent()
-                _serve(work, items, tasks_r, answers_w)
-                code = 0
+                try:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                    for _pid, a, b in self.workers:  # the other workers' pipes, inherited
+                        os.close(a)
+                        os.close(b)
+                    os.close(tasks_w)
+                    os.close(answers_r)
+                    die_with_parent(parent)
+                    _serve(work, items, tasks_r, answers_w)
+                    code = 0
+                finally:
+                    _flush_std_streams()
             finally:
-                _flush_std_streams()
                 os._exit(code)
         os.close(tasks_r)
         os.close(answers_w)
         self.open.update((tasks_w, answers_r))
-        return pid, tasks_w, answers_r
+        self.workers.append((pid, tasks_w, answers_r))
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def run(
         self, order: list[int], meanwhile: Callable[[], object] | None = None, free: FreeCores | None = None
@@ -323,6 +340,7 @@ def _serve(work: Callable, items: list, tasks: int, answers: int) -> None:
             tb = "".join(traceback.format_exception(exc))
             try:
                 answer = pickle.dumps((i, False, exc, tb))
+                pickle.loads(answer)  # what goes back must also come back out
             except Exception:  # noqa: BLE001 - an error that cannot cross: its text does
                 answer = pickle.dumps((i, False, RuntimeError(f"{type(exc).__name__}: {exc}"), tb))
         view = memoryview(len(answer).to_bytes(_SIZE, "little") + answer)
