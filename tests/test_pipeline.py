@@ -276,3 +276,43 @@ def test_a_games_longest_files_start_first(monkeypatch):
     kinds = ["cards", "tokens", "print-all", "cards", "rulebook"]
     jobs.write_all([SimpleNamespace(target=SimpleNamespace(kind=k)) for k in kinds], 2)
     assert seen == [[4, 2, 0, 1, 3]]
+
+
+def test_a_face_over_its_cpu_limit_after_drawing_is_the_cards_error_not_a_crash(tmp_path, monkeypatch):
+    """A deck arms its CPU-time backstop once (`cpu_limit_each`); a strike that lands outside the face's own
+    drawing (here: its low-ink form) is reported at the layout, naming the card, and the next face is limited
+    again."""
+    import shutil
+    import time
+    from pathlib import Path
+
+    import pnpgen.pipeline.faces as faces
+    from pnpgen.errors import Diagnostics
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+
+    root = tmp_path / "p"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "basic", root)
+    run = GameRun(Project(root / "content", root / "out"), root / "content" / "sample")
+    run.load(Diagnostics())
+
+    def slow_low_ink(face):
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+        return face
+
+    monkeypatch.setattr(faces, "MAX_SECONDS", 0.1)
+    monkeypatch.setattr(faces, "low_ink", slow_low_ink)
+    run.painter.transform = True
+    deck = run.game.component("heroes")
+    diags = Diagnostics()
+    assert run.painter.deck(deck, diags) is None
+    texts = [e.format() for e in diags.errors]
+    assert texts and all("too much work (more than 0.1 s of computing)" in t for t in texts), texts
+    assert all("layouts/" in t and "of deck 'heroes'" in t for t in texts), (
+        texts
+    )  # at the layout, the card named
+    assert (
+        "and 1 more" in " ".join(texts) or len(texts) > 1
+    )  # every face stopped: the limit set again each time
