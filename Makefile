@@ -28,12 +28,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 build: $(VENV)/.installed
 	$(BIN)/pnpgen build
 
-# The serve page test drives Debian's chromium: installed here where apt-get can (the test skips, saying why, where
-# it is missing).
+# The serve page test drives Debian's chromium, and the PDF/X and CMYK tests check with ghostscript (and its ICC
+# profiles): installed here where apt-get can (each test skips, saying why, where its tool is missing).
 test: $(VENV)/.installed-test
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; } || \
 		echo "chromium is not installed: the serve page test will be skipped"
+	@command -v gs >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q ghostscript >/dev/null 2>&1; } || \
+		echo "ghostscript is not installed: the PDF/X and CMYK tests will be skipped"
 	$(BIN)/python -m pytest -q
 
 # everything but the tests marked slow (each of those builds or rasterises a lot): under a minute
