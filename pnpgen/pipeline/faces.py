@@ -92,9 +92,8 @@ class Painter:
         try:
             with cpu_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
                 for n, card in enumerate(deck.cards):
-                    if (
-                        n == 0
-                    ):  # recorded on its own: the rulebook's picture of the deck is this card (`first`)
+                    # the first card is recorded on its own: the rulebook's picture of the deck (`first`)
+                    if n == 0:
                         with self.reader.recording() as first_read:
                             front, back, ok = self.card(deck, card, fc, diags, memo)
                     else:

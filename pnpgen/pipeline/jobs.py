@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.errors import ContentError
+from pnpgen.errors import ContentError, Diagnostics
 from pnpgen.pipeline.pool import FreeCores, Pool, RemoteTraceback, WorkerDied
 from pnpgen.pipeline.staging import sha256_of
 
@@ -123,8 +123,6 @@ def failed(failures: list[tuple[int, Exception]]) -> Exception:
         return other[0]
     if len(failures) == 1:
         return failures[0][1]
-    from pnpgen.errors import Diagnostics
-
     every = Diagnostics()
     for _i, exc in failures:
         every.extend(exc.diagnostics)  # type: ignore[attr-defined]
@@ -138,8 +136,9 @@ def write_all(
     done: Callable | None = None,
     meanwhile: Callable[[], object] | None = None,
 ) -> list[dict]:
-    """Write every job's file; the first failure is raised (the caller discards the staging folder). `done(i,
-    result)` sees each file as soon as it is written (in the staging folder); `meanwhile` as in `run_parallel`."""
+    """Write every job's file; the failures are raised together once all are tried (the caller discards the
+    staging folder). `done(i, result)` sees each file as soon as it is written (in the staging folder);
+    `meanwhile` as in `run_parallel`."""
     if (
         gc.get_freeze_count()
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again

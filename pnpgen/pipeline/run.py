@@ -299,8 +299,7 @@ class GameRun:
             for target in targets:
                 if target in stale:
                     for job in (j for j in jobs if j.target is target):
-                        res = results[id(job)]
-                        files.append({**target.entry(job.name, res["pages"], res["sha256"]), **res["more"]})
+                        files.append(_entry(job, results[id(job)]))
                 else:
                     files.extend(self.old_entries(target))
             manifest.write(stage.path(manifest.NAME), self.manifest(files))
@@ -319,9 +318,7 @@ class GameRun:
         def done(i: int, res: dict) -> None:  # a file is written, not yet in place
             if on_file is not None:
                 job = jobs[i]
-                on_file(
-                    self, {**job.target.entry(job.name, res["pages"], res["sha256"]), **res["more"]}, job.path
-                )
+                on_file(self, _entry(job, res), job.path)
 
         return done
 
@@ -342,6 +339,11 @@ class GameRun:
         if self.checked:
             data["check"] = {"ok": True, "inputs": dict(sorted(self.check_inputs.items()))}
         return data
+
+
+def _entry(job, res: dict) -> dict:
+    """A written file's manifest entry: what its target makes of it, and what its writer added (`write_one`)."""
+    return {**job.target.entry(job.name, res["pages"], res["sha256"]), **res["more"]}
 
 
 def game_icons(game, diags: Diagnostics, reader=None) -> dict:

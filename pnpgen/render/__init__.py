@@ -65,6 +65,8 @@ class _Finder:
     def find_spec(cls, name: str, path=None, target=None) -> ModuleSpec | None:
         if name != _PARAGRAPH:
             return None
+        if cls in sys.meta_path:
+            sys.meta_path.remove(cls)  # its one module found: off the path
         spec = PathFinder.find_spec(name, path)
         if spec is not None and spec.loader is not None:
             spec.loader = _Loader(spec.loader)

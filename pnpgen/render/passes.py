@@ -86,6 +86,7 @@ class BookDoc(BaseDocTemplate):
 
 BODY = (RichText, Table, DiagramFlowable, FacePair, Paragraph)  # what a page's text is (not spaces or rules)
 MAX_CONTENTS = 2_000  # entries of a contents list taken from a manifest: more is no book pnpgen wrote
+MAX_PAGE = 100_000  # a page number taken from a manifest
 
 
 def contents_seed(value: object) -> list[tuple] | None:
@@ -149,9 +150,6 @@ def _pages_for(headings: list[tuple], contents: list[tuple]) -> list[tuple] | No
             return None
         out.append((level, text, entry[2], key))
     return out
-
-
-MAX_PAGE = 100_000
 
 
 def _passes(doc, story: list, source: Path, max_passes: int) -> None:
