@@ -7,8 +7,9 @@ from `templating` (the only Jinja user) so the rules read on their own; nothing 
 
 from __future__ import annotations
 
+import functools
+import os
 import re
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -152,68 +153,132 @@ def _too_long(seconds: float) -> TooMuchWork:
     return TooMuchWork(f"this template does too much work (more than {seconds:g} s of computing)")
 
 
+@functools.cache
+def _strike_for(seconds: float) -> type[TooMuchWork]:
+    """The exception a watchdog raises in a thread whose evaluation ran over `seconds`: a class (that is what
+    Python's asynchronous exceptions take), one per limit, saying the limit when it is made."""
+    message = str(_too_long(seconds))
+
+    class TimeUp(TooMuchWork):
+        def __init__(self, *args: object) -> None:
+            super().__init__(*(args or (message,)))
+
+    return TimeUp
+
+
+class _Guard:
+    """One limited run of evaluations in one thread: when the current one began, and whether it is still up."""
+
+    __slots__ = ("ident", "seconds", "began", "up", "struck")
+
+    def __init__(self, ident: int, seconds: float) -> None:
+        self.ident, self.seconds = ident, seconds
+        self.began, self.up, self.struck = time.monotonic(), True, False
+
+
+class Watchdog:
+    """The time backstop, the same on every OS: one daemon thread per process keeps the guards of the threads
+    that evaluate templates, sleeps until the earliest can run out, and stops an evaluation that has run for its
+    limit by raising `TimeUp` in its thread (CPython's `PyThreadState_SetAsyncExc`, which is what a signal
+    handler's exception amounts to: it lands at the next instruction the thread runs). No signal, no timer: it
+    works in any thread (serve's builds too), on Windows, and in processes that were spawned or forked.
+
+    Wall time, not CPU time: a thread cannot read another's CPU clock on every OS. The limit (20 s for one face)
+    is far above what any real face takes, so a loaded machine never comes near it."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.cond = threading.Condition()
+        self.guards: list[_Guard] = []
+        self.thread: threading.Thread | None = None
+
+    def add(self, guard: _Guard) -> None:
+        with self.cond:
+            self.guards.append(guard)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._watch, name="pnpgen-watchdog", daemon=True)
+                self.thread.start()
+            self.cond.notify()
+
+    def remove(self, guard: _Guard) -> None:
+        """Take a guard down (its `up` already false). A strike made as it ended and not yet raised is taken
+        back, so none lands outside the guard; one raised before this point is the evaluation's."""
+        with self.cond:
+            if guard.struck:
+                _raise_in(guard.ident, None)
+            if guard in self.guards:
+                self.guards.remove(guard)
+
+    def again(self, guard: _Guard) -> None:
+        """The next evaluation begins: its own full limit (and, after a strike, a fresh one)."""
+        guard.began = time.monotonic()
+        if guard.struck:
+            with self.cond:
+                guard.struck = False
+                self.cond.notify()
+
+    def _watch(self) -> None:
+        while True:
+            with self.cond:
+                now = time.monotonic()
+                wait = None
+                self.guards = [g for g in self.guards if g.up]  # one a strike cut short as it ended
+                for guard in self.guards:
+                    if guard.struck:
+                        continue
+                    left = guard.began + guard.seconds - now
+                    if left <= 0:
+                        guard.struck = True
+                        _raise_in(guard.ident, _strike_for(guard.seconds))
+                    else:
+                        wait = left if wait is None else min(wait, left)
+                self.cond.wait(wait)
+
+
+def _raise_in(ident: int, exc: type[BaseException] | None) -> None:
+    """Raise `exc` in the thread `ident` at its next instruction (None: take back one not yet raised)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exc) if exc else None)
+
+
+_watchdogs: dict[int, Watchdog] = {}  # per process id: a forked child starts its own (threads are not forked)
+
+
+def _watchdog() -> Watchdog:
+    pid = os.getpid()
+    dog = _watchdogs.get(pid)
+    if dog is None:
+        _watchdogs.clear()  # a parent's, inherited by a fork: its thread and lock are not ours to touch
+        dog = _watchdogs[pid] = Watchdog()
+    return dog
+
+
 @contextmanager
 def cpu_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
-    """`cpu_limit` for each of many evaluations in a row (the faces of a deck), armed once for all of them:
-    arming costs four system calls, 7 us, which is 70 ms at 10,000 cards. Call the yielded `next()` as each
-    evaluation begins; when the timer strikes, it stops the evaluation only if that one has used `seconds`, and
-    is otherwise set again for what that one has left (after a stop, `next()` sets it again). Nested
+    """`cpu_limit` for each of many evaluations in a row (the faces of a deck), set up once for all of them.
+    Call the yielded `next()` as each evaluation begins: it has `seconds` from then (after a stop too). Nested
     `cpu_limit`s inside cost nothing."""
-    if _limited.get() or threading.current_thread() is not threading.main_thread():
+    if _limited.get():
         yield lambda: None
         return
-    # CPU time (as ITIMER_PROF counts it) when the current evaluation began; whether the timer is set; whether
-    # the limit is still up (a strike that lands as it is taken down does nothing)
-    state = {"began": time.process_time(), "armed": True, "up": True}
-
-    def next_one() -> None:
-        state["began"] = time.process_time()
-        if not state["armed"]:
-            state["armed"] = True
-            signal.setitimer(signal.ITIMER_PROF, seconds)
-
-    def stop(signum, frame):
-        if not state["up"]:
-            return
-        used = time.process_time() - state["began"]
-        if used >= seconds * 0.99:
-            state["armed"] = False
-            raise _too_long(seconds)
-        signal.setitimer(signal.ITIMER_PROF, max(seconds - used, 0.01))
-
-    with _armed(stop, seconds, state):
-        yield next_one
-
-
-@contextmanager
-def cpu_limit(seconds: float):
-    """Stop an evaluation that has used `seconds` of CPU time (a loop no step counted). Only in the main thread,
-    where signals are delivered; nested uses keep the outer limit."""
-    if _limited.get() or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    state = {"up": True}
-
-    def stop(signum, frame):
-        if state["up"]:
-            raise _too_long(seconds)
-
-    with _armed(stop, seconds, state):
-        yield
-
-
-@contextmanager
-def _armed(handler: Callable, seconds: float, state: dict) -> Iterator[None]:
-    """SIGPROF to `handler`, the CPU timer set to `seconds`, and the limit marked armed, for the block; then all
-    as it was. `state["up"]` goes false first, so a strike that lands while this is undone does nothing (it would
-    otherwise set the timer again, or skip the rest, and the restored default action ends the process)."""
-    old = signal.signal(signal.SIGPROF, handler)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    dog = _watchdog()
+    guard = _Guard(threading.get_ident(), seconds)
     token = _limited.set(True)
+    dog.add(guard)
     try:
-        yield
+        yield lambda: dog.again(guard)
     finally:
-        state["up"] = False
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
-        _limited.reset(token)
+        guard.up = False  # first: the watchdog strikes only guards that are up
+        try:
+            dog.remove(guard)
+        finally:
+            _limited.reset(token)
+
+
+@contextmanager
+def cpu_limit(seconds: float) -> Iterator[None]:
+    """Stop an evaluation that has run for `seconds` (a loop no step counted), in whatever thread it runs;
+    nested uses keep the outer limit."""
+    with cpu_limit_each(seconds):
+        yield

@@ -1,4 +1,5 @@
-"""The forked pool that writes a game's files, or builds several games, in parallel (`pipeline.jobs.Pool`)."""
+"""The process pool that writes a game's files, or builds several games, in parallel (`pipeline.jobs.Pool`),
+with forked workers (Linux) and spawned ones (Windows, macOS: `PNPGEN_START_METHOD=spawn` here)."""
 
 from __future__ import annotations
 
@@ -14,18 +15,25 @@ from pnpgen.pipeline.jobs import RemoteTraceback, WorkerDied, run_parallel
 
 
 def _no_children_left() -> bool:
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+    """No worker left running or unreaped (spawning also starts multiprocessing's resource tracker, which
+    outlives pools by design and is not a worker)."""
+    import multiprocessing
+
+    return not multiprocessing.active_children()
 
 
 def _pid_and_double(n: int) -> tuple[int, int]:
     return n * 2, os.getpid()
 
 
-def test_results_come_back_in_order_from_forked_workers():
+@pytest.fixture(params=["fork", "spawn"])
+def method(request, monkeypatch) -> str:
+    """Each pool test with forked workers, and with spawned ones as Windows and macOS start them."""
+    monkeypatch.setenv("PNPGEN_START_METHOD", request.param)
+    return request.param
+
+
+def test_results_come_back_in_order_from_workers(method):
     seen_done: list[int] = []
     steps: list[int] = []
     out = run_parallel(
@@ -63,7 +71,7 @@ def _fail_on_two(n: int) -> int:
     return n
 
 
-def test_a_content_error_in_a_worker_keeps_its_location_and_the_workers_are_gone():
+def test_a_content_error_in_a_worker_keeps_its_location_and_the_workers_are_gone(method):
     with pytest.raises(ContentError) as caught:
         run_parallel(list(range(5)), _fail_on_two, 2, lambda i: None)
     (diag,) = caught.value.diagnostics.sorted()
@@ -86,7 +94,7 @@ def _raise_unpicklable(n: int) -> int:
     raise _Unpicklable(n)
 
 
-def test_an_error_that_cannot_cross_comes_back_as_its_text():
+def test_an_error_that_cannot_cross_comes_back_as_its_text(method):
     with pytest.raises(RuntimeError, match="_Unpicklable: bad 0|_Unpicklable: bad 1"):
         run_parallel([0, 1], _raise_unpicklable, 2, lambda i: None)
     assert _no_children_left()
@@ -98,7 +106,7 @@ def _die(n: int) -> int:
     return n
 
 
-def test_a_worker_that_dies_is_reported_not_waited_for():
+def test_a_worker_that_dies_is_reported_not_waited_for(method):
     with pytest.raises(WorkerDied, match="killed by SIGKILL"):
         run_parallel(list(range(4)), _die, 2, lambda i: None)
     assert _no_children_left()
@@ -151,7 +159,7 @@ def _cores_free_now(job: tuple) -> int:
     return free()
 
 
-def test_a_job_sees_the_cores_the_other_workers_leave_free():
+def test_a_job_sees_the_cores_the_other_workers_leave_free(method):
     """`FreeCores`: while both workers are busy each job may use one; once the other worker has nothing left,
     the job still running may use both (a game's files written two at a time)."""
     from pnpgen.pipeline.jobs import FreeCores
@@ -191,41 +199,68 @@ def test_an_internal_error_wins_over_content_errors_and_is_the_first_in_order():
     assert failed([(0, a)]) is a
 
 
-def test_each_pipe_end_is_closed_once(monkeypatch):
-    """A number closed twice may by then be a socket another thread opened (serve's server lost a client's
-    reply that way): the pool closes each pipe end it opened once, however its workers end."""
-    import pnpgen.pipeline.jobs as jobs
+def _open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
 
-    parent = os.getpid()
-    open_ends: set[int] = set()
-    twice: list[int] = []
-    real_pipe, real_close = os.pipe, os.close
 
-    def pipe() -> tuple[int, int]:
-        r, w = real_pipe()
-        open_ends.update((r, w))
-        return r, w
-
-    def close(fd: int) -> None:
-        if os.getpid() == parent:
-            if fd not in open_ends:
-                twice.append(fd)
-            open_ends.discard(fd)
-        real_close(fd)
-
-    monkeypatch.setattr(jobs.os, "pipe", pipe)
-    monkeypatch.setattr(jobs.os, "close", close)
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through Linux's /proc")
+def test_no_pipe_is_left_open_however_the_workers_end(method):
+    """serve builds again and again beside its server's sockets: a pool leaves no pipe or handle open, whether
+    its workers answered, failed or died."""
     for work, items in (
         (_pid_and_double, list(range(5))),
         (_fail_on_two, list(range(4))),
         (_die, list(range(4))),
     ):
+        before = _open_descriptors()
         try:
             run_parallel(items, work, 2, lambda i: None)
         except (ContentError, WorkerDied):
             pass
-        assert not twice and not open_ends, (twice, open_ends)  # each closed once, none left open
+        assert _open_descriptors() <= before, (work, _open_descriptors() - before)
     assert _no_children_left()
+
+
+def test_a_pool_that_cannot_start_leaves_the_work_to_this_process(monkeypatch):
+    """Where no worker process can be started (a sandbox without processes or semaphores), every item is still
+    worked, here."""
+    import pnpgen.pipeline.jobs as jobs
+
+    def cannot(*a, **k):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(jobs, "Pool", cannot)
+    out = run_parallel(list(range(3)), _pid_and_double, 2, lambda i: None)
+    assert out == [(0, os.getpid()), (2, os.getpid()), (4, os.getpid())]
+
+
+def test_items_that_do_not_pickle_are_worked_here_where_workers_are_spawned(monkeypatch):
+    """A game's drawn faces are inherited by forked workers; spawned workers would need them pickled, so with
+    `pickled=False` they are written in this process where workers are spawned, and in workers where forked."""
+    items = [lambda: 1, lambda: 2]  # a lambda never pickles
+    for method, here in (("spawn", True), ("fork", False)):
+        monkeypatch.setenv("PNPGEN_START_METHOD", method)
+        out = run_parallel(items, _call_and_pid, 2, lambda i: None, pickled=False)
+        assert [n for n, _pid in out] == [1, 2]
+        assert all((pid == os.getpid()) == here for _n, pid in out), (method, out)
+
+
+def _call_and_pid(item) -> tuple:
+    return item(), os.getpid()
+
+
+def test_the_start_method_is_the_platforms_unless_asked(monkeypatch):
+    from pnpgen.pipeline.pool import start_method
+
+    monkeypatch.delenv("PNPGEN_START_METHOD", raising=False)
+    assert start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+    monkeypatch.setenv("PNPGEN_START_METHOD", "spawn")
+    assert start_method() == "spawn"
+    monkeypatch.setenv("PNPGEN_START_METHOD", "nonsense")
+    assert start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+    monkeypatch.delenv("PNPGEN_START_METHOD")
+    monkeypatch.delattr(os, "fork")  # as on Windows
+    assert start_method() == "spawn"
 
 
 class _NoWayBack(Exception):
@@ -238,14 +273,14 @@ def _raise_no_way_back(n: int) -> int:
     raise _NoWayBack(f"bad {n}", extra=n)
 
 
-def test_an_error_that_pickles_but_cannot_be_read_back_comes_back_as_its_text():
+def test_an_error_that_pickles_but_cannot_be_read_back_comes_back_as_its_text(method):
     with pytest.raises(RuntimeError, match="_NoWayBack: bad 0"):
         run_parallel([0, 1], _raise_no_way_back, 2, lambda i: None)
     assert _no_children_left()
 
 
 def test_the_pool_works_from_a_thread_that_is_not_the_main_one():
-    """serve and watch build from their own threads: workers are forked from there all the same."""
+    """serve and watch build from their own threads: workers are started from there all the same."""
     import threading
 
     got: list = []

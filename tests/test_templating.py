@@ -186,8 +186,7 @@ def test_a_deck_arms_one_cpu_limit_that_stops_only_the_face_over_it():
     """`cpu_limit_each`, armed once for a deck: faces that together use more than the limit all finish; each
     face that alone uses it is stopped, the second as the first (the timer is set again after a stop), and the
     limit is gone afterwards."""
-    import signal
-
+    from pnpgen import budget
     from pnpgen.budget import TooMuchWork, cpu_limit, cpu_limit_each
 
     done, stopped = [], []
@@ -202,32 +201,60 @@ def test_a_deck_arms_one_cpu_limit_that_stops_only_the_face_over_it():
                 stopped.append(n)
                 assert "more than 0.2 s of computing" in str(exc)
     assert done == [0, 1, 2, 5] and stopped == [3, 4]
-    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
-    assert signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, None, signal.SIG_IGN)
+    assert not [g for g in budget._watchdog().guards if g.up] and budget._limited.get() is False
+    _burn(0.3)  # nothing lands once the limit is down
+
+
+def test_the_time_limit_stops_a_template_in_any_thread_without_signals(monkeypatch):
+    """The backstop needs no signal or timer (Windows has neither): it works with both taken out of Python,
+    and in a thread that is not the main one (serve builds in its own)."""
+    import signal
+    import threading
+
+    from pnpgen.budget import TooMuchWork, cpu_limit
+
+    monkeypatch.delattr(signal, "setitimer", raising=False)
+    monkeypatch.delattr(signal, "SIGALRM", raising=False)
+    monkeypatch.delattr(signal, "SIGPROF", raising=False)
+    seen: list = []
+
+    def evaluate() -> None:
+        try:
+            with cpu_limit(0.1):
+                _burn(2)
+            seen.append("finished")
+        except TooMuchWork as exc:
+            seen.append(str(exc))
+
+    thread = threading.Thread(target=evaluate)
+    thread.start()
+    thread.join(10)
+    evaluate()
+    assert seen == ["this template does too much work (more than 0.1 s of computing)"] * 2
 
 
 @pytest.mark.parametrize("each", [True, False])
-def test_a_strike_as_the_limit_is_taken_down_does_nothing(monkeypatch, each):
-    """The timer's signal may land just as the limit is undone: it must neither set the timer again (the
-    restored default action would end the process) nor skip the rest of the undoing."""
-    import os
-    import signal
-
+def test_a_strike_as_the_limit_is_taken_down_never_lands_after_it(monkeypatch, each):
+    """The watchdog may strike just as a limit is taken down: the strike is then the evaluation's (raised at
+    once) or taken back, never raised later in code that is not limited, and the limit is fully undone."""
     from pnpgen import budget
 
-    real = signal.setitimer
+    real = budget.Watchdog.remove
 
-    def setitimer(which, secs, *a):
-        out = real(which, secs, *a)
-        if secs == 0:
-            os.kill(os.getpid(), signal.SIGPROF)  # lands in the window, handled at the next instruction
-        return out
+    def remove(self, guard):
+        with self.cond:  # as the watchdog does, under its lock, while the guard ends
+            guard.struck = True
+            budget._raise_in(guard.ident, budget._strike_for(guard.seconds))
+        real(self, guard)
 
-    monkeypatch.setattr(budget.signal, "setitimer", setitimer)
-    with budget.cpu_limit_each(0.05) if each else budget.cpu_limit(0.05) as mark:
-        if each:
-            mark()
-        _burn(0.01)
-    monkeypatch.setattr(budget.signal, "setitimer", real)
-    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
-    assert budget._limited.get() is False
+    monkeypatch.setattr(budget.Watchdog, "remove", remove)
+    try:
+        with budget.cpu_limit_each(5) if each else budget.cpu_limit(5) as mark:
+            if each:
+                mark()
+            _burn(0.01)
+    except budget.TooMuchWork:
+        pass  # raised as the limit ended: the evaluation's own
+    monkeypatch.setattr(budget.Watchdog, "remove", real)
+    _burn(0.05)  # nothing lands here
+    assert budget._limited.get() is False and not [g for g in budget._watchdog().guards if g.up]

@@ -92,12 +92,13 @@ def build(
 
 
 def _build(project, names, strict, check, workers, step, on_file=None) -> list[GameResult]:
-    from pnpgen.pipeline.jobs import FreeCores, cores, run_parallel
+    from pnpgen.pipeline.jobs import FreeCores, cores, inherits, run_parallel
 
     roots = project.select(names)
     n = workers or cores()
     if len(roots) > 1 and n > 1:
-        warm()
+        if inherits():
+            warm()  # forked games inherit it; spawned ones each import what their own build needs
         free = FreeCores(n)  # a game that ends its build alone writes its files on the cores the others left
         work = partial(_game_job, project, strict, check, free)
         longest = sorted(range(len(roots)), key=lambda i: -_weight(roots[i]))
@@ -126,7 +127,7 @@ def _weight(root: Path) -> int:
 def warm() -> None:
     """Import what every game's build imports, and register the shipped fonts, once, before the games' processes
     are forked: each inherits them instead of spending about half a second of CPU doing it again. A resident
-    process (watch, serve) does it before its first build, so that no build's writers do it again."""
+    process (watch, serve) does it before its first build, so that no build's forked writers do it again."""
     import pnpgen.checker  # noqa: F401
     import pnpgen.layout.spec  # noqa: F401
     import pnpgen.pipeline.faces  # noqa: F401

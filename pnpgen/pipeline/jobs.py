@@ -1,11 +1,13 @@
 """Running work in parallel processes: the files of one game, or several games at once.
 
-Workers are forked, so what they work on (faces, plans) is inherited, never pickled; each job is named by its
-index, sent down a pipe, and only its result (a file's pages and digest, a game's result) comes back pickled. A
-worker dies with a build that was killed. Errors in a worker come back as the ContentError they were, so a problem
-found while writing still names its file:line:column.
+Each job is named by its index and only its result (a file's pages and digest, a game's result) comes back
+pickled. Where workers are forked (Linux), what they work on (faces, plans) is inherited; where they are spawned
+(Windows, macOS), the items are pickled as each worker starts, so only work whose items pickle (a game to build,
+named by its folder) runs in parallel there, and a game's files are written one after another in its own process.
+Where no pool can start, everything runs in this process. Errors in a worker come back as the ContentError they
+were, so a problem found while writing still names its file:line:column.
 
-The pool itself (`Pool`, `FreeCores`) is `pipeline/pool.py`.
+The pool itself (`Pool`, `FreeCores`, `start_method`) is `pipeline/pool.py`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.pipeline.pool import FreeCores, Pool, RemoteTraceback, WorkerDied
+from pnpgen.pipeline.pool import FreeCores, Pool, RemoteTraceback, WorkerDied, inherits
 from pnpgen.pipeline.staging import sha256_of
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "Pool",
     "RemoteTraceback",
     "WorkerDied",
+    "inherits",
     "Writing",
     "run_parallel",
     "write_all",
@@ -74,8 +77,11 @@ def run_parallel(
     first: list[int] | None = None,
     meanwhile: Callable[[], object] | None = None,
     free: FreeCores | None = None,
+    pickled: bool = True,
 ) -> list:
-    """`work(item)` for every item, in forked processes when more than one worker and item; results in order.
+    """`work(item)` for every item, in worker processes when more than one worker and item; results in order.
+    `pickled=False`: the items are too big or too tied to this process to pickle (drawn faces), so they go to
+    workers only where workers inherit them (fork), and are worked here otherwise.
     `done(i, result)`, when given, sees each result as soon as it is in. `first`, when given, is the order in
     which the items start (the longest first: the last to start is then a short one, and the workers end
     together). `meanwhile()`, when given, is work of the caller's that can be done before the results are in:
@@ -89,8 +95,14 @@ def run_parallel(
     results: list = [None] * len(items)
     order = list(first) if first is not None else list(range(len(items)))
     failures: list[tuple[int, Exception]] = []
-    if workers > 1 and len(items) > 1:
-        with Pool(min(workers, len(items)), work, items) as pool:
+    pool = None
+    if workers > 1 and len(items) > 1 and (pickled or inherits()):
+        try:
+            pool = Pool(min(workers, len(items)), work, items)
+        except (OSError, ImportError, NotImplementedError, ValueError):
+            pool = None  # no processes to be had here (a sandbox, a frozen interpreter): work alone
+    if pool is not None:
+        with pool:
             for i, ok, res in pool.run(order, meanwhile, free):
                 if not ok:
                     failures.append((i, res))
@@ -144,7 +156,7 @@ def write_all(
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again
         gc.freeze()
     first = sorted(range(len(jobs)), key=lambda i: -LONGEST.get(getattr(jobs[i].target, "kind", ""), 0))
-    return run_parallel(jobs, write_one, workers, step, done, first=first, meanwhile=meanwhile)
+    return run_parallel(jobs, write_one, workers, step, done, first=first, meanwhile=meanwhile, pickled=False)
 
 
 # Which files take longest to write, started first (the rest in their order) so that a short one ends the
