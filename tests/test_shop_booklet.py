@@ -93,3 +93,26 @@ def test_pdfx_writes_the_rulebook_as_a_booklet(project, tmp_path):
     ):
         assert sum(outside.getpixel((x, y))) < 250, (x, y, outside.getpixel((x, y)))  # pnpgen's dark ground
         assert sum(inside.getpixel((x, y))) > 740, (x, y, inside.getpixel((x, y)))
+
+
+def test_a_booklet_exported_twice_is_the_same_file(project, tmp_path):
+    """Its pages' resources are named by page number, not at random (pikepdf's default prefix names)."""
+    root = project("basic")
+    (root / "content" / "sample" / "rulebook.md").write_text(RULES)
+    out = tmp_path / "out"
+    booklet = out / "sample" / "shop" / "pdfx" / "rulebook-booklet.pdf"
+    seen = []
+    for _ in range(2):
+        result = run_cli("export", "shop", "pdfx", "sample", "--content", "content", "--out", out, cwd=root)
+        assert result.exit_code == 0, result.output
+        seen.append(booklet.read_bytes())
+    assert seen[0] == seen[1]
+
+
+def test_the_srgb_profile_of_shop_pngs_carries_no_time():
+    """littleCMS dates a profile when it makes it: the PNGs' profile would change every second."""
+    from pnpgen.shop.tgc import srgb_profile
+
+    profile = srgb_profile()
+    assert profile[24:36] == bytes([7, 208, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0])  # 2000-01-01 00:00:00
+    assert profile[36:40] == b"acsp" and len(profile) > 128

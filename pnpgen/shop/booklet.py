@@ -76,7 +76,8 @@ def impose(
                     continue
                 if number in covers and fill and bleed:
                     ops.append(f"q {fill} {' '.join(f'{v:g}' for v in strip)} re f Q")
-                name = sheet.add_resource(forms[number], pikepdf.Name.XObject, prefix="P")
+                # named by page, not at random (pikepdf's prefix): same content, same bytes
+                name = sheet.add_resource(forms[number], pikepdf.Name.XObject, pikepdf.Name(f"/P{number}"))
                 ops.append(f"q 1 0 0 1 {x:g} {bleed:g} cm {name} Do Q")
             sheet.contents_add(" ".join(ops).encode(), prepend=False)
         out.docinfo.Title = src.docinfo.get("/Title", "Rules")

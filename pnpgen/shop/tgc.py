@@ -48,10 +48,14 @@ def template_px(comp) -> tuple[int, int]:
 
 
 def srgb_profile() -> bytes:
-    """An sRGB ICC profile (Pillow's littleCMS builds it; nothing is downloaded)."""
+    """An sRGB ICC profile (Pillow's littleCMS builds it; nothing is downloaded). littleCMS stamps a profile
+    with the time it was made (header bytes 24-35): set to 2000-01-01 here, so that the same content exports the
+    same bytes."""
     from PIL import ImageCms
 
-    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    data[24:36] = b"".join(n.to_bytes(2, "big") for n in (2000, 1, 1, 0, 0, 0))
+    return bytes(data)
 
 
 def fitted(image, px: tuple[int, int]):
