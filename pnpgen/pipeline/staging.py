@@ -118,7 +118,7 @@ class Stage:
                     undo.remove(name)
         except OSError as exc:
             undo.roll_back()
-            raise _refused(self.final / name, exc) from None
+            raise cannot_replace(self.final / name, exc) from None
         _remove_tree(self.dir, quietly=True)  # the old files with it; what cannot go yet is swept later
 
 
@@ -175,7 +175,7 @@ def _keep(target: Path, old: Path) -> bool:
     return True
 
 
-def _refused(path: Path, exc: OSError) -> ContentError:
+def cannot_replace(path: Path, exc: OSError) -> ContentError:
     """The located error for an output that could not be replaced or removed."""
     where = Location(display_path(path))
     if isinstance(exc, PermissionError):  # Windows: winerror 32 (in use) or 5 (access denied)
@@ -189,42 +189,64 @@ def _refused(path: Path, exc: OSError) -> ContentError:
 
 
 def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
-    """Put the folder `staged` where `final` is, the same way on every OS: `final` is renamed aside, `staged` is
-    renamed in, and the old folder is removed. A reader sees the old folder or the new one, never a mix of their
-    files; for the moment between the two renames, neither. When a rename fails (a file in the folder open in a
-    Windows program), the old folder is renamed back and a located error names it: the output is as it was. A
-    process killed between the two renames leaves the old folder in a staging folder beside it (swept with the
-    lease) and none at `final`: the export is made again by running it again."""
-    refuse_link(final, top)
-    for f in staged.iterdir():
-        _fsync(f)
-    if not os.path.lexists(final):
-        try:
+    """Put the folder `staged` where `final` is: `swap_folders` of one pair."""
+    swap_folders([(staged, final)], top)
+
+
+def swap_folders(pairs: list[tuple[Path, Path]], top: Path | None = None, then=None) -> None:
+    """Put each staged folder where its final folder is, all or none, the same way on every OS: each final folder
+    is renamed aside and its staged one renamed in; `then()` (another commit, say a `Stage`'s) runs last; and only
+    when all of that succeeded are the old folders removed.
+
+    What is promised: a reader sees a folder old or new, never a mix of two exports' files; for the moment between
+    its two renames, no folder. When a rename fails (Windows refuses to rename a folder holding a file another
+    program has open) or `then()` raises, every folder renamed so far is put back, new ones where they were
+    staged, old ones in place, and a located error names the folder: the output is as it was. A process killed
+    between the two renames of a folder leaves it absent and the old one in a staging folder beside it (swept with
+    the lease); running the export again makes it."""
+    for staged, final in pairs:
+        refuse_link(final, top)
+        for f in staged.iterdir():
+            _fsync(f)
+    aside_of: list[tuple[Path, Path]] = []  # (final, its old folder) renamed aside
+    moved_in: list[tuple[Path, Path]] = []  # (staged, final) renamed in
+    failed: Path | None = None
+    try:
+        for staged, final in pairs:
+            failed = final
+            if os.path.lexists(final):
+                aside = final.with_name(f".{final.name}{_STAGING}{os.getpid()}-old-{os.urandom(4).hex()}")
+                os.rename(final, aside)
+                _hold(aside)
+                _touch(
+                    aside
+                )  # its mtime may be days old: made fresh, so no sweep takes it before it is removed
+                aside_of.append((final, aside))
             os.rename(staged, final)
-        except OSError as exc:
-            raise _refused(final, exc) from None
-        _release(staged)
-        return
-    aside = final.with_name(f".{final.name}{_STAGING}{os.getpid()}-old-{os.urandom(4).hex()}")
-    _hold(aside)
-    try:
-        os.rename(final, aside)
-    except OSError as exc:
-        _release(aside)
-        raise _refused(final, exc) from None
-    _touch(
-        aside
-    )  # its own mtime may be days old: fresh, so no sweep takes it before it is put back or removed
-    try:
-        os.rename(staged, final)
-    except OSError as exc:
-        try:
-            os.rename(aside, final)
-        finally:
+            moved_in.append((staged, final))
+        failed = None
+        if then is not None:
+            then()
+    except BaseException as exc:
+        for staged, final in reversed(moved_in):
+            _quietly(os.rename, final, staged)  # the caller discards it, as any staging folder
+        for final, aside in reversed(aside_of):
+            _quietly(os.rename, aside, final)
             _release(aside)
-        raise _refused(final, exc) from None
-    _release(staged)
-    _remove_tree(aside, quietly=True)
+        if failed is not None and isinstance(exc, OSError):
+            raise cannot_replace(failed, exc) from None
+        raise
+    for staged, _ in moved_in:
+        _release(staged)
+    for _, aside in aside_of:
+        _remove_tree(aside, quietly=True)
+
+
+def _quietly(rename, a: Path, b: Path) -> None:
+    try:
+        rename(a, b)
+    except OSError:
+        pass  # best effort: the error raised names what failed first
 
 
 def staging_folder(final: Path) -> Path:
