@@ -86,8 +86,9 @@ class Stage:
         All or nothing across the renames: each output a new file replaces is first kept aside (a hard link, or a
         copy where the file system has none), each removed one is moved aside, and the first rename that fails
         (a PDF open in a Windows viewer) puts every file back as it was, bytes and manifest, before a located
-        error naming that file is raised. An output is only ever replaced by one rename, never deleted first, so
-        a build killed during the commit leaves every file old or new."""
+        error naming that file is raised. An output is only ever replaced by one rename, never removed first, so
+        a build killed during the commit leaves every file old or new (a link planted in the output folder is
+        moved aside whole: it is not an output)."""
         refuse_link(self.final, self.top)
         self.final.mkdir(exist_ok=True)
         for name in names:  # checked before anything moves: all the files change, or none
@@ -183,9 +184,8 @@ def cannot_replace(path: Path, exc: OSError) -> ContentError:
             where,
             "cannot replace it: another program holds it open, or it may not be changed; close it in the viewer"
             " (or whatever holds it) and run pnpgen again",
-            "the output is as it was",
         )
-    return ContentError.at(where, f"cannot replace it: {exc.strerror or exc}", "the output is as it was")
+    return ContentError.at(where, f"cannot replace it: {exc.strerror or exc}")
 
 
 def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
