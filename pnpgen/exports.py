@@ -22,7 +22,7 @@ from urllib.parse import quote
 from pnpgen import tts
 from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem, display_path
 from pnpgen.model import Board, Deck
-from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folder
+from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folders
 from pnpgen.units import MM
 
 SHOP_BLEED = 25.4 / 8 * MM  # 1/8 in, what print-on-demand shops ask for
@@ -251,18 +251,22 @@ def _tiles(images, slots, cols, rows, cw, ch):
 
 def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bool, check: bool = True):
     run, diags = loaded(project, game_id, check)
-    results = []
-    for deck in decks_of(run, components):
-        final = project.out_dir(game_id) / "png" / deck.id
-        refuse_link(final, project.out)  # before a staging folder is made beside it
-        folder = staging_folder(final)
-        try:
+    results, swaps = [], []
+    try:
+        for deck in decks_of(run, components):
+            final = project.out_dir(game_id) / "png" / deck.id
+            refuse_link(final, project.out)  # before a staging folder is made beside it
+            folder = staging_folder(final)
+            swaps.append((folder, final))
             files = PngExport(deck, dpi, bleed).write(run, folder, diags)
-            swap_folder(folder, final, project.out)  # the deck's folder holds exactly this export, old or new
-        finally:
+            results.append(Exported(deck.id, files))
+        swap_folders(
+            swaps, project.out
+        )  # each deck's folder holds exactly this export, old or new; all or none
+    finally:
+        for folder, _ in swaps:
             if folder.exists():
                 _discard(folder)
-        results.append(Exported(deck.id, files))
     return results, diags
 
 

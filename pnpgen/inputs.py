@@ -35,6 +35,11 @@ MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 MAX_ART_BYTES = 60_000_000  # an image or a font
 MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's build draws (a JPEG: a quarter)
 
+# How a file is opened to be read, the same on every OS: binary (Windows' os.open is text mode by default, which
+# turns CRLF into LF and stops at Ctrl-Z) and, where named pipes can stand in a folder, without blocking on one
+# (a FIFO is then refused by fstat as not a regular file; Windows keeps its pipes out of the file system)
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
     """The real path of `path` when it lies inside one of `roots` (links followed at every level), else None.
@@ -104,7 +109,7 @@ def _list(folder: Path, pattern: str, roots: list[Path]) -> list[Path]:
 
 def _sha_file(path: Path) -> str:
     h = hashlib.sha256()
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    fd = os.open(path, READ_FLAGS)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError("not a regular file")
@@ -211,7 +216,7 @@ class Reader:
         loc = loc or Location(display)
         real = self._confine(path, what, loc)
         try:
-            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)  # a pipe must never block the build
+            fd = os.open(real, READ_FLAGS)  # a pipe must never block the build
         except FileNotFoundError:
             raise ContentError.at(loc, f"{what} '{display}' not found") from None
         except OSError as exc:

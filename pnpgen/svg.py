@@ -27,6 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pnpgen.inputs import READ_FLAGS
+
 MAX_SVG_BYTES = 5_000_000
 MAX_SVG_SHAPES = 20_000  # the elements it draws, each <use> counting what it repeats: as a face's shapes
 
@@ -131,7 +133,7 @@ def _load(real: str, digest: str) -> SvgFile | SvgError:
 
 def _read(real: str) -> bytes:
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(real, READ_FLAGS)  # binary; a pipe never blocks
     except OSError as exc:
         raise SvgError(f"cannot be read: {exc.strerror}") from None
     try:

@@ -6,11 +6,13 @@ import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from pnpgen.errors import ContentError
-from pnpgen.pipeline import manifest
+from pnpgen.pipeline import manifest, staging
 from pnpgen.pipeline.staging import Stage, refuse_link, swap_folder, sweep
 
 
@@ -78,21 +80,184 @@ def test_swap_folder_replaces_a_folder_whole(tmp_path):
     assert snapshot(final) == {"new-001.png": b"new"} and not staged.exists()
 
 
-def test_sweep_removes_only_what_dead_builds_left(tmp_path):
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
-    )
-    pid = int(dead.stdout)
-    (tmp_path / f".g.staging-{pid}-abc").mkdir()
-    (tmp_path / f".g.staging-{pid}-abc" / "a.pdf").write_bytes(b"x")
-    (tmp_path / f".a.pdf.{pid}.x.tmp").write_bytes(b"x")
-    (tmp_path / f".g.staging-{os.getpid()}-live").mkdir()  # a build still running
-    (tmp_path / "g.staging-123-notours").mkdir()
+def age(path, seconds):
+    """Make `path` look untouched for `seconds` (its lease ran out that long ago)."""
+    then = time.time() - seconds
+    os.utime(path, (then, then), follow_symlinks=False)
+
+
+def test_sweep_removes_only_what_builds_gone_for_a_lease_left(tmp_path):
+    gone = [tmp_path / ".g.staging-4242-abc", tmp_path / ".a.pdf.4242.x.tmp"]
+    gone[0].mkdir()
+    (gone[0] / "a.pdf").write_bytes(b"x")
+    gone[1].write_bytes(b"x")
+    (tmp_path / ".g.staging-4343-live").mkdir()  # another build, still writing (its lease is fresh)
+    (tmp_path / ".b.pdf.4343.x.tmp").write_bytes(b"x")
+    kept = [tmp_path / "g.staging-123-notours", tmp_path / ".g.staging-abc-notours", tmp_path / "notes.tmp"]
+    kept[0].mkdir()
+    kept[1].mkdir()
+    kept[2].write_text("designer's")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / ".g.staging-4444-link").symlink_to(tmp_path / "elsewhere")  # never followed, never removed
+    for path in [*gone, *kept, tmp_path / ".g.staging-4444-link"]:
+        age(path, staging.LEASE + 5)
     sweep(tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        f".g.staging-{os.getpid()}-live",
-        "g.staging-123-notours",
-    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [".g.staging-4343-live", ".b.pdf.4343.x.tmp", ".g.staging-4444-link", "elsewhere"]
+        + [p.name for p in kept]
+    )
+    sweep(tmp_path, now=time.time() + staging.LEASE + 5)  # a lease later, the other build is gone too
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [".g.staging-4444-link", "elsewhere"] + [p.name for p in kept]
+    )
+
+
+def test_a_stage_of_this_process_is_never_swept_however_old(tmp_path):
+    final = tmp_path / "g"
+    with Stage(final) as stage:
+        age(stage.dir, staging.LEASE * 10)
+        sweep(tmp_path)
+        assert stage.dir.is_dir()
+
+
+LIVE_BUILD = """
+import sys, time
+from pathlib import Path
+from pnpgen.pipeline import staging
+staging.BEAT = 0.05
+with staging.Stage(Path(sys.argv[1])) as stage:
+    stage.path("a.pdf").write_bytes(b"half")
+    print(stage.dir, flush=True)
+    time.sleep(60)
+"""
+
+
+def _live_build(final):
+    env = {**os.environ, "PYTHONPATH": str(Path(staging.__file__).resolve().parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LIVE_BUILD, str(final)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    return proc, Path(proc.stdout.readline().strip())
+
+
+def test_a_build_that_writes_for_minutes_keeps_its_lease_and_a_killed_one_loses_it(tmp_path):
+    """Two builds racing into one output folder: the live one's heartbeat keeps its staging folder from the
+    other's sweep, however long it writes; once killed, its folder is swept when the lease runs out."""
+    final = tmp_path / "out" / "g"
+    proc, folder = _live_build(final)
+    try:
+        age(folder, staging.LEASE * 10)  # as if it had written for over an hour with no new file
+        deadline = time.time() + 10
+        while time.time() - folder.stat().st_mtime > 60 and time.time() < deadline:
+            time.sleep(0.05)
+        sweep(folder.parent)
+        assert (folder / "a.pdf").read_bytes() == b"half"  # the heartbeat renewed the lease
+    finally:
+        proc.kill()  # TerminateProcess on Windows: no chance to clean up
+        proc.wait()
+    sweep(folder.parent)
+    assert folder.is_dir()  # killed just now: not yet provably gone
+    age(folder, staging.LEASE + 1)
+    sweep(folder.parent)
+    assert not folder.exists()
+
+
+def test_sweep_never_calls_anything_about_processes(tmp_path, monkeypatch):
+    def refused(*args):
+        raise AssertionError("os.kill called: on Windows it sends CTRL_C_EVENT or terminates")
+
+    monkeypatch.setattr(os, "kill", refused)
+    (tmp_path / ".g.staging-1-x").mkdir()
+    age(tmp_path / ".g.staging-1-x", staging.LEASE + 1)
+    sweep(tmp_path)
+    assert not (tmp_path / ".g.staging-1-x").exists()
+    assert "/proc" not in Path(staging.__file__).read_text()
+
+
+def held_open(target):
+    """`os.replace`/`os.rename` as Windows answers for `target` while a viewer holds it (winerror 32)."""
+    real_replace, real_rename = os.replace, os.rename
+
+    def check(dst):
+        if os.path.abspath(dst) == os.path.abspath(target):
+            exc = PermissionError(
+                13, "The process cannot access the file: it is used by another process", dst
+            )
+            exc.winerror = 32
+            raise exc
+
+    def replace(src, dst, **kw):
+        check(src)
+        check(dst)
+        return real_replace(src, dst, **kw)
+
+    def rename(src, dst, **kw):
+        check(src)
+        check(dst)
+        return real_rename(src, dst, **kw)
+
+    return replace, rename
+
+
+def _old_output(final):
+    final.mkdir(parents=True)
+    for name, data in (("a.pdf", b"old a"), ("b.pdf", b"old b"), ("gone.pdf", b"old gone")):
+        (final / name).write_bytes(data)
+    files = [{"path": n, "sha256": "0" * 64} for n in ("a.pdf", "b.pdf", "gone.pdf")]
+    (final / "manifest.json").write_text(json.dumps({"files": files}))
+
+
+@pytest.mark.parametrize("held", ["a.pdf", "b.pdf", "manifest.json", "gone.pdf"])
+@pytest.mark.parametrize("links", [True, False])
+def test_a_commit_that_cannot_replace_one_file_puts_every_file_back(tmp_path, monkeypatch, held, links):
+    final = tmp_path / "out" / "g"
+    _old_output(final)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in final.iterdir()}
+    replace, rename = held_open(final / held)
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "rename", rename)
+    if not links:  # FAT, exFAT: old files are kept aside as copies
+        monkeypatch.setattr(os, "link", lambda *a, **k: (_ for _ in ()).throw(OSError(1, "not supported")))
+    with pytest.raises(ContentError) as exc, Stage(final) as stage:
+        for name in ("a.pdf", "b.pdf", "new.pdf"):
+            stage.path(name).write_bytes(b"new " + name.encode())
+        stage.path("manifest.json").write_text("{}")
+        stage.commit(["a.pdf", "b.pdf", "new.pdf", "manifest.json"], remove=["gone.pdf"])
+    assert str(exc.value).startswith(
+        f"{final / held}: error: cannot replace it: another program holds it open, or it may not be changed;"
+        " close it in the viewer (or whatever holds it) and run pnpgen again"
+    )
+    assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in final.iterdir()} == before
+    assert sorted(p.name for p in final.parent.iterdir()) == ["g"]  # nothing staged left behind
+
+
+def test_a_commit_keeps_nothing_aside_once_done(tmp_path):
+    final = tmp_path / "out" / "g"
+    _old_output(final)
+    with Stage(final) as stage:
+        stage.path("a.pdf").write_bytes(b"new a")
+        stage.path("manifest.json").write_text("{}")
+        stage.commit(["a.pdf", "manifest.json"], remove=["gone.pdf"])
+    assert snapshot(final) == {"a.pdf": b"new a", "b.pdf": b"old b", "manifest.json": b"{}"}
+    assert sorted(p.name for p in final.parent.iterdir()) == ["g"]
+
+
+@pytest.mark.parametrize("fails", ["final", "staged"])
+def test_swap_folder_that_cannot_rename_leaves_the_old_folder(tmp_path, monkeypatch, fails):
+    final = tmp_path / "png"
+    final.mkdir()
+    (final / "old-001.png").write_bytes(b"old")
+    staged = tmp_path / ".png.staging-1-x"
+    staged.mkdir()
+    (staged / "new-001.png").write_bytes(b"new")
+    replace, rename = held_open(final if fails == "final" else staged)
+    monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(ContentError) as exc:
+        swap_folder(staged, final)
+    assert str(exc.value).startswith(f"{final}: error: cannot replace it: another program holds it open")
+    assert snapshot(final) == {"old-001.png": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".png.staging-1-x", "png"]  # the caller discards
 
 
 GOOD = {

@@ -24,13 +24,17 @@ def calibrate(paper, duplex, out, debug):
     offset off its scales, in the numbers --back-offset takes (keep them in printers.yaml: see the README)."""
     import os
 
+    from pnpgen.pipeline.staging import cannot_replace
     from pnpgen.render.calibration import write_calibration
 
     target = out or Path(f"calibration-{paper.lower()}-{duplex}.pdf")
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         write_calibration(temp, paper.lower(), duplex)
-        os.replace(temp, target)
+        try:
+            os.replace(temp, target)
+        except OSError as exc:  # a sheet open in a Windows viewer: say which, and leave it as it was
+            raise cannot_replace(target, exc) from None
     finally:
         if temp.exists():
             temp.unlink()

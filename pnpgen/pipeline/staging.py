@@ -4,7 +4,12 @@ only when all of them were written.
 A failure while writing (a full disk, a block too tall for a page, an image that fails to decode) discards the
 staging folder and leaves the game's output as it was. Each file moves into place with one rename, the manifest
 last, so a build killed at any moment leaves every file old or new; the next build sees any mismatch in the
-manifest's digests. Staging folders and temporary files of builds that were killed are swept.
+manifest's digests. A rename that fails (Windows refuses to replace a PDF a viewer holds open) puts back every
+file moved so far: the output is as it was, and the message names the file to close.
+
+Staging folders and temporary files of builds that were killed are swept by a lease, the same on every OS: a live
+build touches its staging folders every `BEAT` seconds (a daemon thread), and a staging folder or `.tmp` file
+untouched for `LEASE` seconds belongs to a build that is gone. No process ids are asked after.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,6 +25,13 @@ from pnpgen.errors import ContentError, Location, display_path
 from pnpgen.pipeline import manifest
 
 _STAGING = ".staging-"
+_ASIDE = (
+    ".aside"  # inside a staging folder: the old outputs a commit may have to put back (no output is hidden)
+)
+LEASE = (
+    600.0  # seconds: a staging folder or temporary file untouched this long belongs to a build that is gone
+)
+BEAT = 30.0  # seconds between a live build's touches of its staging folders: far inside the lease
 
 
 def refuse_link(folder: Path, top: Path | None = None) -> None:
@@ -61,13 +74,21 @@ class Stage:
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.dir.exists():
             _remove_tree(self.dir)
+        _release(self.dir)
 
     def path(self, name: str) -> Path:
         return self.dir / name
 
     def commit(self, names: list[str], remove: Iterable[str] = ()) -> None:
         """Move the staged `names` into the output folder (`manifest.json` last), then remove `remove`: old outputs
-        the new manifest no longer lists, each only if pnpgen could have written it there."""
+        the new manifest no longer lists, each only if pnpgen could have written it there.
+
+        All or nothing across the renames: each output a new file replaces is first kept aside (a hard link, or a
+        copy where the file system has none), each removed one is moved aside, and the first rename that fails
+        (a PDF open in a Windows viewer) puts every file back as it was, bytes and manifest, before a located
+        error naming that file is raised. An output is only ever replaced by one rename, never removed first, so
+        a build killed during the commit leaves every file old or new (a link planted in the output folder is
+        moved aside whole: it is not an output)."""
         refuse_link(self.final, self.top)
         self.final.mkdir(exist_ok=True)
         for name in names:  # checked before anything moves: all the files change, or none
@@ -79,89 +100,246 @@ class Stage:
                 )
         ordered = sorted(names, key=lambda n: n == manifest.NAME)
         for name in ordered:
-            staged = self.dir / name
-            _fsync(staged)
-            os.replace(staged, self.final / name)
-        for name in remove:
-            if name not in names and manifest.ours(self.final, name):
-                (self.final / name).unlink()
-        _remove_tree(self.dir)
+            try:
+                _fsync(self.dir / name)
+            except FileNotFoundError:
+                raise ContentError.at(
+                    Location(display_path(self.dir)),
+                    f"{name} is gone from the staging folder (another program removed it); run pnpgen again",
+                ) from None
+        aside = self.dir / _ASIDE
+        aside.mkdir()
+        undo = _Undo(self.final, aside)
+        name = ""
+        try:
+            for name in ordered:
+                undo.replace(self.dir / name, name)
+            for name in remove:
+                if name not in names and manifest.ours(self.final, name):
+                    undo.remove(name)
+        except OSError as exc:
+            undo.roll_back()
+            raise cannot_replace(self.final / name, exc) from None
+        _remove_tree(self.dir, quietly=True)  # the old files with it; what cannot go yet is swept later
+
+
+class _Undo:
+    """What a commit changed in `final`, so that a failed rename puts it all back; old files wait in `aside`."""
+
+    def __init__(self, final: Path, aside: Path):
+        self.final, self.aside = final, aside
+        self.done: list[tuple[str, bool]] = []  # (name, whether an old file was kept aside), in order
+
+    def replace(self, staged: Path, name: str) -> None:
+        target, old = self.final / name, self.aside / name
+        kept = _keep(target, old)
+        try:
+            os.replace(staged, target)
+        except OSError:
+            if kept and not os.path.lexists(target):  # a link was moved aside whole: back where it was
+                os.replace(old, target)
+            raise
+        self.done.append((name, kept))
+
+    def remove(self, name: str) -> None:
+        os.replace(self.final / name, self.aside / name)
+        self.done.append((name, True))
+
+    def roll_back(self) -> None:
+        for name, kept in reversed(self.done):
+            target = self.final / name
+            try:
+                if kept:
+                    os.replace(self.aside / name, target)
+                else:
+                    os.unlink(target)  # new: nothing stood there before
+            except OSError:
+                pass  # best effort: the error raised names the file that failed first
+
+
+def _keep(target: Path, old: Path) -> bool:
+    """Keep the file at `target` as `old` (a hard link: no bytes copied; a copy where links are not supported),
+    leaving `target` in place; False when nothing is there. A link planted in the output is moved aside whole."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISLNK(mode):
+        os.replace(target, old)
+        return True
+    try:
+        os.link(target, old)
+    except OSError:
+        import shutil
+
+        shutil.copy2(target, old)  # FAT, exFAT, some network shares: no hard links
+    return True
+
+
+def cannot_replace(path: Path, exc: OSError) -> ContentError:
+    """The located error for an output that could not be replaced or removed."""
+    where = Location(display_path(path))
+    if isinstance(exc, PermissionError):  # Windows: winerror 32 (in use) or 5 (access denied)
+        return ContentError.at(
+            where,
+            "cannot replace it: another program holds it open, or it may not be changed; close it in the viewer"
+            " (or whatever holds it) and run pnpgen again",
+        )
+    return ContentError.at(where, f"cannot replace it: {exc.strerror or exc}")
 
 
 def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
-    """Put the folder `staged` where `final` is, in one step where Linux allows (renameat2 RENAME_EXCHANGE), so a
-    reader sees the old folder or the new one, never a mix; the old one is removed afterwards."""
-    refuse_link(final, top)
-    for f in staged.iterdir():
-        _fsync(f)
-    if not final.exists():
-        os.rename(staged, final)
-        return
-    if _exchange(staged, final):
-        _remove_tree(staged)  # now holds the old folder
-        return
-    old = final.with_name(final.name + f".old-{os.getpid()}")
-    os.rename(final, old)
-    os.rename(staged, final)
-    _remove_tree(old)
+    """Put the folder `staged` where `final` is: `swap_folders` of one pair."""
+    swap_folders([(staged, final)], top)
+
+
+def swap_folders(pairs: list[tuple[Path, Path]], top: Path | None = None, then=None) -> None:
+    """Put each staged folder where its final folder is, all or none, the same way on every OS: each final folder
+    is renamed aside and its staged one renamed in; `then()` (another commit, say a `Stage`'s) runs last; and only
+    when all of that succeeded are the old folders removed.
+
+    What is promised: a reader sees a folder old or new, never a mix of two exports' files; for the moment between
+    its two renames, no folder. When a rename fails (Windows refuses to rename a folder holding a file another
+    program has open) or `then()` raises, every folder renamed so far is put back, new ones where they were
+    staged, old ones in place, and a located error names the folder: the output is as it was. A process killed
+    between the two renames of a folder leaves it absent and the old one in a staging folder beside it (swept with
+    the lease); running the export again makes it."""
+    for staged, final in pairs:
+        refuse_link(final, top)
+        for f in staged.iterdir():
+            _fsync(f)
+    aside_of: list[tuple[Path, Path]] = []  # (final, its old folder) renamed aside
+    moved_in: list[tuple[Path, Path]] = []  # (staged, final) renamed in
+    failed: Path | None = None
+    try:
+        for staged, final in pairs:
+            failed = final
+            if os.path.lexists(final):
+                aside = final.with_name(f".{final.name}{_STAGING}{os.getpid()}-old-{os.urandom(4).hex()}")
+                os.rename(final, aside)
+                _hold(aside)
+                _touch(
+                    aside
+                )  # its mtime may be days old: made fresh, so no sweep takes it before it is removed
+                aside_of.append((final, aside))
+            os.rename(staged, final)
+            moved_in.append((staged, final))
+        failed = None
+        if then is not None:
+            then()
+    except BaseException as exc:
+        for staged, final in reversed(moved_in):
+            _quietly(os.rename, final, staged)  # the caller discards it, as any staging folder
+        for final, aside in reversed(aside_of):
+            _quietly(os.rename, aside, final)
+            _release(aside)
+        if failed is not None and isinstance(exc, OSError):
+            raise cannot_replace(failed, exc) from None
+        raise
+    for staged, _ in moved_in:
+        _release(staged)
+    for _, aside in aside_of:
+        _remove_tree(aside, quietly=True)
+
+
+def _quietly(rename, a: Path, b: Path) -> None:
+    try:
+        rename(a, b)
+    except OSError:
+        pass  # best effort: the error raised names what failed first
 
 
 def staging_folder(final: Path) -> Path:
-    """A fresh staging folder beside `final` (same file system, so renames are atomic)."""
-    import tempfile  # here, like shutil and ctypes: the unchanged-game check only sweeps
+    """A fresh staging folder beside `final` (same file system, so renames are atomic), held by this process's
+    lease; what killed builds left beside `final` is swept first."""
+    import tempfile  # here, like shutil and threading: the unchanged-game check only sweeps
 
     final.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{final.name}{_STAGING}{os.getpid()}-", dir=final.parent))
+    sweep(final.parent)
+    folder = Path(tempfile.mkdtemp(prefix=f".{final.name}{_STAGING}{os.getpid()}-", dir=final.parent))
+    _hold(folder)
+    return folder
 
 
-def sweep(folder: Path) -> None:
-    """Remove what builds that were killed left in `folder`: staging folders and temporary files of processes
-    that no longer run. Only pnpgen's own names, and never through a link."""
+def sweep(folder: Path, now: float | None = None) -> None:
+    """Remove what builds that were killed left in `folder`: staging folders and temporary files whose lease ran
+    out (untouched for `LEASE` seconds; a live build touches its own every `BEAT` seconds). Only pnpgen's own
+    names, and never through a link."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return
+    now = time.time() if now is None else now
     for entry in entries:
         name = entry.name
-        pid = _pid_in(name)
-        if pid is None or pid == os.getpid() or _alive(pid):
+        if not _ours(name) or os.path.abspath(entry.path) in _held:
             continue
         try:
-            if _STAGING in name and entry.is_dir(follow_symlinks=False):
+            st = entry.stat(follow_symlinks=False)
+            if now - st.st_mtime < LEASE:
+                continue  # a live build's (or one gone only lately: swept by a later build)
+            if _STAGING in name and stat.S_ISDIR(st.st_mode):
                 _remove_tree(Path(entry.path))
-            elif name.endswith(".tmp") and entry.is_file(follow_symlinks=False):
+            elif name.endswith(".tmp") and stat.S_ISREG(st.st_mode):
                 os.unlink(entry.path)
         except OSError:
             pass
 
 
-def _pid_in(name: str) -> int | None:
+def _ours(name: str) -> bool:
+    """Whether `name` is one pnpgen gives a staging folder (`.<name>.staging-<pid>-*`) or a temporary file
+    (`.<name>.<pid>.<...>.tmp`); the number only tells them apart, it is never asked after."""
     if not name.startswith("."):
-        return None
-    if _STAGING in name:
-        digits = name.split(_STAGING, 1)[1].split("-", 1)[0]
-        return int(digits) if digits.isdigit() else None
-    if name.endswith(".tmp"):
-        return next((int(x) for x in name.split(".") if x.isdigit()), None)
-    return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
-    try:  # a killed writer nobody has reaped is a zombie: it will never finish its file
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state != "Z"
-    except (OSError, IndexError):
-        return True
+    if _STAGING in name:
+        return name.split(_STAGING, 1)[1].split("-", 1)[0].isdigit()
+    if name.endswith(".tmp"):
+        return any(x.isdigit() for x in name.split("."))
+    return False
 
 
-def _remove_tree(folder: Path) -> None:
-    """Remove a staging folder pnpgen made: its files and folders, never following a link out of it."""
+# -- the lease ---------------------------------------------------------------------------------------------------
+_held: set[str] = set()  # the staging folders this process still writes into
+_beating: list = []  # the heartbeat thread, once started
+
+
+def _hold(folder: Path) -> None:
+    """Keep `folder`'s lease fresh while this process lives: a daemon thread touches it every `BEAT` seconds."""
+    _held.add(os.path.abspath(folder))
+    if not _beating:
+        import threading
+
+        wake = threading.Event()
+        thread = threading.Thread(target=_beat, args=(wake,), name="pnpgen-staging-lease", daemon=True)
+        _beating.extend((thread, wake))
+        thread.start()
+
+
+def _release(folder: Path) -> None:
+    _held.discard(os.path.abspath(folder))
+
+
+def _beat(wake) -> None:
+    while True:
+        wake.wait(BEAT)
+        wake.clear()
+        for path in list(_held):
+            _touch(Path(path))
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except FileNotFoundError:
+        _release(path)
+    except OSError:
+        pass  # held open exclusively for a moment (Windows): touched again at the next beat
+
+
+def _remove_tree(folder: Path, quietly: bool = False) -> None:
+    """Remove a staging folder pnpgen made: its files and folders, never following a link out of it. `quietly`:
+    what cannot be removed now (a file another program holds open on Windows) stays, for a later sweep."""
+    _release(folder)
     try:
         if os.path.islink(folder):
             os.unlink(folder)
@@ -171,29 +349,19 @@ def _remove_tree(folder: Path) -> None:
         shutil.rmtree(folder)  # rmtree does not follow links inside the tree
     except FileNotFoundError:
         pass
+    except OSError:
+        if not quietly:
+            raise
 
 
 def _fsync(path: Path) -> None:
     if path.is_dir():
         return
-    fd = os.open(path, os.O_RDONLY)
+    fd = os.open(path, os.O_RDWR)  # not read-only: Windows' fsync (_commit) refuses a read-only descriptor
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths atomically (Linux renameat2 with RENAME_EXCHANGE); False where that is not available."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd, rename_exchange = -100, 2
-    return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
 def sha256_of(path: Path) -> str:

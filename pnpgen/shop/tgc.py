@@ -18,7 +18,7 @@ from pnpgen.errors import ContentError, Diagnostics
 from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard, _render_pages
 from pnpgen.model import Board, Deck
 from pnpgen.pipeline.jobs import plain_error
-from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folder
+from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
 from pnpgen.shop import sizes
 
 DPI = sizes.TEMPLATE_DPI
@@ -121,27 +121,28 @@ def _board_files(run, board: Board, folder: Path, icc: bytes, diags: Diagnostics
 
 def export_tgc(run, project, components: list, diags: Diagnostics) -> list[Exported]:
     icc = srgb_profile()
-    results = []
-    for comp in components:
-        final = project.out_dir(run.game.id) / "shop" / "tgc" / comp.id
-        refuse_link(final, project.out)
-        folder = staging_folder(final)
-        try:
+    results, swaps = [], []
+    try:
+        for comp in components:
+            final = project.out_dir(run.game.id) / "shop" / "tgc" / comp.id
+            refuse_link(final, project.out)
+            folder = staging_folder(final)
+            swaps.append((folder, final))
             if isinstance(comp, Board):
                 files = _board_files(run, comp, folder, icc, diags)
             else:
                 files = _deck_files(run, comp, folder, icc, diags)
-            swap_folder(folder, final, project.out)
-        finally:
+            results.append(Exported(comp.id, files))
+        _spec(run, project, components, results, swaps)
+    finally:
+        for folder, _ in swaps:
             if folder.exists():
                 _discard(folder)
-        results.append(Exported(comp.id, files))
-    _spec(run, project, components, results)
     return results
 
 
-def _spec(run, project, components: list, results: list) -> None:
-    """spec.csv and spec.pdf beside the components' folders."""
+def _spec(run, project, components: list, results: list, swaps: list) -> None:
+    """spec.csv and spec.pdf beside the components' folders; all of them move into place together, or none."""
     from pnpgen.pipeline.staging import Stage
     from pnpgen.shop.spec import write_spec
     from pnpgen.shop.targets import TARGETS
@@ -153,4 +154,5 @@ def _spec(run, project, components: list, results: list) -> None:
         files[r.component] = f"{r.component}/: {len(images)} PNG images and {listing}"
     final = project.out_dir(run.game.id) / "shop" / "tgc"
     with Stage(final, project.out) as stage:
-        stage.commit(write_spec(stage.dir, run, TARGETS["tgc"], components, files))
+        names = write_spec(stage.dir, run, TARGETS["tgc"], components, files)
+        swap_folders(swaps, project.out, then=lambda: stage.commit(names))
