@@ -84,10 +84,11 @@ ALLOWED: dict[str, dict[str, str]] = {
     # the ownership check of compiled entries, which are run: Windows has no uids; its profile folder (where the
     # cache lives) is private to the user by its ACL, the same promise by other means
     "codecache.py": {"os.geteuid": "guarded by hasattr; Windows' cache folder is private by ACL"},
-    # the process pool and the work budgets are being made portable in parallel (issue 26, the pool's part):
-    # remove these two once they are clean
-    "pipeline/pool.py": {"*": "issue 26: the pool's part"},
-    "budget.py": {"*": "issue 26: the pool's part"},
+    # the time backstop's watchdog raises its stop through CPython's own C API (ctypes.pythonapi), which is the
+    # same on every OS; no C library of the platform is loaded
+    "budget.py": {
+        "import ctypes": "ctypes.pythonapi.PyThreadState_SetAsyncExc only: CPython's API on every OS"
+    },
 }
 
 
