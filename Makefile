@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: build test test-fast lint format bench ink clean
+.PHONY: build test test-fast lint format bench ink clean portable
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,11 @@ test: $(VENV)/.installed-test
 # everything but the tests marked slow (each of those builds or rasterises a lot): under a minute
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q -m "not slow"
+
+# pnpgen as Windows runs it, proved here: every command on CRLF + BOM content, without os.fork, setitimer or SIGALRM,
+# spawned workers, a cp1252 console; the PDFs and PNGs byte-identical to the ordinary run's (tests/portable/run.py)
+portable: $(VENV)/.installed
+	$(BIN)/python tests/portable/run.py
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
