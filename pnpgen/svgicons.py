@@ -49,7 +49,8 @@ def load_svg_icons(
         if not is_name(name):
             better = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[:MAX_NAME] or "icon"
             diags.warning(
-                loc, f"'{path.name}' is not an icon: an icon's name is {rule_of(name)}; rename it (as '{better}.svg')"
+                loc,
+                f"'{path.name}' is not an icon: an icon's name is {rule_of(name)}; rename it (as '{better}.svg')",
             )
             continue
         try:
