@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -94,11 +96,30 @@ def _guarded(command):
     return wrapper
 
 
+def typed_for_windows(path: Path, windows: bool = os.name == "nt") -> str | None:
+    """Why a path typed as on Windows would name another folder here, or None. On Windows, '\\' separates folders
+    and 'C:' is a drive; elsewhere both are plain characters of a name, so `out\\cards` would make one folder
+    named so: refused with the path to write instead, unless something of that very name exists."""
+    text = str(path)
+    if windows or os.path.lexists(path) or not ("\\" in text or re.match(r"^[A-Za-z]:[\\/]", text)):
+        return None
+    better = text.replace("\\", "/")
+    if re.match(r"^[A-Za-z]:/", better):
+        return "is a Windows path (a drive letter): there are no drives here; give the folder's path on this system"
+    return (
+        f"is written with '\\' between folders, as on Windows: here '\\' is part of a name; write '{better}'"
+    )
+
+
 def _project(
     content: Path, out: Path = Path("output"), paper: str = "a4", printing=None, asked: tuple = ()
 ) -> Project:
+    for path, what in ((content, "content folder"), (out, "output folder")):
+        why = typed_for_windows(path)
+        if why is not None:
+            raise click.UsageError(f"{what} '{printable(str(path))}' {why}")
     if not content.is_dir():
-        raise click.UsageError(f"content folder '{content}' does not exist")
+        raise click.UsageError(f"content folder '{printable(str(content))}' does not exist")
     if printing is None:
         return Project(content, out, paper.lower())
     return Project(content, out, paper.lower(), printing, asked)
@@ -384,11 +405,14 @@ def new(game, content, debug):
     an icon, a rulebook and the facts the checker holds it to. Never writes over a folder that exists."""
     from pnpgen.commands.new import new_game
 
+    why = typed_for_windows(content)
+    if why is not None:
+        raise click.UsageError(f"content folder '{printable(str(content))}' {why}")
     files = new_game(content, game)
     click.echo(f"wrote {len(files)} files in {content / game}:")
     for path in files:
         click.echo(f"  {path.relative_to(content / game)}")
-    click.echo(f"next: pnpgen build {game}, then open output/{game}/cards.pdf")
+    click.echo(f"next: pnpgen build {game}, then open {Path('output', game, 'cards.pdf')}")
 
 
 # More commands, each group in a module of its own (they register themselves on `main`).
