@@ -6,12 +6,15 @@ starting with a letter or digit, and never a name Windows keeps for a device (`c
 
 Every file name pnpgen writes (`<component>.pdf`, an export's PNGs, `changes.txt`...) is made from those names
 and passes `file_name_problem`; names that differ only by case are one file on Windows and macOS, so they are
-compared by `same_file_key`. A game that builds on one system builds on all.
+compared by `same_file_key`. A game that builds on one system builds on all; and a `--content` or `--out` typed
+as on Windows is caught off Windows (`typed_for_windows`) rather than naming another folder there.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MAX_NAME = 64
@@ -66,3 +69,18 @@ def file_name_problem(name: str) -> str | None:
 def same_file_key(name: str) -> str:
     """Names with one key are one file where case is ignored (Windows, macOS): compare outputs by this."""
     return name.casefold()
+
+
+def typed_for_windows(path: Path, windows: bool = os.name == "nt") -> str | None:
+    """Why a path typed as on Windows would name another folder here, or None. On Windows, '\\' separates folders
+    and 'C:' is a drive; elsewhere both are plain characters of a name, so `out\\cards` would make one folder
+    named so: refused with the path to write instead, unless something of that very name exists."""
+    text = str(path)
+    if windows or os.path.lexists(path) or not ("\\" in text or re.match(r"^[A-Za-z]:[\\/]", text)):
+        return None
+    better = text.replace("\\", "/")
+    if re.match(r"^[A-Za-z]:/", better):
+        return "is a Windows path (a drive letter): there are no drives here; give the folder's path on this system"
+    return (
+        f"is written with '\\' between folders, as on Windows: here '\\' is part of a name; write '{better}'"
+    )

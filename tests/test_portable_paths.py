@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, run_cli
 
-from pnpgen.cli import typed_for_windows
 from pnpgen.errors import display_path
+from pnpgen.names import typed_for_windows
 
 BROKEN = ('fill: "#fbf6ea"', "fill: rouge")
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import re
 import sys
 import traceback
 from pathlib import Path
@@ -19,6 +17,7 @@ import click
 
 from pnpgen import __version__
 from pnpgen.errors import ContentError, Diagnostics, UsageProblem, printable
+from pnpgen.names import typed_for_windows
 from pnpgen.project import Project, UnknownGame
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
@@ -94,21 +93,6 @@ def _guarded(command):
             sys.exit(1)
 
     return wrapper
-
-
-def typed_for_windows(path: Path, windows: bool = os.name == "nt") -> str | None:
-    """Why a path typed as on Windows would name another folder here, or None. On Windows, '\\' separates folders
-    and 'C:' is a drive; elsewhere both are plain characters of a name, so `out\\cards` would make one folder
-    named so: refused with the path to write instead, unless something of that very name exists."""
-    text = str(path)
-    if windows or os.path.lexists(path) or not ("\\" in text or re.match(r"^[A-Za-z]:[\\/]", text)):
-        return None
-    better = text.replace("\\", "/")
-    if re.match(r"^[A-Za-z]:/", better):
-        return "is a Windows path (a drive letter): there are no drives here; give the folder's path on this system"
-    return (
-        f"is written with '\\' between folders, as on Windows: here '\\' is part of a name; write '{better}'"
-    )
 
 
 def _project(
