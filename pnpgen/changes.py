@@ -100,7 +100,7 @@ def records(out_dir: Path) -> dict[tuple, Record]:
                 out[record.key] = record
     if not seen_any and any(e.get("kind") != "rulebook" for e in data["files"]):
         raise UsageProblem(
-            f"'{out_dir}/manifest.json' records no faces (built by a pnpgen older than 'changes'); build it again"
+            f"'{out_dir / manifest.NAME}' records no faces (built by a pnpgen older than 'changes'); build it again"
         )
     return out
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +69,40 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() or ch == " " else _escape(ch) for ch in text)
+
+
+UNICODE_CODECS = (
+    "utf-8",
+    "utf-16",
+    "utf-32",
+    "utf-8-sig",
+    "utf-16-le",
+    "utf-16-be",
+    "utf-32-le",
+    "utf-32-be",
+)
+
+
+def safe_console(streams=None) -> None:
+    """Make the console streams print any text: one that cannot encode every character (a Windows console or a
+    redirect in cp1252, `PYTHONIOENCODING=cp1252:strict`) shows what it cannot encode as an escape (`\\u2192`)
+    instead of failing the command. Called once, first thing, by the `pnpgen` command (`pnpgen.__main__`)."""
+    for stream in streams if streams is not None else (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if encoding is None or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            name = codecs.lookup(encoding).name
+        except LookupError:
+            name = ""
+        if name not in UNICODE_CODECS and getattr(stream, "errors", "strict") in (
+            "strict",
+            "surrogateescape",
+        ):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream: nothing will be printed on it anyway
+                continue
 
 
 def _escape(ch: str) -> str:

@@ -22,6 +22,7 @@ from urllib.parse import quote
 from pnpgen import tts
 from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem, display_path
 from pnpgen.model import Board, Deck
+from pnpgen.names import file_name_problem
 from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folders
 from pnpgen.units import MM
 
@@ -80,6 +81,9 @@ def _save(write: Callable[[Path], object], folder: Path, name: str, loc: Locatio
     the component it was made for. Returns `name`."""
     from pnpgen.pipeline.jobs import plain_error
 
+    why = file_name_problem(name)
+    if why is not None:  # the names every system can hold: a game that exports on one exports on all
+        raise ContentError.at(loc, f"could not write {name}: {why}")
     try:
         write(folder / name)
     except OSError as exc:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pnpgen.colours import ColourError, parse_colour
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
-from pnpgen.names import RULE, is_name
+from pnpgen.names import is_name, rule_of
 from pnpgen.schema.fields import Invalid, Key, Table, as_number, as_str, listing
 from pnpgen.source import LMap, load_file
 
@@ -386,7 +386,7 @@ def load_icons(
     for name, spec in data.items():
         loc = data.key_loc(name)
         if not is_name(name):
-            diags.error(loc, f"icon name {name!r} must be {RULE}")
+            diags.error(loc, f"icon name {name!r} must be {rule_of(name)}")
             continue
         if not isinstance(spec, LMap):
             diags.error(loc, f"icon '{name}' needs 'shapes', a list of shapes")

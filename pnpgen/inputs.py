@@ -4,7 +4,9 @@ A `Reader` opens files for the build: game and component files, layouts, icons, 
 and every file kind added later. It resolves the real path (following links at every level, files and folders
 alike) and refuses anything outside its roots (the game folder and the shared layouts folder); it refuses what
 is not a regular file (a folder, a pipe, a device) without ever opening it for reading; it bounds the size; it
-decodes text as UTF-8 with a located error otherwise.
+decodes text as UTF-8 with a located error otherwise, and reads it the same whatever system wrote it: a byte
+order mark is dropped and CRLF or CR line endings become LF (`plain_text`), so a game saved on Windows builds
+the same PDFs, byte for byte.
 
 Everything it reads is recorded, with its digest, into every recording open at the time (the way Sphinx's
 `env.note_dependency` works): `with reader.recording() as inputs: ...`. A lookup that found nothing is recorded
@@ -39,6 +41,16 @@ MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's bui
 # turns CRLF into LF and stops at Ctrl-Z) and, where named pipes can stand in a folder, without blocking on one
 # (a FIFO is then refused by fstat as not a regular file; Windows keeps its pipes out of the file system)
 READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def plain_text(text: str) -> str:
+    """Text as pnpgen reads it from any system: one leading byte order mark dropped, CRLF and lone CR made LF.
+    Lines keep their numbers and columns (a CR only ever ends a line), so locations stay right."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
@@ -250,7 +262,8 @@ class Reader:
     def read_text(
         self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_BYTES
     ) -> str:
-        """UTF-8 text (a BOM is dropped); bytes that are not UTF-8 are an error at their line and column."""
+        """UTF-8 text (a BOM is dropped, line endings made LF: `plain_text`); bytes that are not UTF-8 are an
+        error at their line and column."""
         raw = self.read_bytes(path, what, loc, limit)
         try:
             text = raw.decode("utf-8")
@@ -261,7 +274,7 @@ class Reader:
                 Location(display_path(path), line, col),
                 f"{what} is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
             ) from None
-        return text[1:] if text.startswith("\ufeff") else text
+        return plain_text(text)
 
     def load_yaml(self, path: Path, what: str = "file", loc: Location | None = None):
         """A YAML file with locations (see `pnpgen.source`)."""

@@ -1,15 +1,86 @@
-"""The one pattern for names content gives things: ids of games, components, sides and facts, layout and icon
-names. Lower-case letters, digits, '-' and '_', starting with a letter or digit: safe as a file name, never a
-path."""
+"""The one pattern for names content gives things, and the one rule for the names of the files pnpgen writes.
+
+Names of games, components, sides and facts, layout and icon names: lower-case letters, digits, '-' and '_',
+starting with a letter or digit, and never a name Windows keeps for a device (`con`, `prn`, `aux`, `nul`,
+`com1`-`com9`, `lpt1`-`lpt9`). Such a name is safe as a file name on every system, never a path.
+
+Every file name pnpgen writes (`<component>.pdf`, an export's PNGs, `changes.txt`...) is made from those names
+and passes `file_name_problem`; names that differ only by case are one file on Windows and macOS, so they are
+compared by `same_file_key`. A game that builds on one system builds on all; and a `--content` or `--out` typed
+as on Windows is caught off Windows (`typed_for_windows`) rather than naming another folder there.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MAX_NAME = 64
 RULE = "lower-case letters, digits, '-' and '_'"
 
+# Windows keeps these for devices, in any case and with any extension (`con.pdf`, `Aux.tiles.pdf`): such a file
+# cannot be made or opened there. The superscript digits are Windows' own too.
+DEVICES = frozenset(
+    ["con", "prn", "aux", "nul", "conin$", "conout$"]
+    + [f"{port}{n}" for port in ("com", "lpt") for n in "123456789\u00b9\u00b2\u00b3"]
+)
+DEVICE_RULE = "not a name Windows keeps for a device (con, prn, aux, nul, com1-9, lpt1-9)"
+FORBIDDEN = '<>:"/\\|?*'
+
+
+def is_device(text: str) -> bool:
+    """Whether a file named `text` is a Windows device: only the part before the first dot counts (`con.pdf` and
+    `aux.tiles.pdf` are, `aux-tiles.pdf` is not), and Windows ignores spaces at its end."""
+    return text.split(".", 1)[0].rstrip(" ").lower() in DEVICES
+
 
 def is_name(text: object) -> bool:
-    return isinstance(text, str) and len(text) <= MAX_NAME and NAME.match(text) is not None
+    return (
+        isinstance(text, str)
+        and len(text) <= MAX_NAME
+        and NAME.match(text) is not None
+        and not is_device(text)
+    )
+
+
+def rule_of(text: object) -> str:
+    """What a name must be, said for the way `text` is not one (after 'must be')."""
+    return DEVICE_RULE if isinstance(text, str) and NAME.match(text) and is_device(text) else RULE
+
+
+def file_name_problem(name: str) -> str | None:
+    """Why `name` could not be the name of a file on every system (Windows, macOS, Linux), or None when it can.
+    The same answer on every system: the rule that every file pnpgen writes is named by."""
+    if name in ("", ".", ".."):
+        return "it is not a file name"
+    bad = sorted({ch for ch in name if ch in FORBIDDEN or ord(ch) < 32 or ord(ch) == 127})
+    if bad:
+        shown = ", ".join(repr(ch) for ch in bad)
+        return f"it holds {shown}, which Windows forbids in a file name"
+    if name[-1] in ". ":
+        return "it ends in a dot or a space, which Windows drops from a file name"
+    if is_device(name):
+        return f"'{name.split('.', 1)[0]}' is a name Windows keeps for a device (con, prn, aux, nul, com1-9, lpt1-9)"
+    return None
+
+
+def same_file_key(name: str) -> str:
+    """Names with one key are one file where case is ignored (Windows, macOS): compare outputs by this."""
+    return name.casefold()
+
+
+def typed_for_windows(path: Path, windows: bool = os.name == "nt") -> str | None:
+    """Why a path typed as on Windows would name another folder here, or None. On Windows, '\\' separates folders
+    and 'C:' is a drive; elsewhere both are plain characters of a name, so `out\\cards` would make one folder
+    named so: refused with the path to write instead, unless something of that very name exists."""
+    text = str(path)
+    if windows or os.path.lexists(path) or not ("\\" in text or re.match(r"^[A-Za-z]:[\\/]", text)):
+        return None
+    better = text.replace("\\", "/")
+    if re.match(r"^[A-Za-z]:/", better):
+        return "is a Windows path (a drive letter): there are no drives here; give the folder's path on this system"
+    return (
+        f"is written with '\\' between folders, as on Windows: here '\\' is part of a name; write '{better}'"
+    )

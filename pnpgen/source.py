@@ -304,4 +304,6 @@ def load_file(path: Path, display: str):
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ContentError.at(Location(display, line, 1), "file is not UTF-8 text") from None
-    return load_text(text, display)
+    from pnpgen.inputs import plain_text
+
+    return load_text(plain_text(text), display)

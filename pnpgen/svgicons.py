@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
-from pnpgen.names import MAX_NAME, RULE, is_name
+from pnpgen.names import MAX_NAME, is_name, rule_of
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,8 @@ def load_svg_icons(
         if not is_name(name):
             better = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[:MAX_NAME] or "icon"
             diags.warning(
-                loc, f"'{path.name}' is not an icon: an icon's name is {RULE}; rename it (as '{better}.svg')"
+                loc,
+                f"'{path.name}' is not an icon: an icon's name is {rule_of(name)}; rename it (as '{better}.svg')",
             )
             continue
         try:

@@ -17,6 +17,7 @@ import click
 
 from pnpgen import __version__
 from pnpgen.errors import ContentError, Diagnostics, UsageProblem, printable
+from pnpgen.names import typed_for_windows
 from pnpgen.project import Project, UnknownGame
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
@@ -97,8 +98,12 @@ def _guarded(command):
 def _project(
     content: Path, out: Path = Path("output"), paper: str = "a4", printing=None, asked: tuple = ()
 ) -> Project:
+    for path, what in ((content, "content folder"), (out, "output folder")):
+        why = typed_for_windows(path)
+        if why is not None:
+            raise click.UsageError(f"{what} '{printable(str(path))}' {why}")
     if not content.is_dir():
-        raise click.UsageError(f"content folder '{content}' does not exist")
+        raise click.UsageError(f"content folder '{printable(str(content))}' does not exist")
     if printing is None:
         return Project(content, out, paper.lower())
     return Project(content, out, paper.lower(), printing, asked)
@@ -384,11 +389,14 @@ def new(game, content, debug):
     an icon, a rulebook and the facts the checker holds it to. Never writes over a folder that exists."""
     from pnpgen.commands.new import new_game
 
+    why = typed_for_windows(content)
+    if why is not None:
+        raise click.UsageError(f"content folder '{printable(str(content))}' {why}")
     files = new_game(content, game)
     click.echo(f"wrote {len(files)} files in {content / game}:")
     for path in files:
         click.echo(f"  {path.relative_to(content / game)}")
-    click.echo(f"next: pnpgen build {game}, then open output/{game}/cards.pdf")
+    click.echo(f"next: pnpgen build {game}, then open {Path('output', game, 'cards.pdf')}")
 
 
 # More commands, each group in a module of its own (they register themselves on `main`).

@@ -16,7 +16,7 @@ from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, dis
 from pnpgen.inputs import Reader
 from pnpgen.layout.elements import COMMON_KEYS, TYPES
 from pnpgen.layout.kinds import Bad, ElementType, Known
-from pnpgen.names import is_name
+from pnpgen.names import DEVICE_RULE, RULE, is_name, rule_of
 from pnpgen.source import LList, LMap
 from pnpgen.templating import Compiler, Value
 
@@ -108,7 +108,9 @@ class LayoutLibrary:
         if not is_name(name):
             raise ContentError.at(
                 loc,
-                f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)",
+                f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)"
+                if rule_of(name) == RULE
+                else f"layout name {name!r} must be {DEVICE_RULE}",
             )
         with self.reader.recording() as recorded:
             path = self.find(name, loc)

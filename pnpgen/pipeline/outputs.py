@@ -16,6 +16,7 @@ from pnpgen.imposition.duplex import DEFAULT, INK_SUFFIX
 from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
 from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.model import Board, Deck
+from pnpgen.names import file_name_problem, same_file_key
 from pnpgen.units import MM
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
@@ -343,22 +344,33 @@ def targets_of(game, sources: list[Path], printing=DEFAULT, paper: str = "a4") -
 
 
 def claim(targets: list[Target], diags: Diagnostics) -> bool:
-    """Every file name is claimed by one target only; a second claim is an error naming both."""
-    owners: dict[str, Target] = {}
+    """Every file name is claimed by one target only, names that differ only by case included (one file on
+    Windows and macOS); a second claim is an error naming both. Every name must be a file name on every system
+    (`names.file_name_problem`)."""
+    owners: dict[str, tuple[str, Target]] = {}
     ok = True
     for target in targets:
         for name in target.names():
-            other = owners.get(name)
-            if other is not None:
+            other, why = owners.get(same_file_key(name)), file_name_problem(name)
+            if why is not None:
+                diags.error(
+                    target.loc, f"{target.describe()} would write '{name}': {why}", "give it another id"
+                )
+                ok = False
+            elif other is not None:
+                was, by = other
+                also = (
+                    "too" if was == name else f"as '{was}' (one file where case is ignored: Windows, macOS)"
+                )
                 diags.error(
                     target.loc,
-                    f"{target.describe()} would write '{name}', which {other.describe()} writes too",
+                    f"{target.describe()} would write '{name}', which {by.describe()} writes {also}",
                     "give one of them another id",
                 )
                 ok = False
-            elif name == "manifest.json":
+            elif same_file_key(name) == "manifest.json":
                 diags.error(target.loc, f"{target.describe()}: '{name}' is pnpgen's own file")
                 ok = False
             else:
-                owners[name] = target
+                owners[same_file_key(name)] = (name, target)
     return ok

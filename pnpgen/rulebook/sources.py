@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.errors import display_path
+from pnpgen.inputs import plain_text
 from pnpgen.names import is_name
 from pnpgen.templating import render_document
 from pnpgen.units import MM
@@ -26,7 +27,7 @@ def find_sources(root: Path, reader=None) -> list[Path]:
 def read_source(path: Path, reader=None) -> str:
     """A rulebook source's text, through the reader (confined, bounded, recorded) when one is given."""
     if reader is None:
-        return path.read_text(encoding="utf-8")
+        return plain_text(path.read_text(encoding="utf-8"))
     return reader.read_text(path, "rulebook source", limit=MAX_RULEBOOK_BYTES)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from pnpgen import units
 from pnpgen.colours import ColourError, parse_colour
 from pnpgen.errors import Diagnostics, Location, did_you_mean
-from pnpgen.names import MAX_NAME, RULE, is_name
+from pnpgen.names import DEVICE_RULE, MAX_NAME, RULE, is_name, rule_of
 from pnpgen.source import LList, LMap
 
 MAX_COUNT = 10_000  # copies of one card
@@ -185,6 +185,8 @@ def as_id(value) -> str:
     if len(text) > MAX_NAME:
         raise Invalid(f"must be an id of at most {MAX_NAME} characters (got {len(text)})")
     if not is_name(text):
+        if rule_of(text) != RULE:
+            raise Invalid(f"must be an id that is {DEVICE_RULE}: Windows can make no file '{text}.pdf'")
         raise Invalid(f"must be an id of {RULE} (got {text!r})")
     return text
 

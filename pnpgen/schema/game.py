@@ -8,7 +8,7 @@ from types import MappingProxyType
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.inputs import Reader
 from pnpgen.model import Game
-from pnpgen.names import RULE, is_name
+from pnpgen.names import is_name, rule_of
 from pnpgen.schema.components import load_component
 from pnpgen.schema.fields import (
     Invalid,
@@ -53,7 +53,7 @@ def _as_fonts(value) -> LMap:
     for family, styles in value.items():
         if not is_name(family) or family in SHIPPED_FAMILIES:
             raise Invalid(
-                f"font family name {family!r} must be a name ({RULE}) other than sans, serif and display"
+                f"font family name {family!r} must be a name ({rule_of(family)}) other than sans, serif and display"
             )
         if not isinstance(styles, LMap) or "regular" not in styles:
             raise Invalid(

@@ -17,6 +17,7 @@ from pathlib import Path
 from pnpgen.errors import ContentError, Diagnostics
 from pnpgen.exports import Exported, _draw
 from pnpgen.model import Board, Deck
+from pnpgen.names import file_name_problem
 from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import Stage
 from pnpgen.shop.targets import Target
@@ -30,6 +31,9 @@ def _write(
     from pnpgen.shop.pdfx import make_pdfx, problems
     from pnpgen.shop.separate import SeparationError
 
+    why = file_name_problem(name)
+    if why is not None:  # the names every system can hold
+        raise ContentError.at(loc, f"could not write {name}: {why}")
     scratch = stage_dir / f".{name}.rgb"
     try:
         if draw is not None:

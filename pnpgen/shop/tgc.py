@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard, _render_pages
+from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard, _render_pages, _save
 from pnpgen.model import Board, Deck
 from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
@@ -107,10 +107,13 @@ def _board_files(run, board: Board, folder: Path, icc: bytes, diags: Diagnostics
     width = max(1, len(str(len(board.sides))))
     names = [f"{board.id}-{n:0{width}d}-{side.id}.png" for n, side in enumerate(board.sides, 1)]
     for name, image in zip(names, _render_pages(drawn.faces, SHOP_BLEED, run.icons, DPI, board, folder)):
-        try:
-            fitted(image, px).save(folder / name, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
-        except OSError as exc:
-            raise ContentError.at(board.loc, f"could not write {name}: {plain_error(exc)}") from None
+        picture = fitted(image, px)
+        _save(
+            lambda p, pic=picture: pic.save(p, dpi=(DPI, DPI), icc_profile=icc, compress_level=1),
+            folder,
+            name,
+            board.loc,
+        )
     with open(folder / "sides.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["file", "side", "name", "product"])
