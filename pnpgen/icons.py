@@ -146,10 +146,10 @@ def parse_path(d: str) -> tuple:
                 x1, y1 = x1 + ox, y1 + oy
             else:
                 x2, y2, x, y = nums(4)
-                x1, y1 = (2 * cx - last_ctrl[0], 2 * cy - last_ctrl[1]) if last_ctrl else (cx, cy)
+                x1, y1 = _reflected(last_ctrl, "C", cx, cy)
             x2, y2, x, y = x2 + ox, y2 + oy, x + ox, y + oy
             out.append(("C", x1, y1, x2, y2, x, y))
-            last_ctrl = (x2, y2)
+            last_ctrl = ("C", x2, y2)
             cx, cy = x, y
         elif c in ("Q", "T"):
             if c == "Q":
@@ -157,7 +157,7 @@ def parse_path(d: str) -> tuple:
                 qx, qy = qx + ox, qy + oy
             else:
                 x, y = nums(2)
-                qx, qy = (2 * cx - last_ctrl[0], 2 * cy - last_ctrl[1]) if last_ctrl else (cx, cy)
+                qx, qy = _reflected(last_ctrl, "Q", cx, cy)
             x, y = x + ox, y + oy
             out.append(
                 (
@@ -170,13 +170,22 @@ def parse_path(d: str) -> tuple:
                     y,
                 )
             )
-            last_ctrl = (qx, qy)
+            last_ctrl = ("Q", qx, qy)
             cx, cy = x, y
         else:
             raise PathError(f"unsupported path command '{cmd}' (use M L H V C S Q T Z)")
     if not out or out[0][0] != "M":
         raise PathError("a path must start with M")
     return tuple(out)
+
+
+def _reflected(last: tuple | None, kind: str, cx: float, cy: float) -> tuple[float, float]:
+    """The first control point of S (kind "C") or T ("Q"): the last control point reflected in the current
+    point when the command before was of the same family (C/S, or Q/T), else the current point (SVG 1.1, 8.3.6
+    and 8.3.7: an S after a Q does not reflect the quadratic's control point)."""
+    if last is None or last[0] != kind:
+        return cx, cy
+    return 2 * cx - last[1], 2 * cy - last[2]
 
 
 _K = 0.5522847498
