@@ -2,11 +2,11 @@
 
 A `Reader` opens files for the build: game and component files, layouts, icons, facts, rulebook sources, art,
 and every file kind added later. It resolves the real path (following links at every level, files and folders
-alike) and refuses anything outside its roots (the game folder and the shared layouts folder); it refuses what
-is not a regular file (a folder, a pipe, a device) without ever opening it for reading; it bounds the size; it
-decodes text as UTF-8 with a located error otherwise, and reads it the same whatever system wrote it: a byte
-order mark is dropped and CRLF or CR line endings become LF (`plain_text`), so a game saved on Windows builds
-the same PDFs, byte for byte.
+alike) and refuses anything outside its roots (the game folder, the shared layouts folder and pnpgen's built-in
+layouts); it refuses what is not a regular file (a folder, a pipe, a device) without ever opening it for
+reading; it bounds the size; it decodes text as UTF-8 with a located error otherwise, and reads it the same
+whatever system wrote it: a byte order mark is dropped and CRLF or CR line endings become LF (`plain_text`), so
+a game saved on Windows builds the same PDFs, byte for byte.
 
 Everything it reads is recorded, with its digest, into every recording open at the time (the way Sphinx's
 `env.note_dependency` works): `with reader.recording() as inputs: ...`. A lookup that found nothing is recorded
@@ -30,6 +30,8 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
 
+PACKAGE = Path(__file__).resolve().parent  # pnpgen's own folder, wherever it is installed
+OWN = "pnpgen:"  # the key of a file of pnpgen's own (a built-in layout) starts so, then its path in PACKAGE
 MISSING = "missing"  # the digest recorded for a lookup that found no file
 NOT_A_FILE = "not-a-file"  # something is there that is not a regular file (a pipe, a folder): never "missing"
 LISTING = "names:"  # the digest of a folder listing starts so
@@ -80,6 +82,12 @@ def loops(path: Path) -> bool:
     except OSError as exc:
         return exc.errno == errno.ELOOP
     return False
+
+
+def path_of(key: str, project: Path) -> Path:
+    """The file a recorded key names: `pnpgen:<path>` inside pnpgen's own folder, any other key inside the
+    project. (Reading it is still confined to the roots: a key naming another of pnpgen's files is refused.)"""
+    return PACKAGE / key[len(OWN) :] if key.startswith(OWN) else project / key
 
 
 def digest_of(path: Path, roots: list[Path]) -> str:
@@ -174,10 +182,16 @@ class Reader:
             rec[key] = digest
 
     def key(self, path: Path) -> str:
-        """How an input is named in a manifest: relative to the project, with '/' separators."""
+        """How an input is named in a manifest: relative to the project, with '/' separators; a file of pnpgen's
+        own outside the project (a built-in layout of an installed pnpgen) as `pnpgen:` and its path in the
+        package, so that every key stays relative (`path_of` finds the file again)."""
         absolute = Path(os.path.abspath(path))
         try:
             return absolute.relative_to(self.project).as_posix()
+        except ValueError:
+            pass
+        try:
+            return OWN + absolute.relative_to(PACKAGE).as_posix()
         except ValueError:
             return absolute.as_posix()
 

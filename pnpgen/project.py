@@ -1,4 +1,5 @@
-"""Where things are: the content folder, the shared layouts beside it, the output folder, the paper.
+"""Where things are: the content folder, the shared layouts beside it, pnpgen's built-in layouts, the output
+folder, the paper.
 
 One value computed once from the command line and passed down, so no module works out a path of its own.
 """
@@ -11,7 +12,9 @@ from pathlib import Path
 
 from pnpgen.errors import UsageProblem
 from pnpgen.imposition.duplex import DEFAULT, Printing
-from pnpgen.inputs import Reader
+from pnpgen.inputs import PACKAGE, Reader
+
+BUILTIN_LAYOUTS = PACKAGE / "layouts"  # installed with pnpgen (package data): basic-card, basic-back
 
 
 class UnknownGame(UsageProblem):
@@ -60,15 +63,17 @@ class Project:
 
     @property
     def shared_layouts(self) -> Path:
+        """The layouts beside the content folder, shared by its games."""
         return self.root / "layouts"
 
     def layout_folders(self, game_root: Path) -> list[Path]:
-        """Where a game's layouts are looked up, in order: its own, then the shared ones."""
-        return [game_root / "layouts", self.shared_layouts]
+        """Where a game's layouts are looked up, in order: its own, the shared ones beside the content folder,
+        then pnpgen's built-in ones (wherever pnpgen is installed)."""
+        return [game_root / "layouts", self.shared_layouts, BUILTIN_LAYOUTS]
 
     def roots_of(self, game_root: Path) -> list[Path]:
-        """The folders a game's build may read: its own folder and the shared layouts."""
-        return [game_root, self.shared_layouts]
+        """The folders a game's build may read: its own folder, the shared layouts and the built-in layouts."""
+        return [game_root, self.shared_layouts, BUILTIN_LAYOUTS]
 
     def reader(self, game_root: Path) -> Reader:
         return Reader(self.roots_of(game_root), self.root, self.parsed if self.resident else None)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import FIXTURES, ROOT, run_cli
 
 
@@ -94,6 +95,28 @@ def test_python_dash_m_and_quiet_non_tty_output(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # no progress bar when not a terminal
     assert proc.stdout.strip().startswith("built sample")
+
+
+def test_version_through_python_dash_m_and_the_command(tmp_path, capsys):
+    from pnpgen import __version__
+    from pnpgen.__main__ import main
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pnpgen", "--version"], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, f"pnpgen, version {__version__}\n", "")
+    # the `pnpgen` command's entry point, fast path first: `--version` is left to click
+    old = sys.argv
+    sys.argv = ["pnpgen", "--version"]
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            main()
+    finally:
+        sys.argv = old
+    assert exit_.value.code in (0, None)
+    assert capsys.readouterr().out == f"pnpgen, version {__version__}\n"
+    assert run_cli("--version").output == f"pnpgen, version {__version__}\n"
 
 
 def test_internal_errors_hide_the_traceback_unless_debug(project, tmp_path, monkeypatch):

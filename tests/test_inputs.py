@@ -137,6 +137,33 @@ def test_digest_of_never_reads_outside_or_non_files(game, tmp_path):
     assert digest_of(game / "decks", roots) == NOT_A_FILE  # never "missing": something is there
 
 
+def test_a_built_in_layout_is_keyed_in_pnpgen_and_found_again_and_nothing_else_of_pnpgen(game):
+    from pnpgen.inputs import OWN, PACKAGE, path_of
+    from pnpgen.pipeline import manifest
+    from pnpgen.project import BUILTIN_LAYOUTS, Project
+
+    project = Project(game.parent)
+    r = project.reader(game)
+    with r.recording() as rec:
+        r.read_text(BUILTIN_LAYOUTS / "basic-card.yaml")
+        r.probe(game / "layouts" / "basic-card.yaml")
+    assert set(rec) == {"pnpgen:layouts/basic-card.yaml", "content/g/layouts/basic-card.yaml"}
+
+    def valid(inputs):
+        return manifest.valid({"files": [], "engine": "e", "paper": "a4", "game": "g", "model": inputs})
+
+    assert valid(rec)
+    for key in ("pnpgen:../x.yaml", "pnpgen:/etc/passwd", "pnpgen:layouts/../../x", "/etc/passwd", "a/../b"):
+        assert not valid({key: MISSING}), key
+    roots = r.roots
+    for key, digest in rec.items():
+        assert digest_of(path_of(key, project.root), roots) == digest
+    assert path_of("content/g/game.yaml", project.root) == project.root / "content/g/game.yaml"
+    # a tampered manifest may name another file of pnpgen's: it is not a root, so it is never read
+    assert digest_of(path_of(OWN + "data/icons.yaml", project.root), roots) == "refused"
+    assert (PACKAGE / "data" / "icons.yaml").is_file()
+
+
 def test_decoded_pixels_are_bounded_per_build_not_only_per_image(game, monkeypatch):
     import pnpgen.inputs as inputs
 

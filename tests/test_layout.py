@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -175,8 +176,8 @@ elements:
     assert "__class__" in err.message or "not allowed" in err.message or "undefined" in err.message
 
 
-def test_shared_layouts_in_the_repository_build_and_can_be_extended(tmp_path):
-    from conftest import ROOT, run_cli
+def test_built_in_layouts_build_and_can_be_extended_with_no_layouts_folder_beside(tmp_path):
+    from conftest import run_cli
 
     game = tmp_path / "content" / "shared-test"
     (game / "layouts").mkdir(parents=True)
@@ -186,9 +187,7 @@ def test_shared_layouts_in_the_repository_build_and_can_be_extended(tmp_path):
         "cards:\n  - {name: Alpha, type: spell, text: 'Draw :star: twice.'}\n  - {name: Beta}\n"
     )
     (game / "layouts" / "mine.yaml").write_text('extends: basic-card\nvars:\n  accent: "#7b3fa0"\n')
-    import shutil
-
-    shutil.copytree(ROOT / "layouts", tmp_path / "layouts")
+    assert not (tmp_path / "layouts").exists()  # basic-card and basic-back are pnpgen's own
     result = run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "out", "--strict")
     assert result.exit_code == 0, result.output
     import pdfplumber
@@ -264,6 +263,25 @@ def test_a_library_without_a_reader_makes_one_over_its_folders(tmp_path):
     assert list(rec) == ["a.yaml"]
     with pytest.raises(ContentError, match="layout 'b' not found"):
         lib.get("b", Location("test"))
+
+
+def test_an_unknown_layout_names_every_folder_it_looked_in_in_order(tmp_path):
+    from pnpgen.errors import display_path
+    from pnpgen.project import BUILTIN_LAYOUTS, Project
+
+    project = Project(tmp_path / "content")
+    game = tmp_path / "content" / "g"
+    (game / "layouts").mkdir(parents=True)
+    (game / "layouts" / "hero.yaml").write_text("elements: []\n")
+    lib = LayoutLibrary(project.layout_folders(game), Compiler(), project.reader(game))
+    with pytest.raises(ContentError) as exc:
+        lib.get("heroo", Location("deck.yaml", 6, 8))
+    (d,) = exc.value.diagnostics.items
+    folders = [game / "layouts", tmp_path / "layouts", BUILTIN_LAYOUTS]  # the shared one: not there, named
+    shown = ", then ".join(display_path(f) + os.sep for f in folders)
+    assert str(d.location) == "deck.yaml:6:8"
+    assert d.message == f"layout 'heroo' not found (looked in {shown})"
+    assert d.hint.startswith("did you mean 'hero'? (accepted: basic-back, basic-card, hero)")
 
 
 def test_art_is_read_through_the_reader_and_recorded(library, tmp_path):

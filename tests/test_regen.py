@@ -100,3 +100,56 @@ def test_parallel_and_serial_writes_give_the_same_bytes(project, tmp_path):
     assert run_cli("build", "--out", tmp_path / "b", "--jobs", "2", cwd=root).exit_code == 0
     for f in sorted((tmp_path / "a" / "sample").iterdir()):
         assert (tmp_path / "b" / "sample" / f.name).read_bytes() == f.read_bytes()
+
+
+def built_in_game(root: Path) -> Path:
+    """A game of cards drawn by pnpgen's built-in layouts alone: no layouts/ folder in it or beside it."""
+    game = root / "content" / "g"
+    game.mkdir(parents=True)
+    (game / "game.yaml").write_text("id: g\ntitle: Built in\nplayers: 2\ncomponents: [d.yaml]\n")
+    (game / "d.yaml").write_text(
+        "id: d\nkind: cards\nsize: poker\nfront: basic-card\nback: basic-back\n"
+        "cards:\n  - {name: Alpha, type: spell, text: Draw twice.}\n  - {name: Beta}\n"
+    )
+    return game
+
+
+def test_the_built_in_layouts_are_recorded_and_a_layout_shadowing_one_is_noticed(tmp_path):
+    from pnpgen.commands.build import answer_unchanged
+    from pnpgen.inputs import MISSING
+    from pnpgen.project import BUILTIN_LAYOUTS
+
+    def build_all():  # print-all too, as `answer_unchanged` (the `pnpgen build` fast path) expects
+        result = run_cli("build", "--out", "out", cwd=tmp_path)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    game = built_in_game(tmp_path)
+    assert not BUILTIN_LAYOUTS.is_relative_to(tmp_path)  # pnpgen lies outside the project, as when installed
+    build_all()
+    out = tmp_path / "out" / "g"
+    files = json.loads((out / "manifest.json").read_text())["files"]
+    (entry,) = [f for f in files if f["path"] == "d.pdf"]
+    card = (BUILTIN_LAYOUTS / "basic-card.yaml").read_bytes()
+    # keyed inside pnpgen's own folder, never by an absolute path (which the manifest refuses): checked again
+    assert entry["inputs"]["pnpgen:layouts/basic-card.yaml"] == hashlib.sha256(card).hexdigest()
+    assert entry["inputs"]["content/g/layouts/basic-card.yaml"] == MISSING  # looked up first, in order
+    assert entry["inputs"]["layouts/basic-card.yaml"] == MISSING
+    assert not any(key.startswith("/") for key in entry["inputs"])
+    before = stamps(out)
+    assert build_all().strip() == "up to date g"
+    assert answer_unchanged(["build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out")])
+    assert stamps(out) == before
+
+    shared = tmp_path / "layouts"  # beside the content folder: shadows the built-in layout
+    shared.mkdir()
+    (shared / "basic-card.yaml").write_text(card.decode().replace("#3c5a8a", "#8a3c5a"))
+    assert "built g: 2 files (2 rendered)" in build_all()
+    assert stamps(out) != before
+    assert build_all().strip() == "up to date g"
+
+    before = stamps(out)  # the game's own shadows both
+    (game / "layouts").mkdir()
+    (game / "layouts" / "basic-card.yaml").write_text(card.decode().replace("#3c5a8a", "#5a8a3c"))
+    assert "built g: 2 files (2 rendered)" in build_all()
+    assert stamps(out) != before

@@ -1,6 +1,7 @@
 """Layout files: elements with templated values, `extends`, `vars`, `when` and `for_each`.
 
-A layout is found by name: first in the game's own `layouts/` folder, then in the shared one. Templates are
+A layout is found by name in the folders it is given, in order: for a build (`Project.layout_folders`) the game's
+own `layouts/`, the shared `layouts/` beside the content folder, then pnpgen's built-in layouts. Templates are
 compiled once here; evaluation per card happens in `layout.draw`.
 """
 
@@ -77,6 +78,10 @@ class LayoutLibrary:
     def names(self) -> list[str]:
         return sorted({p.stem for f in self.folders for p in self.reader.listing(f, "*.yaml")})
 
+    def looked_in(self) -> str:
+        """Where `find` looks, in order, as a message shows it (a folder that is not there is still named)."""
+        return "(looked in " + ", then ".join(display_path(f) + os.sep for f in self.folders) + ")"
+
     def find(self, name: str, loc: Location | None = None) -> Path | None:
         """The first folder's `<name>.yaml`; every folder looked in is recorded, a file not there too.
 
@@ -115,7 +120,9 @@ class LayoutLibrary:
         with self.reader.recording() as recorded:
             path = self.find(name, loc)
             if path is None:
-                raise ContentError.at(loc, f"layout '{name}' not found", did_you_mean(name, self.names()))
+                raise ContentError.at(
+                    loc, f"layout '{name}' not found {self.looked_in()}", did_you_mean(name, self.names())
+                )
             layout = self._load(name, path, _chain + (name,), _origin)
         self._cache[name] = (layout, dict(recorded))
         return layout

@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from pnpgen.imposition.duplex import DEFAULT
-from pnpgen.inputs import digest_of
+from pnpgen.inputs import digest_of, path_of
 from pnpgen.pipeline import manifest
 from pnpgen.pipeline.staging import sha256_of
 
@@ -58,7 +58,7 @@ def inputs_hold(inputs: dict, root: Path, roots: list[Path], seen: dict | None =
             continue
         now = seen.get(key)
         if now is None:
-            now = seen[key] = digest_of(root / key, roots)
+            now = seen[key] = digest_of(path_of(key, root), roots)
         if now != digest:
             return False
     return True

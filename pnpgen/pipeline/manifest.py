@@ -2,8 +2,9 @@
 
 A manifest is data pnpgen wrote, not data it trusts: one of the wrong shape counts as absent, the files it names
 are plain names inside the game's output folder that pnpgen could have written there, and its input keys are
-paths inside the project. Only such files are ever removed. Light: json and re only (the unchanged-game check
-reads it without importing YAML, Jinja or ReportLab).
+paths inside the project (or, `pnpgen:...`, inside pnpgen's own folder: its built-in layouts). Only such files
+are ever removed. Light: json, re and `pnpgen.inputs` (as light) only: the unchanged-game check reads it
+without importing YAML, Jinja or ReportLab.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import stat
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
+
+from pnpgen.inputs import OWN
 
 NAME = "manifest.json"
 # The files a build writes into a game's output folder: <component>.pdf, <board>-full.pdf, rulebook.pdf
@@ -76,9 +79,10 @@ def _inputs_ok(inputs: object) -> bool:
     if not isinstance(inputs, dict):
         return False
     for key, digest in inputs.items():
-        if not isinstance(key, str) or not isinstance(digest, str) or not _KEY.match(key):
+        if not isinstance(key, str) or not isinstance(digest, str):
             return False
-        if ".." in key.split("/"):  # as Path(key).parts has it, without a Path per key
+        key = key.removeprefix(OWN)  # a file of pnpgen's own: a path inside pnpgen's folder
+        if not _KEY.match(key) or ".." in key.split("/"):  # as Path(key).parts has it, without a Path per key
             return False
     return True
 
