@@ -13,6 +13,7 @@ from pathlib import Path
 from pnpgen.errors import UsageProblem
 from pnpgen.imposition.duplex import DEFAULT, Printing
 from pnpgen.inputs import PACKAGE, Reader
+from pnpgen.memo import FORGETS, Memo
 
 BUILTIN_LAYOUTS = PACKAGE / "layouts"  # installed with pnpgen (package data): basic-card, basic-back
 
@@ -31,12 +32,14 @@ class Project:
     # a process that builds again and again (watch, serve): what every build imports, and the shipped fonts, are
     # loaded once, before the first build, so that the processes forked to write each build's files inherit them
     resident: bool = False
-    # a resident process's YAML parses (see `Reader`): what builds read is never changed, so one parse serves
-    # every build until its file's text changes
-    parsed: dict = field(default_factory=dict, compare=False, repr=False)
-    between: dict = field(
-        default_factory=dict, compare=False, repr=False
-    )  # what else it keeps (`GameRun.between`)
+    # what a resident process keeps between its builds (`pnpgen.memo`): owned here, handed to each build by `memo`
+    kept: Memo = field(default_factory=Memo, compare=False, repr=False)
+
+    @property
+    def memo(self) -> Memo:
+        """What this project's builds keep between them: its own memo when it is resident, else one that keeps
+        nothing (the one place that asks)."""
+        return self.kept if self.resident else FORGETS
 
     def asked_key(self) -> str:
         """What the flags asked for: a game's `print:` defaults fill in the rest (`printing_for`)."""
@@ -76,7 +79,7 @@ class Project:
         return [game_root, self.shared_layouts, BUILTIN_LAYOUTS]
 
     def reader(self, game_root: Path) -> Reader:
-        return Reader(self.roots_of(game_root), self.root, self.parsed if self.resident else None)
+        return Reader(self.roots_of(game_root), self.root, self.memo.parses)
 
     def out_dir(self, game_id: str) -> Path:
         return self.out / game_id

@@ -21,6 +21,7 @@ FOUNDATION = {
     "faces",
     "model",
     "recorded",
+    "memo",
     "inputs",
     "source",
 }

@@ -55,10 +55,10 @@ def test_a_kept_parse_is_still_confined(tmp_path):
 
 def test_only_a_resident_project_keeps_parses(tmp_path):
     project = Project(ROOT / "content", tmp_path / "out")
-    assert project.reader(ROOT / "content" / "deity")._parsed is None
+    assert project.reader(ROOT / "content" / "deity")._parsed is None and not project.memo.keeps
     resident = replace(project, resident=True)
-    assert resident.reader(ROOT / "content" / "deity")._parsed is resident.parsed
-    assert replace(resident, out=tmp_path / "o2").parsed is resident.parsed  # kept across its builds
+    assert resident.reader(ROOT / "content" / "deity")._parsed is resident.memo.parses is not None
+    assert replace(resident, out=tmp_path / "o2").memo is resident.memo  # kept across its builds
 
 
 @pytest.mark.slow
@@ -69,11 +69,11 @@ def test_kept_parses_are_never_changed_by_a_build_and_change_no_byte(tmp_path):
 
     project = Project(ROOT / "content", tmp_path / "one", resident=True)
     assert all(r.ok for r in pipeline.build(project, None, workers=1))
-    before = {name: repr(data) for name, (_, data) in project.parsed.items()}
+    before = {name: repr(data) for name, (_, data) in project.memo.parses.items()}
     assert len(before) > 50
     again = replace(project, out=tmp_path / "two")
     assert all(r.ok for r in pipeline.build(again, None, workers=1))
-    assert {name: repr(data) for name, (_, data) in project.parsed.items()} == before
+    assert {name: repr(data) for name, (_, data) in project.memo.parses.items()} == before
     one = {
         p.relative_to(tmp_path / "one"): p.read_bytes() for p in (tmp_path / "one").rglob("*") if p.is_file()
     }

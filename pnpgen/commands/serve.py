@@ -58,9 +58,9 @@ class Sketcher:
                 self.models.pop(r.game, None)  # the content changed again since: the next save loads it
 
     def reader(self, root: Path) -> Reader:
-        """A reader sharing the resident project's parses (`Project.parsed`) with its builds: a look parses the
+        """A reader sharing the resident project's parses (`Memo.parses`) with its builds: a look parses the
         saved files, and the build that follows finds them parsed."""
-        return Reader(self.project.roots_of(root), self.project.root, self.project.parsed)
+        return Reader(self.project.roots_of(root), self.project.root, self.project.memo.parses)
 
     def look(self, games: list[str], paths: list[str]) -> tuple[str, list[Changed], dict] | None:
         """(game, its changed cards drawn, its icons) when the save changed a few cards of one game's decks and

@@ -85,7 +85,7 @@ def build(
     `on_file` called: see `build_game`)."""
     from pnpgen.pipeline.jobs import few_collections
 
-    if getattr(project, "resident", False):
+    if project.resident:
         warm()  # once per process (later calls find it done): each build's writers inherit it
     with few_collections():
         return _build(project, names, strict, check, workers, step, on_file)

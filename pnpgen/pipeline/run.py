@@ -55,8 +55,7 @@ class GameRun:
         # rulebook's picture of the first card among them) are the faces the manifest recorded
         self.kept_decks: set[str] = set()
         self.kept: set[str] = set()  # every component with a target this build keeps (decks, boards...)
-        # what a resident process (watch, serve) remembers between builds of this game (see `rulebook.values_hold`)
-        self.between: dict | None = project.between if getattr(project, "resident", False) else None
+        self.memo = project.memo  # what a resident process (watch, serve) keeps between builds
         self._using: list[set] = []  # the components drawn inside each open `using()`
         self.on_file = None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
 
@@ -204,22 +203,22 @@ class GameRun:
         picture it drew, with what drawing it read, and gives it again for a deck this build keeps (its inputs
         all hold) while the game's own inputs are the same: a rulebook redrawn for one deck's edit does not
         draw every other deck's first card again (30 ms of a pictured card's rebuild in Elements of the Gods)."""
-        if self.between is None:
-            return self.painter.first(deck)
-        key = ("picture", self.game.id, deck.id, self.painter.ink)
-        known = self.between.get(key)
+        from pnpgen.memo import Picture
+
+        known = self.memo.picture(self.game.id, deck.id, self.painter.ink)
         game_inputs = dict(self.game.inputs)
         if (
             known is not None
             and deck.id in self.kept_decks
-            and known[0] == game_inputs
-            and known[1] == deck.inputs
+            and known.game_inputs == game_inputs
+            and known.deck_inputs == deck.inputs
         ):
-            self.reader.replay(known[2])
-            return known[3]
+            self.reader.replay(known.read)
+            return known.faces
         with self.reader.recording() as read:
             faces = self.painter.first(deck)
-        self.between[key] = (game_inputs, dict(deck.inputs), dict(read), faces)
+        picture = Picture(game_inputs, dict(deck.inputs), dict(read), faces)
+        self.memo.keep_picture(self.game.id, deck.id, self.painter.ink, picture)
         return faces
 
     def card_faces(self, deck, index: int) -> tuple | None:

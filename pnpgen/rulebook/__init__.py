@@ -71,8 +71,7 @@ def load_rulebook(run, diags: Diagnostics):
         reader.note_value(f"{SCOPE}game/{key}", getattr(game, key))
     book = Rulebook(sources[0], title="")
     errors = len(diags.errors)
-    between = getattr(run, "between", None)  # a resident process: each source's last text and tokens
-    kept = None if between is None else between.setdefault(("markdown", game.id), {})
+    kept = run.memo.sources(game.id)  # a resident process: each source's last text and tokens
     for src in sources:  # each on its own, so every block knows its own file and line
         parse(render_source(src, game, reader), src, diags, book, kept)
     if not book.title and len(diags.errors) == errors:  # a source refused unread has not lost its title
@@ -142,7 +141,7 @@ def values_hold(run, inputs: dict) -> bool:
         path = key[len(SCOPE) + 1 :]
         if path.startswith("picture/"):
             deck = by_id.get(path[len("picture/") :])
-            if deck is not None and deck.id in getattr(run, "kept_decks", ()):
+            if deck is not None and deck.id in run.kept_decks:
                 continue  # its sheets are kept: drawn from the same inputs, its first card is the one recorded
             faces = run.first_faces(deck) if deck is not None else None
             if faces is None or value_digest(_snapshot(faces)) != digest:
@@ -180,22 +179,20 @@ def _still(run, path: str, digest: str) -> bool:
     without planning it again. It is when that build saw the same digest, the game's own file is the same, and
     every component it drew pieces from is kept by this build (drawn from inputs that all hold). The diagram's
     and cover's files themselves are among the rulebook's inputs, checked before any value is."""
-    between = getattr(run, "between", None)
-    known = None if between is None else between.get(("rulebook", run.game.id, path))
+    known = run.memo.shown(run.game.id, path)
     if known is None:
         return False
-    game_inputs, used, seen = known
-    return seen == digest and game_inputs == dict(run.game.inputs) and used <= run.kept
+    return known.digest == digest and known.game_inputs == dict(run.game.inputs) and known.used <= run.kept
 
 
 def _remember(run, path: str, used: set, snapshot: str = "", digest: str = "") -> None:
     """Keep, in a resident process, what a diagram or the cover drew on and what it came to (`_still`)."""
-    between = getattr(run, "between", None)
-    if between is not None:
+    if run.memo.keeps:
+        from pnpgen.memo import Shown
         from pnpgen.recorded import value_digest
 
-        seen = digest or value_digest(snapshot)
-        between[("rulebook", run.game.id, path)] = (dict(run.game.inputs), frozenset(used), seen)
+        shown = Shown(dict(run.game.inputs), frozenset(used), digest or value_digest(snapshot))
+        run.memo.keep_shown(run.game.id, path, shown)
 
 
 def _snapshot(faces) -> str:
