@@ -52,6 +52,9 @@ def test_claims_cover_a_board_full_size_file():
         def names(self):
             return self._names
 
+        def prepare(self, run, diags):
+            return True
+
     diags = Diagnostics()
     board = Fake("board", "map", ["map.pdf", "map-full.pdf"])
     deck = Fake("cards", "map-full", ["map-full.pdf"])

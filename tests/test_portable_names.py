@@ -118,6 +118,9 @@ class _Named(Target):
     def names(self) -> list[str]:
         return self.files
 
+    def prepare(self, run, diags) -> bool:
+        return True
+
 
 def test_claims_of_names_that_differ_only_by_case_are_one_claim():
     diags = Diagnostics()

@@ -3,7 +3,7 @@
 Each target names the files it claims (claimed before anything is drawn: two targets claiming one file is a
 content error naming both), draws what it needs inside a recording of the reader (so its inputs are whatever it
 read, never a list written by hand), writes one file into the staging folder, and gives its manifest entry.
-Sphinx's builders have the same few methods.
+The protocol they share, with exports and shop exports, is `pipeline/target.py`'s `Target`.
 """
 
 from __future__ import annotations
@@ -17,61 +17,14 @@ from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
 from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.model import Board, Deck
 from pnpgen.names import file_name_problem, same_file_key
+from pnpgen.pipeline.target import Target
 from pnpgen.units import MM
-
-NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
-
-
-class Target:
-    kind = ""
-
-    def __init__(self, component: str, loc: Location):
-        self.component, self.loc = component, loc
-        self.inputs: dict[str, str] = {}
-        self.warnings = 0
-
-    def names(self) -> list[str]:
-        """The files this target writes into the game's output folder."""
-        raise NotImplementedError
-
-    def describe(self) -> str:
-        return f"{NOUNS.get(self.kind, self.kind)} '{self.component}' ({self.loc})"
-
-    def prepare(self, run, diags: Diagnostics) -> bool:
-        """Draw what the files show (no file is written); False when it failed (reported in `diags`)."""
-        raise NotImplementedError
-
-    def write(self, path: Path, name: str, w) -> int | tuple[int, dict]:
-        """Write the file `name` to `path`; returns its page count, or that and more fields for its manifest
-        entry. Runs in a worker process; `w` gives the game, its icons and the paper (a `jobs.Writing`)."""
-        raise NotImplementedError
-
-    def faces(self, pages: int) -> int:
-        return pages
-
-    def fresh(self, run, entries: list[dict]) -> bool:
-        """Whether the old manifest's entries for this target may be kept as they are."""
-        if sorted(e["path"] for e in entries) != sorted(self.names()):
-            return False
-        if run.strict and any(e.get("warnings") for e in entries):
-            return False  # its warnings must be reported again, as errors
-        return all(run.entry_fresh(e) for e in entries)
-
-    def entry(self, name: str, pages: int, sha256: str) -> dict:
-        return {
-            "path": name,
-            "component": self.component,
-            "kind": self.kind,
-            "faces": self.faces(pages),
-            "pages": pages,
-            "sha256": sha256,
-            "warnings": self.warnings,
-            "inputs": dict(sorted(self.inputs.items())),
-        }
 
 
 class DeckSheets(Target):
     """Cards, tiles or tokens imposed on sheets, backs behind their fronts: `<id>.pdf`."""
+
+    records_faces = True  # its entries hold every card's digests: kept, its faces are the ones recorded
 
     def __init__(self, deck: Deck, printing=DEFAULT, paper: str = "a4"):
         super().__init__(deck.id, deck.loc)
@@ -264,6 +217,7 @@ class RulebookFile(Target):
     edit the rulebook does not show leaves it as it is."""
 
     kind = "rulebook"
+    order = 2  # judged and drawn last: its pictures are the faces the other targets drew, when they drew them
 
     def __init__(self, sources: list[Path], printing=DEFAULT):
         super().__init__("rulebook", Location(display_path(sources[0])))
@@ -280,6 +234,9 @@ class RulebookFile(Target):
 
     def describe(self) -> str:
         return f"the rulebook ({self.loc})"
+
+    def stands_on(self, run) -> dict[str, str]:
+        return rulebook_inputs(run)
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         from pnpgen.rulebook import load_rulebook
@@ -308,6 +265,16 @@ class RulebookFile(Target):
             path, self.book, w.game, w.icons, self.pictures, self.info, w.paper, low, seed, found
         )
         return pages, {"contents": found}
+
+
+def rulebook_inputs(run) -> dict[str, str]:
+    """What a rulebook stands on before it is drawn: the icons, its sources, and the game's fonts (its pictures
+    are drawn in them)."""
+    font_files = {
+        run.reader.key(Path(path)) for styles in run.game.fonts.values() for path, _ in styles.values()
+    }
+    fonts = {k: v for k, v in run.model_inputs.items() if k in font_files}
+    return {**run.icon_inputs, **run.source_inputs, **fonts}
 
 
 def label_glyphs(run, component, diags: Diagnostics) -> int:

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from pnpgen.errors import Diagnostics
 from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
-from pnpgen.pipeline.outputs import BoardFiles, DeckSheets, Target
+from pnpgen.pipeline.outputs import BoardFiles, DeckSheets
+from pnpgen.pipeline.target import Target
 
 STEM = "print-all"
 RULEBOOK = "=print-all:rulebook"  # the recorded value: whether the game has a rulebook
@@ -86,6 +87,7 @@ class PrintAll(Target):
     """`print-all.pdf` (and one per duplex form and ink asked): the whole game, ready for one print job."""
 
     kind = STEM
+    order = 1  # judged and drawn after its parts, whose faces it uses
 
     def __init__(self, game, parts: list, has_rulebook: bool, printing):
         super().__init__(STEM, game.loc)
@@ -132,11 +134,11 @@ class PrintAll(Target):
             )
         return True
 
-    def inputs_from(self, run) -> dict[str, str]:
+    def stands_on(self, run) -> dict[str, str]:
         """What the parts stand on: their components' files, and what they read when drawn in this build."""
         out: dict[str, str] = {}
         for part in self.parts:
-            out.update(run.inputs_of(part))
+            out.update(part.stands_on(run))
             out.update(part.inputs)
         return out
 

@@ -13,6 +13,7 @@ from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.pipeline import freshness, manifest, outputs
 from pnpgen.pipeline.jobs import Job, Writing, write_all
 from pnpgen.pipeline.staging import Stage, refuse_link, sweep
+from pnpgen.pipeline.target import prepared
 
 
 class Stopped(Exception):
@@ -149,36 +150,17 @@ class GameRun:
         The print-all file is judged (and drawn) before the rulebook: when it is stale it draws every component,
         and the rulebook's pictures are then those faces again (`Painter.first`, `board_again`), not drawn a
         second time to see whether the rulebook is fresh."""
-        order = [t for t in targets if t.kind != "rulebook" and t.kind != "print-all"]
-        order += [t for t in targets if t.kind == "print-all"] + [t for t in targets if t.kind == "rulebook"]
+        order = sorted(targets, key=lambda t: t.order)  # stable: in their order within each rank
         stale = set()
         for target in order:
             if target.fresh(self, self.old_entries(target)):
-                if isinstance(target, outputs.DeckSheets):
+                if target.records_faces:
                     self.kept_decks.add(target.component)
                 self.kept.add(target.component)
                 continue
             stale.add(id(target))
-            with self.reader.recording() as recorded:
-                target.prepare(self, diags)
-            target.inputs = {**self.inputs_of(target), **recorded}
+            prepared(self, target, diags)
         return [t for t in targets if id(t) in stale]
-
-    def inputs_of(self, target) -> dict[str, str]:
-        """What a target read before it was drawn: its component's file and the game's (or, for the rulebook,
-        its sources), and the icons."""
-        if hasattr(target, "inputs_from"):  # the print-all file stands on every component
-            return target.inputs_from(self)
-        if isinstance(target, outputs.RulebookFile):  # its pictures are drawn in the game's fonts too
-            font_files = {
-                self.reader.key(Path(path))
-                for styles in self.game.fonts.values()
-                for path, _ in styles.values()
-            }
-            fonts = {k: v for k, v in self.model_inputs.items() if k in font_files}
-            return {**self.icon_inputs, **self.source_inputs, **fonts}
-        component = self.game.component(target.component)
-        return {**self.game.inputs, **component.inputs, **self.icon_inputs}
 
     def old_entries(self, target) -> list[dict]:
         if self.old is None:
@@ -268,7 +250,7 @@ class GameRun:
         leave the output as it was."""
         sweep(self.project.out)
         sweep(self.out_dir)
-        writing = Writing(self.game, self.icons, self.project.paper, self.printing)
+        writing = self.writing()
         with Stage(self.out_dir, self.project.out) as stage:
             jobs: list[Job] = []
             results: dict[int, dict] = {}
@@ -309,6 +291,10 @@ class GameRun:
         rendered = [t.component for t in stale]
         reused = [t.component for t in targets if t not in stale]
         return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, self.game)
+
+    def writing(self) -> Writing:
+        """What a target's `write` is given: the game, its icons, the paper and how it prints."""
+        return Writing(self.game, self.icons, self.project.paper, self.printing)
 
     def _shown(self, jobs: list):
         """What `write_all` calls as each file is written: `on_file`, for `serve` to show it at once."""
