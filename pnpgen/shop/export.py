@@ -29,7 +29,7 @@ def components_of(run, components: list[str]) -> list:
 
 def cmyk_profile(path: Path, target) -> str:
     """The printer's CMYK ICC profile `path` checked (a readable ICC profile of CMYK colour space), as a path
-    for `Target.cmyk_profile`; a located error otherwise."""
+    for `ShopTarget.cmyk_profile`; a located error otherwise."""
     from pnpgen.artcolour import ProfileError, profile_of
 
     where = Location(display_path(path))

@@ -20,11 +20,19 @@ from pnpgen.model import Board, Deck
 from pnpgen.names import file_name_problem
 from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import Stage
-from pnpgen.shop.targets import Target
+from pnpgen.shop.targets import ShopTarget
 
 
 def _write(
-    stage_dir: Path, name: str, faces: list, bleed_pt: float, run, target: Target, title: str, loc, draw=None
+    stage_dir: Path,
+    name: str,
+    faces: list,
+    bleed_pt: float,
+    run,
+    target: ShopTarget,
+    title: str,
+    loc,
+    draw=None,
 ):
     """Draw (one face a page, or with `draw(path)`), separate, make PDF/X and check one file."""
     from pnpgen.render.pdf import write_face_pages
@@ -56,7 +64,7 @@ def _write(
     return name
 
 
-def _deck_files(run, deck: Deck, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+def _deck_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
     drawn = _draw(run, deck, target.bleed_pt, diags)
     fronts = [front for front, _ in drawn.faces]
     backs = [back for _, back in drawn.faces if back is not None]
@@ -91,7 +99,7 @@ def _deck_files(run, deck: Deck, target: Target, stage_dir: Path, diags: Diagnos
     return files
 
 
-def _punchboard_files(run, deck: Deck, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
     from pnpgen.render.punchboard import write_die_file, write_punchboards
     from pnpgen.shop.punchboard import least_gap, plan
 
@@ -154,7 +162,7 @@ def _punchboard_files(run, deck: Deck, target: Target, stage_dir: Path, diags: D
     return files
 
 
-def _board_files(run, board: Board, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+def _board_files(run, board: Board, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
     drawn = run.painter.board(board, diags)
     if drawn is None:
         raise ContentError(diags)
@@ -162,7 +170,7 @@ def _board_files(run, board: Board, target: Target, stage_dir: Path, diags: Diag
     return [_write(stage_dir, f"{board.id}.pdf", drawn.faces, board.bleed_pt, run, target, title, board.loc)]
 
 
-def _rulebook_files(run, project, target: Target, stage_dir: Path, diags: Diagnostics) -> list[str]:
+def _rulebook_files(run, project, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
     """The rulebook's print version: built at the project's paper, imposed as a saddle-stitched booklet with a
     back cover, the target's bleed round each sheet and the cover spread's ground over it."""
     from pnpgen.render.book import build_rulebook_pdf
@@ -190,7 +198,7 @@ def _rulebook_files(run, project, target: Target, stage_dir: Path, diags: Diagno
     return [_write(stage_dir, name, [], target.bleed_pt, run, target, title, run.game.loc, draw)]
 
 
-def _spec(run, target: Target, wanted: list, results: list, folder: Path) -> list[str]:
+def _spec(run, target: ShopTarget, wanted: list, results: list, folder: Path) -> list[str]:
     from pnpgen.shop.pdfx import page_count
     from pnpgen.shop.spec import write_spec
 
@@ -202,7 +210,7 @@ def _spec(run, target: Target, wanted: list, results: list, folder: Path) -> lis
     return write_spec(folder, run, target, wanted, files)
 
 
-def export_pdf(run, project, target: Target, wanted: list, diags: Diagnostics, rulebook: bool = False):
+def export_pdf(run, project, target: ShopTarget, wanted: list, diags: Diagnostics, rulebook: bool = False):
     """Write the target's PDFs for `wanted`; returns (results, skipped)."""
     results, skipped, names = [], [], []
     final = project.out_dir(run.game.id) / "shop" / target.name

@@ -21,7 +21,7 @@ from pathlib import Path
 import pikepdf
 
 from pnpgen.shop.separate import is_spot, separate
-from pnpgen.shop.targets import Target
+from pnpgen.shop.targets import ShopTarget
 
 VERSION = "PDF/X-1a:2003"
 REGISTRY = "http://www.color.org"
@@ -29,7 +29,7 @@ PAINT = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS"}
 FIXED_DATE = "D:20000101000000Z"  # SOURCE_DATE_EPOCH-free and deterministic, like pnpgen's other PDFs
 
 
-def make_pdfx(source: Path, target_path: Path, target: Target, title: str, bleed_pt: float) -> None:
+def make_pdfx(source: Path, target_path: Path, target: ShopTarget, title: str, bleed_pt: float) -> None:
     """Write `source` (a pnpgen PDF, one piece per page with `bleed_pt` all round) as PDF/X-1a to
     `target_path`. Raises SeparationError when something cannot be separated."""
     profile = Path(target.cmyk_profile).read_bytes() if target.cmyk_profile else None

@@ -18,7 +18,7 @@ from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
 from pnpgen.model import Board, Deck
 from pnpgen.shop import sizes
-from pnpgen.shop.targets import Target
+from pnpgen.shop.targets import ShopTarget
 from pnpgen.units import MM
 
 
@@ -33,7 +33,7 @@ class Finding:
 
 @dataclass
 class Findings:
-    target: Target
+    target: ShopTarget
     trials: dict = field(default_factory=dict)  # SVG art (path, digest) -> what its trial separation found
     # (severity, code, element location) -> [worst, message, card labels]: one line per element and kind of
     # finding, saying the worst case (`rank`: larger is worse) and every card it applies to
@@ -88,7 +88,7 @@ def _on(cards: tuple) -> str:
     return f"; on {cards[0]}{more}"
 
 
-def preflight(run, target: Target, components: list) -> Findings:
+def preflight(run, target: ShopTarget, components: list) -> Findings:
     """Every finding for `components` of the loaded game `run` under `target`."""
     found = Findings(target)
     for comp in components:
@@ -104,7 +104,7 @@ def preflight(run, target: Target, components: list) -> Findings:
     return found
 
 
-def _tgc_size(target: Target, comp, found: Findings) -> None:
+def _tgc_size(target: ShopTarget, comp, found: Findings) -> None:
     """A tile, token or board size The Game Crafter does not sell, and a board side it would not print."""
     shape = getattr(comp, "shape", "rect")
     message = sizes.unsold_product_message(comp.kind, shape, comp.width_pt, comp.height_pt)
@@ -122,7 +122,7 @@ def _tgc_size(target: Target, comp, found: Findings) -> None:
         )
 
 
-def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
+def _deck(run, target: ShopTarget, deck: Deck, found: Findings) -> None:
     if target.sells_sizes and deck.kind == "cards":
         message = sizes.unsold_message(deck.width_pt, deck.height_pt, target.name, target.title)
         if message:
@@ -151,7 +151,7 @@ def _deck(run, target: Target, deck: Deck, found: Findings) -> None:
             _face(run, target, face, spans, label, layout_loc, found)
 
 
-def _board(run, target: Target, board: Board, found: Findings) -> None:
+def _board(run, target: ShopTarget, board: Board, found: Findings) -> None:
     """A board's sides, as the PDF/X targets write them (each side a page at the board's own bleed)."""
     origins: dict = {}
     drawn = run.painter.board(board, Diagnostics(), origins=origins)
@@ -163,7 +163,7 @@ def _board(run, target: Target, board: Board, found: Findings) -> None:
         _face(run, target, face, spans, label, layout_loc, found)
 
 
-def _face(run, target: Target, face, spans, label: str, layout_loc: Location, found: Findings) -> None:
+def _face(run, target: ShopTarget, face, spans, label: str, layout_loc: Location, found: Findings) -> None:
     if face.shape in ("rect", "square") and not _covers_bleed(face):
         found.add(
             "warning",
@@ -230,7 +230,7 @@ def _covers_bleed(face) -> bool:
 
 
 def _text(
-    target: Target, face, op: Text, loc: Location, size_loc: Location, label: str, found: Findings
+    target: ShopTarget, face, op: Text, loc: Location, size_loc: Location, label: str, found: Findings
 ) -> None:
     from pnpgen.text.fonts import unit_width, vertical_metrics
 
@@ -254,7 +254,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def _box(target: Target, face, box, what: str, loc: Location, label: str, found: Findings) -> None:
+def _box(target: ShopTarget, face, box, what: str, loc: Location, label: str, found: Findings) -> None:
     """Text and icons stay inside the safe zone; past the trim they are in the cut band."""
     x0, y0, x1, y1 = box
     w, h, s = face.width_pt, face.height_pt, target.safe_pt
@@ -283,7 +283,7 @@ KEYS = {
 }
 
 
-def _colours(target: Target, op, at, label: str, found: Findings) -> None:
+def _colours(target: ShopTarget, op, at, label: str, found: Findings) -> None:
     """Ink over the limit and transparency; `at(*keys)` locates the layout key that set the value."""
     if not target.cmyk:
         return
@@ -312,7 +312,7 @@ def _colours(target: Target, op, at, label: str, found: Findings) -> None:
         )
 
 
-def _vector(run, target: Target, op: Vector, loc: Location, label: str, found: Findings) -> None:
+def _vector(run, target: ShopTarget, op: Vector, loc: Location, label: str, found: Findings) -> None:
     """SVG art the separation could not turn to CMYK, or that brings transparency: it is drawn alone, separated
     and checked as an export would (once per file), so what would be left in RGB is said here, at the element."""
     key = (op.path, op.digest)
@@ -331,7 +331,7 @@ def _vector(run, target: Target, op: Vector, loc: Location, label: str, found: F
         )
 
 
-def _trial(run, target: Target, op: Vector) -> list[str]:
+def _trial(run, target: ShopTarget, op: Vector) -> list[str]:
     import tempfile
     from dataclasses import replace
     from pathlib import Path
@@ -355,7 +355,7 @@ def _trial(run, target: Target, op: Vector) -> list[str]:
         return problems(made)
 
 
-def _image(target: Target, op: Image, loc: Location, label: str, found: Findings) -> None:
+def _image(target: ShopTarget, op: Image, loc: Location, label: str, found: Findings) -> None:
     from PIL import Image as PILImage
 
     try:

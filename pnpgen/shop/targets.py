@@ -21,7 +21,9 @@ INCH_8 = 72 / 8  # 1/8 in in points
 
 
 @dataclass(frozen=True)
-class Target:
+class ShopTarget:
+    """What one shop or factory asks of the files (the outputs that write them are `pipeline.target.Target`s)."""
+
     name: str
     title: str
     cmyk: bool  # colours converted to CMYK, PDF/X-1a
@@ -40,8 +42,8 @@ class Target:
 
 
 TARGETS = {
-    "tgc": Target("tgc", "The Game Crafter", False, INCH_8, INCH_8, 4.0, 6.0, sells_sizes=True),
-    "dtc": Target(
+    "tgc": ShopTarget("tgc", "The Game Crafter", False, INCH_8, INCH_8, 4.0, 6.0, sells_sizes=True),
+    "dtc": ShopTarget(
         "dtc",
         "DriveThruCards",
         True,
@@ -53,7 +55,7 @@ TARGETS = {
         condition="CGATS TR 001",
         condition_name="U.S. Web Coated (SWOP) v2, CGATS TR 001",
     ),
-    "pdfx": Target(
+    "pdfx": ShopTarget(
         "pdfx",
         "PDF/X-1a for any offset printer",
         True,
@@ -64,7 +66,7 @@ TARGETS = {
         condition="FOGRA39",
         condition_name="Coated FOGRA39 (ISO 12647-2:2004)",
     ),
-    "factory": Target(
+    "factory": ShopTarget(
         "factory",
         "A board-game factory (punchboard, die lines)",
         True,
