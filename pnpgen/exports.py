@@ -24,6 +24,7 @@ from pnpgen.errors import ContentError, Diagnostics, Location, UsageProblem, dis
 from pnpgen.model import Board, Deck
 from pnpgen.names import file_name_problem
 from pnpgen.pipeline.staging import Stage, refuse_link, staging_folder, swap_folders
+from pnpgen.pipeline.target import Export, exported
 from pnpgen.units import MM
 
 SHOP_BLEED = 25.4 / 8 * MM  # 1/8 in, what print-on-demand shops ask for
@@ -69,11 +70,19 @@ def decks_of(run, components: list[str]) -> list[Deck]:
     return [game.component(c) for c in wanted]
 
 
-def _draw(run, deck: Deck, bleed_pt: float, diags: Diagnostics):
-    drawn = run.painter.deck(deck, diags, bleed_pt=bleed_pt)
-    if drawn is None:
-        raise ContentError(diags)
-    return drawn
+class DeckExport(Export):
+    """An export of a deck's distinct faces (`cards`: front, back, count, name), drawn with `bleed_pt`."""
+
+    bleed_pt = 0.0
+
+    def __init__(self, deck: Deck):
+        super().__init__(deck.id, deck.loc)
+        self.deck, self.cards = deck, []
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        drawn = run.painter.deck(self.deck, diags, bleed_pt=self.bleed_pt)
+        self.cards = drawn.distinct() if drawn is not None else []
+        return drawn is not None
 
 
 def _save(write: Callable[[Path], object], folder: Path, name: str, loc: Location) -> str:
@@ -104,9 +113,7 @@ def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck, scratch: Path)
     pdf_path = scratch / "faces.pdf"
     try:
         write_face_pages(pdf_path, faces, bleed_pt, icons, deck.name)
-    except (
-        Exception
-    ) as exc:  # a failure that shows only while drawing the pages (damaged art, a full disk...)
+    except Exception as exc:  # what shows only while drawing the pages (damaged art, a full disk...)
         from pnpgen.pipeline.jobs import plain_error
 
         raise ContentError.at(deck.loc, f"could not write the PNG images: {plain_error(exc)}") from None
@@ -132,16 +139,17 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
-class PngExport:
+class PngExport(DeckExport):
     """One PNG per distinct face and back of a deck, numbered in deck order, with cards.csv of the counts."""
 
-    def __init__(self, deck: Deck, dpi: int, bleed: bool):
-        self.deck, self.dpi, self.bleed = deck, dpi, bleed
+    kind = "png"
 
-    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
-        drawn = _draw(run, self.deck, SHOP_BLEED if self.bleed else 0.0, diags)
-        deck, cards = self.deck, drawn.distinct()
-        b = SHOP_BLEED if self.bleed else 0.0
+    def __init__(self, deck: Deck, dpi: int, bleed: bool):
+        super().__init__(deck)
+        self.dpi, self.bleed_pt = dpi, SHOP_BLEED if bleed else 0.0
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, cards, b = self.deck, self.cards, self.bleed_pt
         width = max(3, len(str(len(cards))))
         backs = [c[1] for c in cards if c[1] is not None]
         shared_back = len(set(backs)) == 1 and len(backs) == len(cards)
@@ -151,20 +159,20 @@ class PngExport:
 
         files = []
         fronts = [c[0] for c in cards]
-        for n, image in enumerate(_render_pages(fronts, b, run.icons, self.dpi, deck, folder), 1):
+        for n, image in enumerate(_render_pages(fronts, b, w.icons, self.dpi, deck, folder), 1):
             files.append(_save(_png(image), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
         if backs:
             back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
-            for n, image in enumerate(_render_pages(back_faces, b, run.icons, self.dpi, deck, folder), 1):
+            for n, image in enumerate(_render_pages(back_faces, b, w.icons, self.dpi, deck, folder), 1):
                 files.append(_save(_png(image), folder, back_name(n), deck.loc))
 
         def counts(path: Path) -> None:
             with open(path, "w", newline="", encoding="utf-8") as fh:
-                w = csv.writer(fh)
-                w.writerow(["front", "back", "count", "name"])
+                out = csv.writer(fh)
+                out.writerow(["front", "back", "count", "name"])
                 for n, (_front, back, count, name) in enumerate(cards, 1):
                     front_name = f"{deck.id}-{n:0{width}d}-front.png"
-                    w.writerow(
+                    out.writerow(
                         [front_name, back_name(n) if back is not None else "", count, spreadsheet_safe(name)]
                     )
 
@@ -181,21 +189,20 @@ def tts_cell(card_w_pt: float, card_h_pt: float, cols: int, rows: int) -> tuple[
     return w, h
 
 
-class TtsExport:
+class TtsExport(DeckExport):
     """Tabletop Simulator deck sheets of one deck, its back image (or back sheets), and the numbers TTS asks."""
 
-    def __init__(self, deck: Deck):
-        self.deck = deck
-        self.info: tts.CardDeck | None = None  # what the saved object needs, once written
+    kind = "tts"
+    info: tts.CardDeck | None = None  # what the saved object needs, once written
 
-    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
-        deck, cards = self.deck, _draw(run, self.deck, 0.0, diags).distinct()
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, cards, icons = self.deck, self.cards, w.icons
         slots = [i for i, c in enumerate(cards) for _ in range(c[2])]  # every printed card takes a slot
         cols = min(TTS_COLS, max(2, len(slots)))
         rows = min(TTS_ROWS, max(2, math.ceil(min(len(slots), TTS_PER_SHEET) / cols)))
         cw, ch = tts_cell(deck.width_pt, deck.height_pt, cols, rows)
         dpi = cw / (deck.width_pt / 72)
-        fronts = list(_render_pages([c[0] for c in cards], 0.0, run.icons, dpi, deck, folder))
+        fronts = list(_render_pages([c[0] for c in cards], 0.0, icons, dpi, deck, folder))
         backs_faces = [c[1] for c in cards]
         shared_back = None not in backs_faces and len(set(backs_faces)) == 1
         files, sheets = [], []
@@ -204,12 +211,12 @@ class TtsExport:
             sheets.append({"face": files[-1], "num_width": cols, "num_height": rows, "cards": len(chunk)})
         if backs_faces[0] is not None:
             if shared_back:
-                back_img = next(_render_pages([backs_faces[0]], 0.0, run.icons, dpi, deck, folder))
+                back_img = next(_render_pages([backs_faces[0]], 0.0, icons, dpi, deck, folder))
                 files.append(_save(_png(back_img.resize((cw, ch))), folder, f"{deck.id}-back.png", deck.loc))
                 for sh in sheets:
                     sh["back"], sh["unique_backs"] = files[-1], False
             else:
-                backs = list(_render_pages(backs_faces, 0.0, run.icons, dpi, deck, folder))
+                backs = list(_render_pages(backs_faces, 0.0, icons, dpi, deck, folder))
                 for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
                     files.append(_save(_png(sheet), folder, f"{deck.id}-backs-{s}.png", deck.loc))
                     sheets[s - 1]["back"], sheets[s - 1]["unique_backs"] = files[-1], True
@@ -226,18 +233,12 @@ class TtsExport:
             [tts.DeckSheet(sh["face"], sh["back"], cols, rows, sh["unique_backs"]) for sh in sheets],
             [(cards[idx][3], pos // TTS_PER_SHEET + 1, pos % TTS_PER_SHEET) for pos, idx in enumerate(slots)],
         )
-        desc = {
-            "deck": deck.id,
-            "name": deck.name,
-            "cards": len(slots),
-            "card_px": [cw, ch],
-            "sheets": sheets,
-        }
+        desc = dict(deck=deck.id, name=deck.name, cards=len(slots), card_px=[cw, ch], sheets=sheets)
         text = json.dumps(desc, indent=2) + "\n"
-        return [
-            *files,
-            _save(lambda p: p.write_text(text, encoding="utf-8"), folder, f"{deck.id}.json", deck.loc),
-        ]
+        files.append(
+            _save(lambda p: p.write_text(text, encoding="utf-8"), folder, f"{deck.id}.json", deck.loc)
+        )
+        return files
 
 
 def _tiles(images, slots, cols, rows, cw, ch):
@@ -262,11 +263,9 @@ def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bo
             refuse_link(final, project.out)  # before a staging folder is made beside it
             folder = staging_folder(final)
             swaps.append((folder, final))
-            files = PngExport(deck, dpi, bleed).write(run, folder, diags)
+            files = exported(run, PngExport(deck, dpi, bleed), folder, diags)
             results.append(Exported(deck.id, files))
-        swap_folders(
-            swaps, project.out
-        )  # each deck's folder holds exactly this export, old or new; all or none
+        swap_folders(swaps, project.out)  # each deck's folder holds this export, old or new; all or none
     finally:
         for folder, _ in swaps:
             if folder.exists():
@@ -274,23 +273,22 @@ def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bo
     return results, diags
 
 
-class TtsPieces:
+class TtsPieces(DeckExport):
     """A tile set or token sheet for Tabletop Simulator: one image per distinct front and back (at most 1024 px
     a side), for the saved object's custom tiles and tokens."""
 
-    def __init__(self, deck: Deck):
-        self.deck = deck
-        self.info: tts.PieceSet | None = None
+    kind = "tts"
+    info: tts.PieceSet | None = None
 
-    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
-        deck, cards = self.deck, _draw(run, self.deck, 0.0, diags).distinct()
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, cards = self.deck, self.cards
         dpi = min(300.0, 1024 / (max(deck.width_pt, deck.height_pt) / 72))
         files: list[str] = []
         named: dict = {}  # face -> file: a back shared by every piece is one image
 
         def image(face, side: str, n: int) -> str:
             if face not in named:
-                picture = next(_render_pages([face], 0.0, run.icons, dpi, deck, folder))
+                picture = next(_render_pages([face], 0.0, w.icons, dpi, deck, folder))
                 named[face] = _save(_png(picture), folder, f"{deck.id}-{n:03d}-{side}.png", deck.loc)
                 files.append(named[face])
             return named[face]
@@ -303,25 +301,29 @@ class TtsPieces:
         return files
 
 
-class TtsBoard:
+class TtsBoard(Export):
     """Each side of a board as one image (at most 4096 px a side) for a custom board."""
 
+    kind = "tts"
+
     def __init__(self, board: Board):
-        self.board = board
+        super().__init__(board.id, board.loc)
+        self.board, self.drawn = board, None
         self.info: list = []
 
-    def write(self, run, folder: Path, diags: Diagnostics) -> list[str]:
-        board = self.board
-        drawn = run.painter.board(board, diags)
-        if drawn is None:
-            raise ContentError(diags)
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        self.drawn = run.painter.board(self.board, diags)
+        return self.drawn is not None
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        board, files = self.board, []
         dpi = min(150.0, 4096 / (max(board.width_pt, board.height_pt) / 72))
-        files = []
-        pictures = _render_pages(drawn.faces, 0.0, run.icons, dpi, board, folder)
+        pictures = _render_pages(self.drawn.faces, 0.0, w.icons, dpi, board, folder)
+        width_mm, height_mm = board.width_pt / MM, board.height_pt / MM
         for side, picture in zip(board.sides, pictures):
             files.append(_save(_png(picture), folder, f"{board.id}-{side.id}.png", board.loc))
-            w, h = board.width_pt / MM, board.height_pt / MM
-            self.info.append(tts.BoardSide(f"{board.name}: {side.name or side.id}", files[-1], w, h))
+            name = f"{board.name}: {side.name or side.id}"
+            self.info.append(tts.BoardSide(name, files[-1], width_mm, height_mm))
         return files
 
 
@@ -343,15 +345,15 @@ def export_tts(project, game_id: str, components: list[str], check: bool = True,
         for comp in wanted:
             if isinstance(comp, Board):
                 board = TtsBoard(comp)
-                files = board.write(run, stage.dir, diags)
+                files = exported(run, board, stage.dir, diags)
                 boards += board.info
             elif comp.kind == "cards":
                 cards = TtsExport(comp)
-                files = cards.write(run, stage.dir, diags)
+                files = exported(run, cards, stage.dir, diags)
                 decks.append(cards.info)
             else:
                 pieces = TtsPieces(comp)
-                files = pieces.write(run, stage.dir, diags)
+                files = exported(run, pieces, stage.dir, diags)
                 sets.append(pieces.info)
             every += files
             results.append(Exported(comp.id, files))

@@ -101,3 +101,35 @@ def prepared(run, target: Target, diags: Diagnostics) -> bool:
         ok = target.prepare(run, diags)
     target.inputs = {**target.stands_on(run), **recorded}
     return ok
+
+
+class Export(Target):
+    """A target of an export command (`export png`, `tts`, `shop`): drawn and written whenever the command runs
+    (it keeps no manifest, so it is never fresh), its files made together in one pass (`write_all`), so that it
+    names them once it has written them."""
+
+    parallel = False
+
+    def __init__(self, component: str, loc: Location):
+        super().__init__(component, loc)
+        self.files: list[str] = []  # what `write_all` wrote
+
+    def names(self) -> list[str]:
+        return self.files
+
+    def fresh(self, run, entries: list[dict]) -> bool:
+        return False
+
+    @abstractmethod
+    def write_all(self, folder: Path, w) -> list[str]:
+        """Write every file into `folder`, keep their names in `files` and return them."""
+
+
+def exported(run, target: Export, folder: Path, diags: Diagnostics) -> list[str]:
+    """An export's target prepared (a failure raises its errors) and written into `folder`."""
+    from pnpgen.errors import ContentError
+
+    if not prepared(run, target, diags):
+        raise ContentError(diags)
+    target.files = target.write_all(folder, run.writing())
+    return target.files

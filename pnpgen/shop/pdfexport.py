@@ -15,11 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.exports import Exported, _draw
+from pnpgen.exports import Exported
 from pnpgen.model import Board, Deck
 from pnpgen.names import file_name_problem
 from pnpgen.pipeline.jobs import plain_error
+from pnpgen.pipeline.outputs import rulebook_inputs
 from pnpgen.pipeline.staging import Stage
+from pnpgen.pipeline.target import Export, exported
 from pnpgen.shop.targets import ShopTarget
 
 
@@ -28,7 +30,7 @@ def _write(
     name: str,
     faces: list,
     bleed_pt: float,
-    run,
+    w,
     target: ShopTarget,
     title: str,
     loc,
@@ -47,7 +49,7 @@ def _write(
         if draw is not None:
             draw(scratch)
         else:
-            write_face_pages(scratch, faces, bleed_pt, run.icons, title)
+            write_face_pages(scratch, faces, bleed_pt, w.icons, title)
         make_pdfx(scratch, stage_dir / name, target, title, bleed_pt)
     except SeparationError as exc:
         raise ContentError.at(loc, f"{name} cannot be made PDF/X-1a: {exc}") from None
@@ -64,18 +66,52 @@ def _write(
     return name
 
 
-def _deck_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
-    drawn = _draw(run, deck, target.bleed_pt, diags)
+class PdfExport(Export):
+    """A component's PDF/X files for a shop target: a card deck's fronts and backs, one piece a page."""
+
+    def __init__(self, comp, target: ShopTarget):
+        super().__init__(comp.id, comp.loc)
+        self.comp, self.target, self.drawn = comp, target, None
+        self.kind = target.name
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        if isinstance(self.comp, Board):
+            self.drawn = run.painter.board(self.comp, diags)
+        else:
+            self.drawn = run.painter.deck(self.comp, diags, bleed_pt=self.target.bleed_pt)
+        return self.drawn is not None
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        return _deck_files(w, self.comp, self.target, folder, self.drawn)
+
+
+class PunchboardExport(PdfExport):
+    """A tile set or token sheet on punchboard sheets, with its die lines (factory)."""
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        return _punchboard_files(w, self.comp, self.target, folder, self.drawn)
+
+
+class BoardExport(PdfExport):
+    """A board, each side a page."""
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        board, target, faces = self.comp, self.target, self.drawn.faces
+        title = f"{w.game.title}: {board.name}"
+        return [_write(folder, f"{board.id}.pdf", faces, board.bleed_pt, w, target, title, board.loc)]
+
+
+def _deck_files(w, deck: Deck, target: ShopTarget, stage_dir: Path, drawn) -> list[str]:
     fronts = [front for front, _ in drawn.faces]
     backs = [back for _, back in drawn.faces if back is not None]
-    game = run.game.title
+    game = w.game.title
     files = [
         _write(
             stage_dir,
             f"{deck.id}-fronts.pdf",
             fronts,
             target.bleed_pt,
-            run,
+            w,
             target,
             f"{game}: {deck.name}, fronts",
             deck.loc,
@@ -90,7 +126,7 @@ def _deck_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diags: Dia
                 f"{deck.id}-backs.pdf",
                 backs,
                 target.bleed_pt,
-                run,
+                w,
                 target,
                 f"{game}: {deck.name}, backs",
                 deck.loc,
@@ -99,11 +135,10 @@ def _deck_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diags: Dia
     return files
 
 
-def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
+def _punchboard_files(writing, deck: Deck, target: ShopTarget, stage_dir: Path, drawn) -> list[str]:
     from pnpgen.render.punchboard import write_die_file, write_punchboards
     from pnpgen.shop.punchboard import least_gap, plan
 
-    drawn = _draw(run, deck, target.bleed_pt, diags)
     fronts = [front for front, _ in drawn.faces]
     backs = [back for _, back in drawn.faces]
     w, h = deck.width_pt, deck.height_pt
@@ -116,7 +151,7 @@ def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diag
             raise ContentError.at(
                 deck.loc, "pieces closer than the die spacing (a fault in pnpgen's planner)"
             )
-    game = run.game.title
+    game = writing.game.title
     front_sheets = [(board, board.slots, fronts) for board in boards]
     files = [
         _write(
@@ -124,11 +159,11 @@ def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diag
             f"{deck.id}-punchboard-fronts.pdf",
             [],
             0.0,
-            run,
+            writing,
             target,
             f"{game}: {deck.name}, punchboard fronts",
             deck.loc,
-            lambda p: write_punchboards(p, front_sheets, run.icons, f"{game}: {deck.name}"),
+            lambda p: write_punchboards(p, front_sheets, writing.icons, f"{game}: {deck.name}"),
         ),
     ]
     if any(back is not None for back in backs):
@@ -139,11 +174,11 @@ def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diag
                 f"{deck.id}-punchboard-backs.pdf",
                 [],
                 0.0,
-                run,
+                writing,
                 target,
                 f"{game}: {deck.name}, punchboard backs",
                 deck.loc,
-                lambda p: write_punchboards(p, back_sheets, run.icons, f"{game}: {deck.name} backs"),
+                lambda p: write_punchboards(p, back_sheets, writing.icons, f"{game}: {deck.name} backs"),
             )
         )
     files.append(
@@ -152,7 +187,7 @@ def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diag
             f"{deck.id}-die.pdf",
             [],
             0.0,
-            run,
+            writing,
             target,
             f"{game}: {deck.name}, die lines",
             deck.loc,
@@ -162,40 +197,48 @@ def _punchboard_files(run, deck: Deck, target: ShopTarget, stage_dir: Path, diag
     return files
 
 
-def _board_files(run, board: Board, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
-    drawn = run.painter.board(board, diags)
-    if drawn is None:
-        raise ContentError(diags)
-    title = f"{run.game.title}: {board.name}"
-    return [_write(stage_dir, f"{board.id}.pdf", drawn.faces, board.bleed_pt, run, target, title, board.loc)]
-
-
-def _rulebook_files(run, project, target: ShopTarget, stage_dir: Path, diags: Diagnostics) -> list[str]:
+class BookletExport(Export):
     """The rulebook's print version: built at the project's paper, imposed as a saddle-stitched booklet with a
     back cover, the target's bleed round each sheet and the cover spread's ground over it."""
-    from pnpgen.render.book import build_rulebook_pdf
-    from pnpgen.render.cover import colours, write_back_cover
-    from pnpgen.rulebook import load_rulebook
-    from pnpgen.shop.booklet import impose
 
-    book, info, pictures = load_rulebook(run, diags)
-    if book is None:
-        return []
-    pages, back = stage_dir / ".rulebook-pages.pdf", stage_dir / ".rulebook-back.pdf"
-    name = "rulebook-booklet.pdf"
-    cover = getattr(book, "cover", None)
+    kind = "booklet"
 
-    def draw(path: Path) -> None:
-        try:
-            build_rulebook_pdf(pages, book, run.game, run.icons, pictures, info, project.paper)
-            write_back_cover(back, run.game, project.paper, cover)
-            impose(pages, path, target.bleed_pt, colours(cover)[0], back)
-        finally:
-            for scratch in (pages, back):
-                scratch.unlink(missing_ok=True)
+    def __init__(self, run, target: ShopTarget):
+        super().__init__("rulebook", run.game.loc)
+        self.target, self.book, self.info, self.pictures = target, None, {}, {}
 
-    title = f"{run.game.title}: rules, saddle-stitched booklet"
-    return [_write(stage_dir, name, [], target.bleed_pt, run, target, title, run.game.loc, draw)]
+    def stands_on(self, run) -> dict[str, str]:
+        return rulebook_inputs(run)
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        from pnpgen.rulebook import load_rulebook
+
+        self.book, self.info, self.pictures = load_rulebook(run, diags)
+        return True  # what it found stays in `diags`, to be reported; without a book it writes nothing
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        from pnpgen.render.book import build_rulebook_pdf
+        from pnpgen.render.cover import colours, write_back_cover
+        from pnpgen.shop.booklet import impose
+
+        book, target = self.book, self.target
+        if book is None:
+            return []
+        pages, back = folder / ".rulebook-pages.pdf", folder / ".rulebook-back.pdf"
+        name = "rulebook-booklet.pdf"
+        cover = getattr(book, "cover", None)
+
+        def draw(path: Path) -> None:
+            try:
+                build_rulebook_pdf(pages, book, w.game, w.icons, self.pictures, self.info, w.paper)
+                write_back_cover(back, w.game, w.paper, cover)
+                impose(pages, path, target.bleed_pt, colours(cover)[0], back)
+            finally:
+                for scratch in (pages, back):
+                    scratch.unlink(missing_ok=True)
+
+        title = f"{w.game.title}: rules, saddle-stitched booklet"
+        return [_write(folder, name, [], target.bleed_pt, w, target, title, w.game.loc, draw)]
 
 
 def _spec(run, target: ShopTarget, wanted: list, results: list, folder: Path) -> list[str]:
@@ -220,15 +263,16 @@ def export_pdf(run, project, target: ShopTarget, wanted: list, diags: Diagnostic
                 skipped.append((comp.id, "DriveThruCards prints card decks"))
                 continue
             if isinstance(comp, Board):
-                files = _board_files(run, comp, target, stage.dir, diags)
+                out: PdfExport = BoardExport(comp, target)
             elif target.name == "factory" and comp.kind != "cards":
-                files = _punchboard_files(run, comp, target, stage.dir, diags)
+                out = PunchboardExport(comp, target)
             else:
-                files = _deck_files(run, comp, target, stage.dir, diags)
+                out = PdfExport(comp, target)
+            files = exported(run, out, stage.dir, diags)
             names += files
             results.append(Exported(comp.id, files))
         if rulebook and target.name in ("pdfx", "factory"):
-            files = _rulebook_files(run, project, target, stage.dir, diags)
+            files = exported(run, BookletExport(run, target), stage.dir, diags)
             if files:
                 names += files
                 results.append(Exported("rulebook", files))

@@ -19,6 +19,7 @@ from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard, _render_pa
 from pnpgen.model import Board, Deck
 from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
+from pnpgen.pipeline.target import Export, exported
 from pnpgen.shop import sizes
 
 DPI = sizes.TEMPLATE_DPI
@@ -85,28 +86,50 @@ def retag(path: Path, px: tuple[int, int], icc: bytes) -> None:
     fitted(image, px).save(path, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
 
 
-def _deck_files(run, deck: Deck, folder: Path, icc: bytes, diags: Diagnostics) -> list[str]:
-    files = PngExport(deck, DPI, True).write(run, folder, diags)
-    px = template_px(deck)
-    for name in files:
-        if name.endswith(".png"):
-            try:
-                retag(folder / name, px, icc)
-            except OSError as exc:
-                raise ContentError.at(deck.loc, f"could not write {name}: {plain_error(exc)}") from None
-    return files
+class TgcDeck(PngExport):
+    """A card deck, tile set or token sheet as `export png` writes it, each image at TGC's template size."""
+
+    kind = "tgc"
+
+    def __init__(self, deck: Deck, icc: bytes):
+        super().__init__(deck, DPI, True)
+        self.icc = icc
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, files = self.deck, super().write_all(folder, w)
+        px = template_px(deck)
+        for name in files:
+            if name.endswith(".png"):
+                try:
+                    retag(folder / name, px, self.icc)
+                except OSError as exc:
+                    raise ContentError.at(deck.loc, f"could not write {name}: {plain_error(exc)}") from None
+        return files
 
 
-def _board_files(run, board: Board, folder: Path, icc: bytes, diags: Diagnostics) -> list[str]:
+class TgcBoard(Export):
     """Each side of a board one PNG, drawn with TGC's 1/8 in bleed, and sides.csv naming them."""
-    drawn = run.painter.board(replace(board, bleed_pt=SHOP_BLEED), diags)
-    if drawn is None:
-        raise ContentError(diags)
+
+    kind = "tgc"
+
+    def __init__(self, board: Board, icc: bytes):
+        super().__init__(board.id, board.loc)
+        self.board, self.icc, self.drawn = board, icc, None
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        self.drawn = run.painter.board(replace(self.board, bleed_pt=SHOP_BLEED), diags)
+        return self.drawn is not None
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        return _board_files(w, self.board, folder, self.icc, self.drawn)
+
+
+def _board_files(w, board: Board, folder: Path, icc: bytes, drawn) -> list[str]:
     px = template_px(board)
     product = sizes.match_product("board", "rect", board.width_pt, board.height_pt)
     width = max(1, len(str(len(board.sides))))
     names = [f"{board.id}-{n:0{width}d}-{side.id}.png" for n, side in enumerate(board.sides, 1)]
-    for name, image in zip(names, _render_pages(drawn.faces, SHOP_BLEED, run.icons, DPI, board, folder)):
+    for name, image in zip(names, _render_pages(drawn.faces, SHOP_BLEED, w.icons, DPI, board, folder)):
         picture = fitted(image, px)
         _save(
             lambda p, pic=picture: pic.save(p, dpi=(DPI, DPI), icc_profile=icc, compress_level=1),
@@ -115,10 +138,10 @@ def _board_files(run, board: Board, folder: Path, icc: bytes, diags: Diagnostics
             board.loc,
         )
     with open(folder / "sides.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(["file", "side", "name", "product"])
+        out = csv.writer(fh)
+        out.writerow(["file", "side", "name", "product"])
         for name, side in zip(names, board.sides):
-            w.writerow([name, side.id, side.name, product.identity if product else ""])
+            out.writerow([name, side.id, side.name, product.identity if product else ""])
     return [*names, "sides.csv"]
 
 
@@ -131,10 +154,8 @@ def export_tgc(run, project, components: list, diags: Diagnostics) -> list[Expor
             refuse_link(final, project.out)
             folder = staging_folder(final)
             swaps.append((folder, final))
-            if isinstance(comp, Board):
-                files = _board_files(run, comp, folder, icc, diags)
-            else:
-                files = _deck_files(run, comp, folder, icc, diags)
+            out = TgcBoard(comp, icc) if isinstance(comp, Board) else TgcDeck(comp, icc)
+            files = exported(run, out, folder, diags)
             results.append(Exported(comp.id, files))
         _spec(run, project, components, results, swaps)
     finally:
