@@ -222,3 +222,38 @@ def test_the_pool_is_the_standard_librarys_and_nothing_hooks_another_librarys_im
 def test_no_module_is_over_about_400_lines():
     long = [f"{p.relative_to(PKG)}: {n}" for p in modules() if (n := len(p.read_text().splitlines())) > 420]
     assert not long, long
+
+
+def test_every_output_is_a_target_and_the_pipeline_never_asks_its_kind():
+    """One output protocol (`pipeline/target.py`): build targets, exports and shop exports all implement it, one
+    class is called Target, and a build never asks an output which kind it is (no isinstance or hasattr on it)."""
+    import inspect
+
+    import pnpgen.exports
+    import pnpgen.pipeline.printall
+    import pnpgen.shop.pdfexport
+    import pnpgen.shop.tgc  # noqa: F401
+    from pnpgen.pipeline.target import Target
+
+    def every(cls) -> set:
+        return {cls} | {c for sub in cls.__subclasses__() for c in every(sub)}
+
+    concrete = {
+        c.__name__ for c in every(Target) if not inspect.isabstract(c) and c.__module__.startswith("pnpgen")
+    }
+    assert {
+        *("DeckSheets", "BoardFiles", "RulebookFile", "PrintAll"),
+        *("PngExport", "TtsExport", "TtsPieces", "TtsBoard"),
+        *("TgcDeck", "TgcBoard", "PdfExport", "PunchboardExport", "BoardExport", "BookletExport"),
+    } <= concrete
+    named = [p for p in modules() if "class Target(" in p.read_text() or "class Target:" in p.read_text()]
+    assert [p.relative_to(PKG).as_posix() for p in named] == ["pipeline/target.py"]
+    for path in (PKG / "pipeline" / "run.py", PKG / "pipeline" / "__init__.py"):
+        asked = [
+            ast.unparse(node)
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") in ("isinstance", "hasattr", "getattr")
+            and ast.unparse(node.args[0]) != "self"
+        ]
+        assert asked == [], path

@@ -319,3 +319,46 @@ def test_a_face_over_its_cpu_limit_after_drawing_is_the_cards_error_not_a_crash(
     assert (
         "and 1 more" in " ".join(texts) or len(texts) > 1
     )  # every face stopped: the limit set again each time
+
+
+def test_the_architectures_example_output_builds_claims_and_stays_fresh(project, monkeypatch):
+    """ARCHITECTURE.md's example of a new output, taken from the page as it is written: one class and one line in
+    `targets_of` give a file, its manifest entry with what it read, and freshness (kept until its deck changes)."""
+    import re
+
+    from pnpgen import pipeline
+    from pnpgen.pipeline.target import Target
+    from pnpgen.project import Project
+
+    page = (ROOT / "ARCHITECTURE.md").read_text()
+    code = re.search(r"```python\n(class FirstCard\(Target\):.*?)```", page, re.S)
+    assert code is not None
+    scope: dict = {"Target": Target}
+    exec(code.group(1), scope)
+    made = outputs.targets_of
+
+    def targets_of(game, *args, **kwargs):
+        decks = [scope["FirstCard"](deck) for deck in game.components if hasattr(deck, "cards")]
+        return made(game, *args, **kwargs) + decks
+
+    monkeypatch.setattr(outputs, "targets_of", targets_of)
+    root = project("basic")
+    p = Project(root / "content", root / "out")
+    (first,) = pipeline.build(p, None, check=False, workers=1)
+    assert first.ok, [str(d) for d in first.diagnostics.errors]
+    out = root / "out" / "sample"
+    entry = next(
+        e for e in json.loads((out / "manifest.json").read_text())["files"] if e["kind"] == "first-card"
+    )
+    assert (
+        entry["path"] == "heroes-first.pdf" and entry["pages"] == 1 and (out / "heroes-first.pdf").is_file()
+    )
+    assert "content/sample/decks/heroes.yaml" in entry["inputs"]
+    assert any(key.endswith(".yaml") and "layouts/" in key for key in entry["inputs"])  # read while drawn
+    before = (out / "heroes-first.pdf").read_bytes()
+    (again,) = pipeline.build(p, None, check=False, workers=1)
+    assert again.rendered == []
+    heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("Ash Walker", "Ash Strider"))
+    (third,) = pipeline.build(p, None, check=False, workers=1)
+    assert "heroes" in third.rendered and (out / "heroes-first.pdf").read_bytes() != before

@@ -298,15 +298,15 @@ def label_glyphs(run, component, diags: Diagnostics) -> int:
 
 def targets_of(game, sources: list[Path], printing=DEFAULT, paper: str = "a4") -> list[Target]:
     """Every target of a game, in the order its files are listed in the manifest."""
-    out: list[Target] = [
+    parts: list[Target] = [
         BoardFiles(c, printing) if isinstance(c, Board) else DeckSheets(c, printing, paper)
         for c in game.components
     ]
-    if sources:
-        out.append(RulebookFile(sources, printing))
+    out = parts + ([RulebookFile(sources, printing)] if sources else [])
     from pnpgen.pipeline.printall import print_all_of
 
-    whole = print_all_of(game, out, printing) if printing.whole else None  # last: it uses the others' faces
+    # last: it uses the others' faces
+    whole = print_all_of(game, parts, bool(sources), printing) if printing.whole else None
     return out + [whole] if whole is not None else out
 
 

@@ -155,12 +155,11 @@ class PrintAll(Target):
         return write_print_all(path, self.docs[name], w.icons)
 
 
-def print_all_of(game, targets: list, printing) -> PrintAll | None:
-    """The print-all target over a game's component targets (None for a game with nothing to print)."""
-    parts = [t for t in targets if isinstance(t, (DeckSheets, BoardFiles))]
+def print_all_of(game, parts: list, rulebook: bool, printing) -> PrintAll | None:
+    """The print-all target over a game's component targets, `parts` (None for a game with nothing to print);
+    `rulebook`: whether the game has one, which its first page names."""
     if not parts:
         return None
-    rulebook = any(t.kind == "rulebook" for t in targets)
     target = PrintAll(game, parts, rulebook, printing)
     return target if target.names() else None
 
