@@ -5,13 +5,13 @@ exports (`shop/tgc.py`, `shop/pdfexport.py`) all answer the same questions, and 
 never which kind of target it holds:
 
 - `names()`: the files it writes (a build's target knows them before it draws, so they can be claimed; an export
-  that makes several files in one pass, `parallel = False`, knows them once it has written them);
+  (`Export`) makes several files in one pass and knows them once it has written them);
 - `stands_on(run)`: what it read before it was drawn (its component's file, the game's, the icons...);
 - `prepare(run, diags)`: draw what its files show, writing nothing; `prepared` runs it inside a recording of the
   game's reader, so `inputs` is everything it read, never a list written by hand;
 - `fresh(run, entries)`: whether its files in the old manifest may be kept;
-- `write(path, name, w)`: write one file (in a worker process, `parallel = True`), or `write_all(folder, w)`: write
-  every file into the staging folder it is given;
+- `write(path, name, w)`: write one file (a build's target: each file in a worker process), or
+  `write_all(folder, w)`: write every file into the staging folder it is given (an `Export`);
 - `entry(name, pages, sha256)`: its manifest entry for a written file.
 
 Two class attributes say how the pipeline schedules it: `order` (targets are judged and drawn by it: the print-all
@@ -36,7 +36,6 @@ class Target(ABC):
     kind = ""  # what its manifest entries say it is ("cards", "board", "rulebook", "print-all", "png"...)
     order: ClassVar[int] = 0
     records_faces: ClassVar[bool] = False
-    parallel: ClassVar[bool] = True  # its files are written one by one, each in a worker (`write`)
 
     def __init__(self, component: str, loc: Location):
         self.component, self.loc = component, loc
@@ -107,8 +106,6 @@ class Export(Target):
     """A target of an export command (`export png`, `tts`, `shop`): drawn and written whenever the command runs
     (it keeps no manifest, so it is never fresh), its files made together in one pass (`write_all`), so that it
     names them once it has written them."""
-
-    parallel = False
 
     def __init__(self, component: str, loc: Location):
         super().__init__(component, loc)
