@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
@@ -127,7 +127,9 @@ class Face:
             object.__setattr__(self, "_hash", value)
             return value
 
-    def __getstate__(self) -> dict[str, object]:  # a hash is only good in the process that computed it; a snapshot is big
+    def __getstate__(
+        self,
+    ) -> dict[str, object]:  # a hash is only good in the process that computed it; a snapshot is big
         return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_snapshot")}
 
     def snapshot(self) -> str:
