@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
@@ -106,14 +107,13 @@ def _board_files(run, board: Board, folder: Path, icc: bytes, diags: Diagnostics
     product = sizes.match_product("board", "rect", board.width_pt, board.height_pt)
     width = max(1, len(str(len(board.sides))))
     names = [f"{board.id}-{n:0{width}d}-{side.id}.png" for n, side in enumerate(board.sides, 1)]
-    for name, image in zip(names, _render_pages(drawn.faces, SHOP_BLEED, run.icons, DPI, board, folder)):
+    # `_render_pages` reads only the name and place of its `deck`, which a Board has too (tested); its annotation,
+    # in exports.py, is widened with the output protocol (issue 27)
+    pages = _render_pages(drawn.faces, SHOP_BLEED, run.icons, DPI, board, folder)  # type: ignore[arg-type]
+    for name, image in zip(names, pages):
         picture = fitted(image, px)
-        _save(
-            lambda p, pic=picture: pic.save(p, dpi=(DPI, DPI), icc_profile=icc, compress_level=1),
-            folder,
-            name,
-            board.loc,
-        )
+        save = partial(picture.save, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
+        _save(save, folder, name, board.loc)
     with open(folder / "sides.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["file", "side", "name", "product"])
