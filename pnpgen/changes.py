@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from pnpgen.errors import UsageProblem, short
 from pnpgen.pipeline import manifest
@@ -127,7 +128,7 @@ def _int(value: object, lo: int, hi: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
 
 
-def _place_ok(where: object) -> bool:
+def _place_ok(where: object) -> TypeGuard[list]:
     return (
         isinstance(where, list)
         and len(where) == 5

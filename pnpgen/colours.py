@@ -29,7 +29,9 @@ class ColourError(ValueError):
     """The value is not a colour; the message says what would be."""
 
 
-def parse_colour(value, palette: Mapping[str, str] | None = None, allow_none: bool = True) -> str | None:
+def parse_colour(
+    value: object, palette: Mapping[str, str] | None = None, allow_none: bool = True
+) -> str | None:
     """'#rrggbb' (lower case) for a colour, None for none; ColourError otherwise."""
     if value is None or (isinstance(value, str) and value.strip().lower() in NONE_WORDS):
         if allow_none:

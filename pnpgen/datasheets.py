@@ -66,12 +66,13 @@ def load_rows(
             raw = cells.get(col)
             if raw is None or (isinstance(raw, str) and not raw.strip()):
                 continue  # an empty cell is an absent field: `defaults:` fill it
+            cell = at(row_no, col)
             try:
-                item[name] = _convert(raw, name, columns.get(name))
+                item[name] = _convert(raw, name, columns.get(name), cell)
             except ValueError as exc:
-                diags.error(at(row_no, col), f"'{name}' {exc}")
+                diags.error(cell, f"'{name}' {exc}")
                 continue
-            item.key_locs[name], item.val_locs[name] = at(header_row, col), at(row_no, col)
+            item.key_locs[name], item.val_locs[name] = at(header_row, col), cell
         extra = sorted(col for col in cells if col not in {c for _, c in header} and str(cells[col]).strip())
         if extra:
             diags.error(at(row_no, extra[0]), "this cell has no column name in the header row")
@@ -85,7 +86,8 @@ def load_rows(
 
 def _header(cells: dict, row_no: int, at) -> list[tuple[str, int]]:
     """The field names of the header row, with their columns."""
-    out, seen = [], {}
+    out: list[tuple[str, int]] = []
+    seen: dict[str, int] = {}
     for col in sorted(cells):
         name = str(cells[col]).strip()
         if not name:
@@ -111,13 +113,14 @@ def _check_columns(columns: dict, names: set[str], loc: Location, diags: Diagnos
             )
 
 
-def _convert(raw, name: str, spec):
-    """A cell's value: declared lists and types first, then the reserved columns, then numbers as numbers."""
+def _convert(raw, name: str, spec, cell: Location):
+    """A cell's value: declared lists and types first, then the reserved columns, then numbers as numbers.
+    `cell`: where the cell is, which a declared list keeps as its own place."""
     if isinstance(spec, dict) and "list" in spec:
         sep = str(spec["list"])
         parts = [p.strip() for p in str(raw).split(sep)] if sep else [str(raw)]
         items = LList(_auto(p) for p in parts if p)
-        items.loc, items.item_locs = None, []
+        items.loc, items.item_locs = cell, []
         return items
     # `designed` reads yes/no too; every other reserved column (count, name...) is checked by the card table
     kind = spec if isinstance(spec, str) else ("bool" if name == "designed" else None)

@@ -6,6 +6,7 @@ import codecs
 import difflib
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,7 @@ UNICODE_CODECS = (
 )
 
 
-def safe_console(streams=None) -> None:
+def safe_console(streams: Iterable[object] | None = None) -> None:
     """Make the console streams print any text: one that cannot encode every character (a Windows console or a
     redirect in cp1252, `PYTHONIOENCODING=cp1252:strict`) shows what it cannot encode as an escape (`\\u2192`)
     instead of failing the command. Called once, first thing, by the `pnpgen` command (`pnpgen.__main__`)."""
@@ -123,7 +124,7 @@ class Diagnostic:
             text += f"\n  {printable(self.hint)}"
         return text
 
-    def sort_key(self):
+    def sort_key(self) -> tuple[str, int, int, str]:
         return (self.location.path, self.location.line, self.location.col, self.message)
 
 
@@ -176,7 +177,8 @@ class ContentError(Exception):
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.format() for d in diagnostics.sorted()))
 
-    def __reduce__(self):  # crosses process boundaries with every diagnostic intact
+    # crosses process boundaries with every diagnostic intact
+    def __reduce__(self) -> tuple[type[ContentError], tuple[Diagnostics]]:
         return (type(self), (self.diagnostics,))
 
     @classmethod
@@ -184,7 +186,7 @@ class ContentError(Exception):
         return cls(Diagnostic("error", location, message, hint))
 
 
-def did_you_mean(word: str, choices) -> str:
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A hint naming the closest accepted word, or listing them all when none is close."""
     choices = sorted(choices)
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)

@@ -104,7 +104,7 @@ def _png(image) -> Callable[[Path], object]:
     return lambda path: image.save(path, compress_level=1)
 
 
-def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck, scratch: Path):
+def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck | Board, scratch: Path):
     """Rasterise faces through a PDF drawn by pnpgen; yields PIL images (RGB)."""
     import pypdfium2 as pdfium
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -24,7 +25,7 @@ class Rect:
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.5
-    dash: tuple = ()
+    dash: tuple[float, ...] = ()
     opacity: float = 1.0
 
 
@@ -37,7 +38,7 @@ class Ellipse:
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.5
-    dash: tuple = ()
+    dash: tuple[float, ...] = ()
     opacity: float = 1.0
 
 
@@ -49,17 +50,17 @@ class Line:
     y2: float
     stroke: str = "#000000"
     stroke_width: float = 0.5
-    dash: tuple = ()
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Polygon:
-    points: tuple
+    points: tuple[tuple[float, float], ...]
     fill: str | None = None
     stroke: str | None = None
     stroke_width: float = 0.5
     opacity: float = 1.0
-    dash: tuple = ()
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ class Image:
     y: float
     w: float
     h: float
-    clip: tuple  # (x, y, w, h): the box the image is cut to
+    clip: tuple[float, float, float, float]  # (x, y, w, h): the box the image is cut to
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,10 @@ class Vector:
     y: float
     w: float
     h: float
-    clip: tuple  # (x, y, w, h): the box the art is cut to
+    clip: tuple[float, float, float, float]  # (x, y, w, h): the box the art is cut to
+
+
+Op = Rect | Ellipse | Line | Polygon | Text | Icon | Image | Vector  # a draw operation
 
 
 @dataclass(frozen=True)
@@ -110,19 +114,22 @@ class Face:
     width_pt: float
     height_pt: float
     bleed_pt: float
-    ops: tuple
+    ops: tuple[Op, ...]
     shape: str = "rect"  # what the face is cut to: rect, square, hex, hex-flat, triangle, circle
 
     def __hash__(self) -> int:
         """Computed once: a face is looked up once per copy placed on a sheet, and may hold 20,000 shapes."""
         try:
-            return self.__dict__["_hash"]
+            known: int = self.__dict__["_hash"]
+            return known
         except KeyError:
             value = hash((self.width_pt, self.height_pt, self.bleed_pt, self.ops, self.shape))
             object.__setattr__(self, "_hash", value)
             return value
 
-    def __getstate__(self) -> dict:  # a hash is only good in the process that computed it; a snapshot is big
+    def __getstate__(
+        self,
+    ) -> dict[str, object]:  # a hash is only good in the process that computed it; a snapshot is big
         return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_snapshot")}
 
     def snapshot(self) -> str:
@@ -156,7 +163,7 @@ def face_digest(face: Face) -> str:
     (`pnpgen changes` compares them face by face). Computed once per face (a shared back is one face), unless
     it draws bitmap art, whose bytes are looked up each time (they may change under a face kept by a long-running
     process)."""
-    known = face.__dict__.get("_digest")
+    known: str | None = face.__dict__.get("_digest")
     if known is not None:
         return known
     parts = [f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}"]
@@ -170,17 +177,19 @@ def face_digest(face: Face) -> str:
         values = _getter(cls)(op)
         fmt, tuples = _line_format(cls, tuple(map(type, values)))
         if tuples:
-            values = list(values)
+            texts = list(values)
             for i in tuples:
-                values[i] = _tuple_text(values[i])
-        parts.append(fmt.format(*values))
+                texts[i] = _tuple_text(texts[i])
+            parts.append(fmt.format(*texts))
+        else:
+            parts.append(fmt.format(*values))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
     if not has_image:
         object.__setattr__(face, "_digest", digest)
     return digest
 
 
-def op_text(op) -> str:
+def op_text(op: Op) -> str:
     """One draw operation as `face_digest` reads it: its type, then each field, numbers to 0.01 pt."""
     image, vector = isinstance(op, Image), isinstance(op, Vector)
     fields = []
@@ -198,21 +207,21 @@ def op_text(op) -> str:
     return type(op).__name__ + " " + " ".join(fields)
 
 
-def _tuple_text(v: tuple) -> str:
+def _tuple_text(v: tuple[object, ...]) -> str:
     if not v:  # no dash: most shapes
         return "()"
     return "(" + " ".join([f"{x:.2f}" if isinstance(x, float) else str(x) for x in v]) + ")"
 
 
 @lru_cache(maxsize=64)
-def _getter(cls: Any):
+def _getter(cls: Any) -> Callable[[Any], tuple[Any, ...]]:
     """The fields of an operation of class `cls`, as a tuple, in one call."""
     getter = attrgetter(*cls.__slots__)
     return getter if len(cls.__slots__) > 1 else lambda op: (getter(op),)
 
 
 @lru_cache(maxsize=1024)
-def _line_format(cls: Any, types: tuple) -> tuple[str, tuple]:
+def _line_format(cls: Any, types: tuple[type, ...]) -> tuple[str, tuple[int, ...]]:
     """`op_text` as a format string for an operation of class `cls` whose fields have these types (floats to two
     places, everything else as `str` gives it), and which fields are tuples, to be made text first."""
     fields, tuples = [], []
@@ -226,7 +235,7 @@ def _line_format(cls: Any, types: tuple) -> tuple[str, tuple]:
     return cls.__name__ + " " + " ".join(fields), tuple(tuples)
 
 
-_FILE_DIGESTS: dict[tuple, str] = {}
+_FILE_DIGESTS: dict[tuple[str, int, int], str] = {}
 
 
 def file_digest(path: str) -> str:

@@ -90,7 +90,8 @@ def parse_path(d: str) -> tuple:
         bad = re.sub(r"[\s,]|" + _PATH_TOKEN.pattern, "", d)
         if bad:
             raise PathError(f"unexpected '{bad[:10]}' in path")
-    out, i, cmd = [], 0, None
+    out: list[tuple] = []  # ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y), ("Z",)
+    i, cmd = 0, None
     cx = cy = sx = sy = 0.0
     last_ctrl = None
 
@@ -203,7 +204,7 @@ def _ellipse(cx, cy, rx, ry) -> tuple:
     )
 
 
-def rounded_rect(x, y, w, h, r) -> tuple:
+def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> tuple:
     r = max(0.0, min(r, w / 2, h / 2))
     if r == 0:
         return (("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",))
@@ -253,7 +254,8 @@ def _circle(value) -> tuple:
 
 def _rect(value) -> tuple:
     nums = _numbers((4, 5))(value)
-    return rounded_rect(*nums[:4], nums[4] if len(nums) == 5 else 0)
+    x, y, w, h = nums[:4]
+    return rounded_rect(x, y, w, h, nums[4] if len(nums) == 5 else 0)
 
 
 def _poly(value) -> tuple:

@@ -15,10 +15,11 @@ Pure: faces in, faces out, no ReportLab.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from pnpgen.colours import rgb_of
-from pnpgen.faces import Ellipse, Face, Image, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Face, Image, Op, Polygon, Rect, Text, Vector
 
 LARGE = 0.02  # of the face's area
 TINT = 0.10  # what a large fill keeps of its ink
@@ -31,7 +32,7 @@ def _rgb(colour: str) -> tuple[float, float, float]:
     return rgb_of(colour)  # a cmyk() colour too: the low-ink form is for home printers, which print RGB
 
 
-def _hex(rgb) -> str:
+def _hex(rgb: Iterable[float]) -> str:
     return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in rgb)
 
 
@@ -52,7 +53,7 @@ def deepen(colour: str) -> str:
     return _hex((r * k, g * k, b * k)) if luminance(colour) > 0.45 else colour
 
 
-def _area(op) -> float:
+def _area(op: Op) -> float:
     if isinstance(op, (Rect, Ellipse)):
         return abs(op.w * op.h) * (0.785 if isinstance(op, Ellipse) else 1.0)
     if isinstance(op, Polygon) and len(op.points) >= 3:
@@ -72,7 +73,7 @@ def _area(op) -> float:
 def low_ink(face: Face) -> Face:
     """The face as it prints in low ink."""
     whole = max(face.width_pt * face.height_pt, 1e-6)
-    ops: list = []
+    ops: list[Op] = []
     for op in face.ops:
         if isinstance(op, (Rect, Ellipse, Polygon)) and op.fill is not None:
             share = _area(op) / whole

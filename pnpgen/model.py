@@ -110,7 +110,7 @@ class Game:
     root: Path  # content/<game>
     palette: Mapping[str, str]
     icons_file: Any  # a Path, or pnpgen.icons.IconSources (an icons file and a folder of SVG icons), or None
-    components: tuple  # Deck | Board
+    components: tuple[Deck | Board, ...]
     loc: Location
     # game.yaml and what it looked up; not the component files: each component records its own
     inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
@@ -125,7 +125,7 @@ class Game:
             return str(self.players_min)
         return f"{self.players_min}–{self.players_max}"
 
-    def component(self, component_id: str):
+    def component(self, component_id: str) -> Deck | Board | None:
         for c in self.components:
             if c.id == component_id:
                 return c

@@ -130,7 +130,8 @@ class Preview:
     def _game_state(self, game: str, out_dir: Path, model=None) -> dict:
         data = manifest.read(out_dir) or {"files": []}
         fields = _fields(self.project, game, model)
-        components, rulebook = {}, []
+        components: dict[str, dict] = {}
+        rulebook: list = []
         for entry in data["files"]:
             rows = entry.get("cards") if "cards" in entry else entry.get("sides")
             if entry.get("kind") == "rulebook":
@@ -378,8 +379,8 @@ class Handler(BaseHTTPRequestHandler):
             if url.path in ("/", "/index.html"):
                 self._send(200, "text/html; charset=utf-8", page_html(), cache=False)
             elif url.path == "/state":
-                since = parse_qs(url.query).get("since", ["-1"])[0]
-                since = int(since) if since.isdigit() else -1
+                asked = parse_qs(url.query).get("since", ["-1"])[0]
+                since = int(asked) if asked.isdigit() else -1
                 body = json.dumps(self.preview.state(since, wait=15.0)).encode()
                 self._send(200, "application/json", body, cache=False)
             elif url.path.startswith("/img/") and url.path.endswith(".png"):

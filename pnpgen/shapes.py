@@ -47,7 +47,10 @@ def outline(shape: str, w: float, h: float, up: bool = True) -> list[tuple[float
     return None
 
 
-def grow(points: list | tuple, dists: list | tuple) -> tuple:
+def grow(
+    points: list[tuple[float, float]] | tuple[tuple[float, float], ...],
+    dists: list[float] | tuple[float, ...],
+) -> tuple[tuple[float, float], ...]:
     """A convex polygon with each edge i (from point i to point i+1) moved outward by dists[i], its corners
     where the moved edges meet: a piece's outline grown by its bleed (0 on an edge shared with a neighbour)."""
     n = len(points)

@@ -216,17 +216,19 @@ class _Frame:
 
     def __init__(self, is_map: bool, loc: Location, anchor: str | None, start: int):
         self.is_map, self.loc, self.anchor, self.start = is_map, loc, anchor, start
-        self.value: LMap | LList = LMap() if is_map else LList()
-        self.value.loc = loc
+        self.value: LMap | LList
         if is_map:
+            self.value = LMap()
             self.value.key_locs, self.value.val_locs = {}, {}
         else:
+            self.value = LList()
             self.value.item_locs = []
+        self.value.loc = loc
         self.key, self.key_loc, self.has_key = None, loc, False
         self.merges: list = []
 
     def add(self, value, loc: Location, alias: bool) -> None:
-        if not self.is_map:
+        if isinstance(self.value, LList):  # a list: is_map is False
             self.value.append(value)
             self.value.item_locs.append(loc)
             return
@@ -248,8 +250,10 @@ class _Frame:
         self.value.key_locs[self.key] = self.key_loc
         self.value.val_locs[self.key] = loc
 
-    def finish(self):
+    def finish(self) -> LMap | LList:
         out = self.value
+        if isinstance(out, LList):  # only a mapping has merges
+            return out
         for value, loc in self.merges:  # fill keys the mapping does not set itself
             for src in value if isinstance(value, LList) else [value]:
                 if not isinstance(src, LMap):

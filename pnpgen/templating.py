@@ -396,9 +396,12 @@ def render_document(text: str, names: dict, display: str) -> str:
             Location(display, _template_line(exc), 1), f"template error: {too_much(exc)}"
         ) from None
     except Exception as exc:  # user template failures become located messages
-        message = exc.message if isinstance(exc, jinja2.UndefinedError) else _explain(exc)
-        if isinstance(exc, (ValueError, TypeError)) and not message.startswith("not allowed"):
-            message = str(exc)
+        if isinstance(exc, jinja2.UndefinedError):
+            message = exc.message
+        else:
+            message = _explain(exc)
+            if isinstance(exc, (ValueError, TypeError)) and not message.startswith("not allowed"):
+                message = str(exc)
         raise ContentError.at(
             Location(display, _template_line(exc), 1), f"template error: {message}"
         ) from None

@@ -33,7 +33,7 @@ class UnitError(ValueError):
     pass
 
 
-def to_pt(value, default_unit: str = "mm") -> float:
+def to_pt(value: object, default_unit: str = "mm") -> float:
     """Convert a length to points; numbers use `default_unit`."""
     if isinstance(value, bool):
         raise UnitError(f"expected a length, got {value!r}")
@@ -54,7 +54,7 @@ def to_pt(value, default_unit: str = "mm") -> float:
     raise UnitError(f"expected a length, got {_short(value)}")
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     """`value` as a message shows it: its repr, shortened (a number of 400 digits, a list of thousands)."""
     text = repr(list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -63,7 +63,7 @@ def _short(value) -> str:
 MAX_PT = 100_000.0  # about 35 m: no piece, board or sheet is larger
 
 
-def _finite(pt: float, value) -> float:
+def _finite(pt: float, value: object) -> float:
     """Every length is a finite number of sane size ('1' followed by 400 zeros is not)."""
     if not math.isfinite(pt):
         raise UnitError(f"must be a finite number (got {value!r})")
@@ -80,7 +80,7 @@ MIN_SIZE_MM, MAX_SIZE_MM = 10.0, 2000.0
 MIN_PIECE_MM = 5.0  # a tile's or token's side may be smaller than a card's
 
 
-def parse_size(value, one_length: bool = False, min_mm: float = MIN_SIZE_MM) -> tuple[float, float]:
+def parse_size(value: object, one_length: bool = False, min_mm: float = MIN_SIZE_MM) -> tuple[float, float]:
     """A size -> (width_pt, height_pt): a card size name, 'W x H' or 'W × H' with units, {width:, height:}, or with
     `one_length` a single length for both sides (a square tile, a hex across the flats)."""
     w, h = _parse_size(value, one_length)
@@ -99,7 +99,7 @@ def check_size(w: float, h: float, min_mm: float = MIN_SIZE_MM) -> tuple[float, 
 _BY = re.compile(r"\s*[xX×]\s*")
 
 
-def _parse_size(value, one_length: bool) -> tuple[float, float]:
+def _parse_size(value: object, one_length: bool) -> tuple[float, float]:
     if one_length and isinstance(value, (int, float)) and not isinstance(value, bool):
         side = to_pt(value)
         return side, side

@@ -174,3 +174,29 @@ def test_every_tile_token_and_board_of_a_shipped_game(game, tmp_path):
         px = template_px(comp)
         for path in images:
             assert _tagged(path) == px, (comp.id, path.name)
+
+
+def test_a_board_is_rendered_by_the_deck_renderer_its_name_and_place_kept(monkeypatch, tmp_path):
+    """`shop.tgc` hands `exports._render_pages` a Board where its annotation says Deck: it reads only the title
+    and the place, which a board has too, so a failure while drawing a board's sides is reported at the board."""
+    import pnpgen.render.pdf
+    from pnpgen.errors import ContentError, Location
+    from pnpgen.exports import _render_pages
+    from pnpgen.model import Board
+
+    titles = []
+
+    def full_disk(path, faces, bleed_pt, icons, title):
+        titles.append(title)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pnpgen.render.pdf, "write_face_pages", full_disk)
+    place = Location("content/pieces/tiles/board.yaml", 3, 1)
+    board = Board("board", "The board", 100.0, 80.0, 9.0, (), {}, tmp_path / "board.yaml", place)
+    with pytest.raises(ContentError) as err:
+        next(_render_pages([], 9.0, {}, 300, board, tmp_path))
+    assert titles == ["The board"]
+    assert str(err.value).startswith(
+        "content/pieces/tiles/board.yaml:3:1: error: could not write the PNG images"
+    )
+    assert "No space left on device" in str(err.value)

@@ -98,7 +98,9 @@ def _write_reprint(project, game: str, wanted: dict, result: GameChanges, folder
         drawn = run.painter.deck(deck, diags)
         if drawn is None:
             raise ContentError(diags)
-        chosen, names, i = [], {}, 0
+        chosen: list = []
+        names: dict[str, int] = {}
+        i = 0
         for card in deck.cards:
             names[card.name] = names.get(card.name, 0) + 1
             front, back = drawn.faces[i]

@@ -6,6 +6,7 @@ from pnpgen.errors import ContentError, Diagnostics
 
 
 def list_games(project, names: list[str] | None) -> tuple[list[dict], Diagnostics]:
+    from pnpgen.model import Deck
     from pnpgen.schema import load_game
 
     out, diags = [], Diagnostics()
@@ -17,15 +18,18 @@ def list_games(project, names: list[str] | None) -> tuple[list[dict], Diagnostic
             continue
         components = []
         for c in game.components:
-            pieces = getattr(c, "cards", None)
+            if isinstance(c, Deck):
+                count, designed = len(c.cards), sum(x.count for x in c.cards if x.designed)
+            else:  # a board: its sides
+                count, designed = len(c.sides), 0
             components.append(
                 {
                     "id": c.id,
                     "name": c.name,
                     "kind": c.kind,
-                    "cards": len(pieces) if pieces is not None else len(c.sides),
+                    "cards": count,
                     "faces": c.faces,
-                    "designed": sum(x.count for x in pieces or () if x.designed),
+                    "designed": designed,
                 }
             )
         out.append({"game": game.id, "title": game.title, "players": game.players, "components": components})

@@ -11,8 +11,12 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnpgen.inputs import Reader
+
+if TYPE_CHECKING:
+    from pnpgen.model import Game
 
 MOST = 4  # cards drawn ahead of their build; a save that changes more waits for the build
 
@@ -35,7 +39,7 @@ class Sketcher:
 
     def __init__(self, project):
         self.project = project
-        self.models: dict[str, object] = {}  # game -> the model of its last good build
+        self.models: dict[str, Game] = {}  # game -> the model of its last good build
         self._icons: dict[str, tuple] = {}  # game -> (palette and icons file, what loading them read, icons)
 
     def remember(self, results: list) -> None:

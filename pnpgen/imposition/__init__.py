@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         paginate,
         plan_sheet,
     )
+    from pnpgen.model import Deck
 
 # Loaded when first asked for, so `pnpgen.imposition.duplex` (which the unchanged-game check needs, through
 # `pnpgen.project`) comes without the sheet and piece planners.
@@ -37,7 +38,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         return getattr(import_module(f"pnpgen.imposition.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'pnpgen.imposition' has no attribute {name!r}")
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 
-def plan_for(deck, paper: str):
+def plan_for(deck: Deck, paper: str) -> SheetPlan | PiecePlan:
     """The sheet plan of a deck: a grid for cards and square or rectangular pieces, dense packing otherwise."""
     from pnpgen.imposition.pieces import plan_pieces
     from pnpgen.imposition.sheets import plan_sheet

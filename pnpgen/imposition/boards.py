@@ -36,7 +36,9 @@ def page_size(total_w: float, total_h: float, paper: str) -> tuple[float, float]
     return (ph, pw) if landscape < portrait else (pw, ph)
 
 
-def tile_windows(total_w: float, total_h: float, page: tuple) -> tuple[list[Window], int, int, float, float]:
+def tile_windows(
+    total_w: float, total_h: float, page: tuple[float, float]
+) -> tuple[list[Window], int, int, float, float]:
     """Windows covering a (total_w x total_h) board, rows from the top; (windows, rows, cols, win_w, win_h)."""
     pw, ph = page
     ww, wh = pw - 2 * MARGIN, ph - 2 * MARGIN - 6 * MM  # room for the label at the foot
@@ -52,7 +54,9 @@ def tile_windows(total_w: float, total_h: float, page: tuple) -> tuple[list[Wind
     return out, rows, cols, ww, wh
 
 
-def crosses(total_w: float, total_h: float, rows: int, cols: int, ww: float, wh: float) -> list[tuple]:
+def crosses(
+    total_w: float, total_h: float, rows: int, cols: int, ww: float, wh: float
+) -> list[tuple[float, float]]:
     """Alignment crosses, board coordinates: along every overlap strip, at the strip's centre line."""
     pts = []
     for c in range(1, cols):

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+Box = tuple[float, float, float, float]  # (x0, y0, x1, y1), or a slot's bleed (left, bottom, right, top)
+
 FLIPS = ("long", "short", "none")
 MAX_OFFSET_MM = 10.0  # printers drift 1 to 4 mm; more than this is a mistake
 MAX_ANGLE = 2.0  # degrees
@@ -57,7 +59,7 @@ class Duplex:
             return x, paper_h - y - h, w, h
         return x, y, w, h
 
-    def bleed(self, bleed: tuple) -> tuple:
+    def bleed(self, bleed: Box) -> Box:
         """A slot's bleed (left, bottom, right, top) on the back page."""
         left, bottom, right, top = bleed
         if self.flip == "long":
@@ -86,11 +88,11 @@ class Printing:
     """How a build prints its sheets: the duplex forms written (each its own file) and the printer's back
     offset, the same for every form."""
 
-    flips: tuple = ("long",)
+    flips: tuple[str, ...] = ("long",)
     dx: float = 0.0  # pt
     dy: float = 0.0
     angle: float = 0.0
-    inks: tuple = ("full",)  # full colour, low ink (`pnpgen.lowink`), or both
+    inks: tuple[str, ...] = ("full",)  # full colour, low ink (`pnpgen.lowink`), or both
     whole: bool = True  # and the print-all file (`pipeline/printall.py`); watch and serve leave it out
 
     def duplex(self, flip: str) -> Duplex:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pnpgen.imposition.duplex import Box, Duplex
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label, Mark, Slot
 from pnpgen.units import MM, PAPERS
 
@@ -32,9 +33,9 @@ class FoldPlan:
     paper_h: float
     along: bool  # True: the fold line runs up the page (x = fold); False: across it (y = fold)
     fold: float
-    slots: tuple  # front slots (trim boxes), row-major
-    backs: tuple  # each front's back, mirrored about the fold line
-    marks: tuple
+    slots: tuple[Slot, ...]  # front slots (trim boxes), row-major
+    backs: tuple[Slot, ...]  # each front's back, mirrored about the fold line
+    marks: tuple[Mark, ...]
     label: Label
 
     @property
@@ -46,11 +47,11 @@ class FoldPlan:
         """Whether backs are drawn turned half round (a fold across the page)."""
         return not self.along
 
-    def back_slots(self, duplex=None) -> tuple:
+    def back_slots(self, duplex: Duplex | None = None) -> tuple[Slot, ...]:
         return self.backs
 
     @property
-    def trim_box(self) -> tuple:
+    def trim_box(self) -> Box:
         every = self.slots + self.backs
         return (
             min(s.x for s in every),
@@ -60,7 +61,7 @@ class FoldPlan:
         )
 
     @property
-    def bleed_box(self) -> tuple:
+    def bleed_box(self) -> Box:
         every = self.slots + self.backs
         return (
             min(s.x - s.bleed[0] for s in every),
@@ -140,7 +141,7 @@ def plan_fold(paper: str, card_w: float, card_h: float, bleed: float) -> FoldPla
     return FoldPlan(paper, w, h, along, fold, tuple(slots), tuple(backs), tuple(marks), label)
 
 
-def _marks(slots: list, bleed: float) -> list:
+def _marks(slots: list[Slot], bleed: float) -> list[Mark]:
     """Cut marks on the outer sides of the two grids, along every cut line; none crosses the fold."""
     xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
     ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})

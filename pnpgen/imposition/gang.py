@@ -13,8 +13,9 @@ Cards gang more simply: the last, partly filled sheets of decks of one size shar
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
-from pnpgen.imposition.pieces import LABEL_BAND, PiecePlan, extent, piece_gap, piece_slots
+from pnpgen.imposition.pieces import LABEL_BAND, PiecePlan, PieceSlot, extent, piece_gap, piece_slots
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label
 from pnpgen.shapes import Place, pack
 from pnpgen.units import MM, PAPERS
@@ -37,7 +38,7 @@ class GangItem:
 @dataclass(frozen=True)
 class GangSheet:
     plan: PiecePlan  # every piece of the sheet, in bands
-    owners: tuple  # per slot: (part, n), the n-th piece placed of that part
+    owners: tuple[tuple[int, int], ...]  # per slot: (part, n), the n-th piece placed of that part
 
 
 def plan_gang(paper: str, items: list[GangItem]) -> list[GangSheet]:
@@ -46,7 +47,7 @@ def plan_gang(paper: str, items: list[GangItem]) -> list[GangSheet]:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     floor = MARGIN + LABEL_BAND
-    sheets: list[dict] = []  # each: "top" (the free room's top edge) and its bands
+    sheets: list[dict[str, Any]] = []  # each: "top" (the free room's top edge) and its bands
     for item in items:
         left, done = item.count, 0
         for sheet in sheets:  # first fit: the whole remainder in a sheet's free room
@@ -70,8 +71,8 @@ def plan_gang(paper: str, items: list[GangItem]) -> list[GangSheet]:
     label = Label(pw / 2, MARGIN + LABEL_BAND / 2, pw - 2 * MARGIN, LABEL_BAND, False)
     out = []
     for sheet in sheets:
-        slots: list = []
-        owners: list = []
+        slots: list[PieceSlot] = []
+        owners: list[tuple[int, int]] = []
         for item, places, first in sheet["bands"]:
             base = len(slots)
             for slot in piece_slots(item.shape, item.w, item.h, item.bleed, places, own_bleed=True):
@@ -99,7 +100,7 @@ def _band(item: GangItem, n: int, pw: float, floor: float, top: float) -> list[P
     return [Place(p.x, p.y + lift, p.up) for p in places]
 
 
-def _add(sheet: dict, item: GangItem, places: list[Place], first: int) -> None:
+def _add(sheet: dict[str, Any], item: GangItem, places: list[Place], first: int) -> None:
     """Put a band on the sheet; the room left ends where the band's art ends."""
     sheet["bands"].append((item, places, first))
     slots = piece_slots(item.shape, item.w, item.h, item.bleed, places)

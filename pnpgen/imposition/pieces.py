@@ -4,11 +4,15 @@ outline, backs mirrored for long-edge duplex. Positions in points, PDF conventio
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
-from pnpgen.imposition.duplex import LONG, Duplex
+from pnpgen.imposition.duplex import LONG, Box, Duplex
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label
-from pnpgen.shapes import grow
+from pnpgen.shapes import Place, grow
 from pnpgen.units import MM, PAPERS
+
+# ("poly", ((x, y), ...)) or ("circle", cx, cy, r): what a piece's face may paint, or its cut line
+Clip = tuple[Any, ...]
 
 LABEL_BAND = 7 * MM  # kept free at the foot of a piece sheet for its label
 
@@ -20,11 +24,9 @@ class PieceSlot:
     w: float
     h: float
     up: bool
-    clip: (
-        tuple  # ("poly", ((x, y), ...)) or ("circle", cx, cy, r): where the face may paint, page coordinates
-    )
-    guide: tuple  # the cut line, same form
-    sides: tuple = ()  # per edge of a polygon: the index of the slot sharing it, or -1
+    clip: Clip  # where the face may paint, page coordinates
+    guide: Clip  # the cut line
+    sides: tuple[int, ...] = ()  # per edge of a polygon: the index of the slot sharing it, or -1
     bleed: float | None = None  # this piece's own bleed, where pieces of several sizes share a sheet (`gang`)
 
 
@@ -34,7 +36,7 @@ class PiecePlan:
     paper_w: float
     paper_h: float
     shape: str
-    slots: tuple
+    slots: tuple[PieceSlot, ...]
     label: Label
     bleed: float = 0.0
 
@@ -42,7 +44,7 @@ class PiecePlan:
     def per_sheet(self) -> int:
         return len(self.slots)
 
-    def opened(self, present: list[bool]) -> tuple:
+    def opened(self, present: list[bool]) -> tuple[PieceSlot, ...]:
         """The slots with each polygon's clip grown by the bleed on every edge whose neighbour holds no face (a
         partial sheet's last row): there the art may run on."""
         out = []
@@ -55,7 +57,7 @@ class PiecePlan:
             out.append(replace(s, clip=("poly", grow(s.guide[1], dists))))
         return tuple(out)
 
-    def back_slots(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
+    def back_slots(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple[PieceSlot, ...]:
         """Where the backs go for the flip `duplex` names (a mirrored lattice is the same lattice). On a short-edge
         flip each back is also turned half round, which `up` records as the renderer reads it."""
         pw, ph = self.paper_w, self.paper_h
@@ -71,7 +73,7 @@ class PiecePlan:
             for s in (self.slots if present is None else self.opened(present))
         )
 
-    def boxes(self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
+    def boxes(self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None) -> Box:
         """The trim box: round the pieces placed (every slot when `present` is not given)."""
         slots = self.back_slots(duplex) if back else self.slots
         if present is not None and any(present):
@@ -80,9 +82,7 @@ class PiecePlan:
         ys = [s.y for s in slots] + [s.y + s.h for s in slots]
         return (min(xs), min(ys), max(xs), max(ys))
 
-    def bleed_box(
-        self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None
-    ) -> tuple:
+    def bleed_box(self, back: bool = False, duplex: Duplex = LONG, present: list[bool] | None = None) -> Box:
         """The box of everything the faces may paint: each piece's outline grown by its bleed."""
         present = [True] * len(self.slots) if present is None else present
         slots = self.back_slots(duplex, present) if back else self.opened(present)
@@ -95,7 +95,7 @@ class PiecePlan:
         )
 
 
-def extent(spec: tuple) -> tuple:
+def extent(spec: Clip) -> Box:
     if spec[0] == "circle":
         _, cx, cy, r = spec
         return cx - r, cy - r, cx + r, cy + r
@@ -103,7 +103,7 @@ def extent(spec: tuple) -> tuple:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _moved(spec: tuple, duplex: Duplex, pw: float, ph: float) -> tuple:
+def _moved(spec: Clip, duplex: Duplex, pw: float, ph: float) -> Clip:
     if spec[0] == "circle":
         return ("circle", *duplex.point(spec[1], spec[2], pw, ph), spec[3])
     return ("poly", tuple(duplex.point(x, y, pw, ph) for x, y in spec[1]))
@@ -135,14 +135,16 @@ def piece_gap(shape: str, bleed: float) -> float:
     return {"circle": max(2 * bleed, 2 * MM), "hex": 2 * bleed, "hex-flat": 2 * bleed}.get(shape, 0.0)
 
 
-def piece_slots(shape: str, w: float, h: float, bleed: float, places: list, own_bleed: bool = False) -> list:
+def piece_slots(
+    shape: str, w: float, h: float, bleed: float, places: list[Place], own_bleed: bool = False
+) -> list[PieceSlot]:
     """The slots of pieces placed at `places`: each cut to its outline, its art grown by the bleed on every edge
     no other of these pieces shares (`own_bleed`: the slots carry their bleed, for sheets of mixed pieces)."""
     from pnpgen.shapes import outline
 
     tag = bleed if own_bleed else None
     outlines = [tuple((p.x + x, p.y + y) for x, y in outline(shape, w, h, p.up) or ()) for p in places]
-    owners: dict = {}
+    owners: dict[tuple[tuple[float, float], ...], list[int]] = {}
     for k, pts in enumerate(outlines):
         for i in range(len(pts)):
             owners.setdefault(_edge_key(pts[i], pts[(i + 1) % len(pts)]), []).append(k)
@@ -163,5 +165,5 @@ def piece_slots(shape: str, w: float, h: float, bleed: float, places: list, own_
     return slots
 
 
-def _edge_key(a: tuple, b: tuple) -> tuple:
+def _edge_key(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, float], ...]:
     return tuple(sorted(((round(a[0], 2), round(a[1], 2)), (round(b[0], 2), round(b[1], 2)))))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pnpgen.imposition.duplex import LONG, Duplex
+from pnpgen.imposition.duplex import LONG, Box, Duplex
 from pnpgen.units import MM, PAPERS
 
 MARGIN = 5 * MM  # nothing but bleed printed nearer the paper's edge
@@ -40,7 +40,7 @@ class Slot:
     y: float
     w: float
     h: float
-    bleed: tuple  # (left, bottom, right, top) bleed drawn around this slot
+    bleed: Box  # (left, bottom, right, top) bleed drawn around this slot
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,15 @@ class SheetPlan:
     mode: str  # "gutters" | "shared"
     cols: int
     rows: int
-    slots: tuple  # front slots, row-major from the top-left
-    marks: tuple
+    slots: tuple[Slot, ...]  # front slots, row-major from the top-left
+    marks: tuple[Mark, ...]
     label: Label
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
-    def opened(self, present: list[bool]) -> tuple:
+    def opened(self, present: list[bool]) -> tuple[Slot, ...]:
         """The front slots with their bleed widened to the full bleed on every side whose neighbouring slot
         holds no face (a partial sheet's last row, a card without a back): there the art may run on."""
         if self.mode == "gutters":
@@ -105,13 +105,13 @@ class SheetPlan:
             out.append(Slot(s.x, s.y, s.w, s.h, opened))
         return tuple(out)
 
-    def back_slots(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple:
+    def back_slots(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple[Slot, ...]:
         """Where the backs go: each behind its front after the flip `duplex` names."""
         pw, ph = self.paper_w, self.paper_h
         slots = self.slots if present is None else self.opened(present)
         return tuple(Slot(*duplex.box(s.x, s.y, s.w, s.h, pw, ph), duplex.bleed(s.bleed)) for s in slots)
 
-    def back_marks(self, duplex: Duplex = LONG) -> tuple:
+    def back_marks(self, duplex: Duplex = LONG) -> tuple[Mark, ...]:
         pw, ph = self.paper_w, self.paper_h
         return tuple(
             Mark(*duplex.point(m.x1, m.y1, pw, ph), *duplex.point(m.x2, m.y2, pw, ph), m.over)
@@ -123,7 +123,7 @@ class SheetPlan:
         x, y = duplex.point(lb.x, lb.y, self.paper_w, self.paper_h)
         return Label(x, y, lb.length, lb.thickness, lb.rotate)
 
-    def back_boxes(self, duplex: Duplex = LONG) -> tuple:
+    def back_boxes(self, duplex: Duplex = LONG) -> tuple[Box, ...]:
         """The trim box and bleed box of a back page."""
         out = []
         for x0, y0, x1, y1 in (self.trim_box, self.bleed_box):
@@ -139,13 +139,13 @@ class SheetPlan:
         return min(t[0] - b[0], t[1] - b[1], b[2] - t[2], b[3] - t[3])
 
     @property
-    def trim_box(self) -> tuple:
+    def trim_box(self) -> Box:
         xs = [s.x for s in self.slots] + [s.x + s.w for s in self.slots]
         ys = [s.y for s in self.slots] + [s.y + s.h for s in self.slots]
         return min(xs), min(ys), max(xs), max(ys)
 
     @property
-    def bleed_box(self) -> tuple:
+    def bleed_box(self) -> Box:
         xs = [s.x - s.bleed[0] for s in self.slots] + [s.x + s.w + s.bleed[2] for s in self.slots]
         ys = [s.y - s.bleed[1] for s in self.slots] + [s.y + s.h + s.bleed[3] for s in self.slots]
         return min(xs), min(ys), max(xs), max(ys)
@@ -251,7 +251,18 @@ def _mark_span(room: float, outer_bleed: float) -> tuple[float, float, bool]:
     return start, end, False
 
 
-def _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y) -> Label:
+def _label(
+    pw: float,
+    ph: float,
+    x0: float,
+    y0: float,
+    grid_w: float,
+    grid_h: float,
+    xs: list[float],
+    ys: list[float],
+    ob_x: float,
+    ob_y: float,
+) -> Label:
     """The widest free stretch of margin for the label: below the grid, else beside it (rotated)."""
     band_y = y0 - ob_y - MARGIN  # thickness of the band below the grid
     band_x = x0 - ob_x - MARGIN
@@ -268,7 +279,7 @@ def _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y) -> Label:
     return Label(centre, MARGIN + max(band_y, 0) / 2, length - 2 * MM, max(band_y, 0.1 * MM), False)
 
 
-def _widest_gap(cuts, lo, hi) -> tuple[float, float]:
+def _widest_gap(cuts: list[float], lo: float, hi: float) -> tuple[float, float]:
     """The longest stretch between neighbouring cut lines (marks stand on the cut lines)."""
     points = sorted(set(cuts) | {lo, hi})
     best = max(zip(points, points[1:]), key=lambda ab: ab[1] - ab[0])

@@ -6,6 +6,7 @@ collected per element and reported once with a card count; nothing here writes a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pnpgen.budget import MAX_SECONDS, TooMuchWork, cpu_limit_each
@@ -53,7 +54,8 @@ class Painter:
         self, game: Game, library, icons: dict, reader, fonts: dict | None = None, ink: str = "full"
     ):
         self.game, self.library, self.icons, self.reader = game, library, icons, reader
-        self._next_face = None  # inside `deck`: marks where each face's CPU-time backstop starts
+        # inside `deck`: marks where each face's CPU-time backstop starts
+        self._next_face: Callable[[], None] | None = None
         self.fonts = fonts or {}  # the game's own font names -> registered names
         self.ink = ink  # "low": the game's palette_low over its palette, or pnpgen's transform after drawing
         self.palette = dict(game.palette)
@@ -88,7 +90,9 @@ class Painter:
         self.library.get(deck.front.layout, deck.front.loc)
         fc = self.context(deck, bleed_pt)
         fc.origins = origins
-        faces, failed, memo, first_read = [], False, {}, None
+        faces: list = []
+        memo: dict = {}
+        failed, first_read = False, None
         try:
             with cpu_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
                 for n, card in enumerate(deck.cards):
@@ -144,7 +148,8 @@ class Painter:
         )
         fc.origins = origins
         info = {"id": board.id, "name": board.name, "count": len(board.sides)}
-        faces, failed = [], False
+        faces: list = []
+        failed = False
         with self.reader.recording() as read:
             for side in board.sides:
                 failed = self._side(board, side, fc, info, faces, diags) or failed

@@ -17,11 +17,15 @@ import os
 import stat
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.imposition.duplex import DEFAULT
 from pnpgen.inputs import digest_of, path_of
 from pnpgen.pipeline import manifest
 from pnpgen.pipeline.staging import sha256_of
+
+if TYPE_CHECKING:
+    from pnpgen.project import Project
 
 PACKAGE = Path(__file__).resolve().parent.parent
 VALUE = "="  # keys of recorded values start so
@@ -47,7 +51,9 @@ def engine_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def inputs_hold(inputs: dict, root: Path, roots: list[Path], seen: dict | None = None) -> bool:
+def inputs_hold(
+    inputs: dict[str, str], root: Path, roots: list[Path], seen: dict[str, str] | None = None
+) -> bool:
     """Every recorded file, lookup and listing is as it was (values are left to the output that recorded them).
 
     `seen` (key -> digest now) carries what one check has already hashed: a game's outputs share most of their
@@ -64,23 +70,26 @@ def inputs_hold(inputs: dict, root: Path, roots: list[Path], seen: dict | None =
     return True
 
 
-def output_intact(out_dir: Path, entry: dict) -> bool:
+def output_intact(out_dir: Path, entry: dict[str, Any]) -> bool:
     """The output file is there, a regular file, with the digest the manifest recorded."""
     path = out_dir / entry["path"]
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return False
-        return sha256_of(path) == entry["sha256"]
+        recorded: str = entry["sha256"]
+        return sha256_of(path) == recorded
     except OSError:
         return False
 
 
-def entry_fresh(entry: dict, out_dir: Path, root: Path, roots: list[Path], seen: dict | None = None) -> bool:
+def entry_fresh(
+    entry: dict[str, Any], out_dir: Path, root: Path, roots: list[Path], seen: dict[str, str] | None = None
+) -> bool:
     inputs = entry.get("inputs") or {}
     return bool(inputs) and inputs_hold(inputs, root, roots, seen) and output_intact(out_dir, entry)
 
 
-def usable(old: dict | None, paper: str, asked: str = DEFAULT.key()) -> dict | None:
+def usable(old: dict[str, Any] | None, paper: str, asked: str = DEFAULT.key()) -> dict[str, Any] | None:
     """The old manifest when its outputs may be reused at all: same pnpgen, same paper, the same printing flags
     (what they and the game's `print:` defaults make is compared once the game is loaded, by `GameRun.load`;
     game.yaml is among the model's inputs, so an unchanged game.yaml keeps its defaults)."""
@@ -91,7 +100,7 @@ def usable(old: dict | None, paper: str, asked: str = DEFAULT.key()) -> dict | N
     return old
 
 
-def game_up_to_date(project, game_root: Path, strict: bool = False, checked: bool = False) -> bool:
+def game_up_to_date(project: Project, game_root: Path, strict: bool = False, checked: bool = False) -> bool:
     """True when every output of the game is fresh: nothing needs to be loaded or drawn."""
     out_dir = project.out_dir(game_root.name)
     old = usable(manifest.read(out_dir), project.paper, project.asked_key())

@@ -19,10 +19,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
-from pnpgen.errors import ContentError, Diagnostics
+from pnpgen.errors import ContentError, Diagnostics, Location
 from pnpgen.pipeline.pool import FreeCores, Pool, RemoteTraceback, WorkerDied, inherits
 from pnpgen.pipeline.staging import sha256_of
+
+if TYPE_CHECKING:
+    from pnpgen.imposition.duplex import Printing
+    from pnpgen.model import Game
 
 __all__ = [
     "FreeCores",
@@ -41,15 +46,25 @@ __all__ = [
 class Writing:
     """What every writer of one game needs besides its target."""
 
-    game: object  # pnpgen.model.Game
+    game: Game
     icons: dict
     paper: str
-    printing: object = None  # pnpgen.imposition.duplex.Printing
+    printing: Printing | None = None
+
+
+class Writer(Protocol):
+    """What a job writes its file with: a build target (`pnpgen.pipeline.outputs.Target`)."""
+
+    loc: Location
+
+    def write(self, path: Path, name: str, w: Writing) -> int | tuple[int, dict]: ...
+
+    def entry(self, name: str, pages: int, sha256: str) -> dict: ...
 
 
 @dataclass
 class Job:
-    target: object  # a pnpgen.pipeline.outputs.Target
+    target: Writer
     name: str  # the file's name in the output folder
     path: Path  # where it is written (in the staging folder)
     writing: Writing
@@ -58,7 +73,8 @@ class Job:
 def write_one(job: Job) -> dict:
     """Write one job's file; a failure becomes a located ContentError."""
     try:
-        pages, more = job.target.write(job.path, job.name, job.writing), {}
+        more: dict = {}
+        pages = job.target.write(job.path, job.name, job.writing)
         if isinstance(pages, tuple):  # the page count and more fields for the file's manifest entry
             pages, more = pages
     except ContentError:
@@ -105,6 +121,7 @@ def run_parallel(
         with pool:
             for i, ok, res in pool.run(order, meanwhile, free):
                 if not ok:
+                    assert isinstance(res, Exception)  # what a worker's `work` raised
                     failures.append((i, res))
                     continue
                 results[i] = res
@@ -137,7 +154,8 @@ def failed(failures: list[tuple[int, Exception]]) -> Exception:
         return failures[0][1]
     every = Diagnostics()
     for _i, exc in failures:
-        every.extend(exc.diagnostics)  # type: ignore[attr-defined]
+        assert isinstance(exc, ContentError)  # `other` holds every other error
+        every.extend(exc.diagnostics)
     return ContentError(every)
 
 

@@ -26,7 +26,7 @@ _SHA = re.compile(r"^[0-9a-f]{64}$")
 _KEY = re.compile(r"^[^/\x00][^\x00]*$")
 
 
-def read(out_dir: Path) -> dict | None:
+def read(out_dir: Path) -> dict[str, Any] | None:
     """The manifest of a game's output folder when it has the shape pnpgen writes; None otherwise."""
     path = out_dir / NAME
     try:
@@ -87,7 +87,7 @@ def _inputs_ok(inputs: object) -> bool:
     return True
 
 
-def write(path: Path, manifest: dict) -> None:
+def write(path: Path, manifest: dict[str, Any]) -> None:
     """Write the manifest to `path` (a file in the staging folder; it is moved into place last)."""
     text = dumps(manifest) + "\n"
     with open(path, "w", encoding="utf-8") as fh:

@@ -16,19 +16,26 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Literal
 
-METHODS = ("fork", "spawn", "forkserver")
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+Method = Literal["fork", "spawn", "forkserver"]
+METHODS: tuple[Method, ...] = ("fork", "spawn", "forkserver")
 
 
-def start_method() -> str:
+def start_method() -> Method:
     """How this platform starts workers: `fork` on Linux (where `os.fork` exists), `spawn` elsewhere; the
     environment variable PNPGEN_START_METHOD (fork, spawn or forkserver) chooses another where it is available."""
     import multiprocessing
 
     asked = os.environ.get("PNPGEN_START_METHOD", "").strip().lower()
     available = multiprocessing.get_all_start_methods()
-    if asked in METHODS and asked in available and (asked == "spawn" or hasattr(os, "fork")):
-        return asked
+    for method in METHODS:  # `asked`, when it is one of them
+        if asked == method and method in available and (method == "spawn" or hasattr(os, "fork")):
+            return method
     if sys.platform.startswith("linux") and hasattr(os, "fork") and "fork" in available:
         return "fork"
     return "spawn"
@@ -79,8 +86,16 @@ class Pool:
         import multiprocessing
 
         method = start_method()
-        ctx = multiprocessing.get_context(method)
-        self.workers: list[tuple] = []  # (process, connection to send indexes, connection to read answers)
+        # spelled out, so that each context is known to have its `Process` (the base class has none)
+        ctx = (
+            multiprocessing.get_context("fork")
+            if method == "fork"
+            else multiprocessing.get_context("forkserver")
+            if method == "forkserver"
+            else multiprocessing.get_context("spawn")
+        )
+        # (process, connection to send indexes, connection to read answers)
+        self.workers: list[tuple[BaseProcess, Connection, Connection]] = []
         _flush_std_streams()  # what the parent buffered is written once, not once more by every forked worker
         try:
             for _ in range(n):
@@ -114,22 +129,23 @@ class Pool:
         waiting = list(reversed(order))
         if free is not None:
             free.busy(min(len(waiting), len(self.workers)))
-        busy: dict = {}  # answers -> (process, tasks)
+        # answers -> (process, tasks, answers): `wait` is given the answers, and answers with one of them
+        busy: dict[object, tuple[BaseProcess, Connection, Connection]] = {}
         for process, tasks, answers in self.workers:
             if waiting:
                 _send(tasks, waiting.pop(), process)
-                busy[answers] = (process, tasks)
+                busy[answers] = (process, tasks, answers)
             else:
                 _send(tasks, None, process)  # nothing for it: it ends
         while busy:
-            ready = wait(list(busy), timeout=1.0)
+            ready = wait([answers for _process, _tasks, answers in busy.values()], timeout=1.0)
             if not ready:  # nothing for a second: is every worker still alive?
-                for _answers, (process, _tasks) in busy.items():
+                for process, _tasks, _answers in busy.values():
                     if process.exitcode is not None:
                         raise WorkerDied(f"a writer process stopped before it answered ({_how(process)})")
                 continue
-            for answers in ready:
-                process, tasks = busy[answers]
+            for ready_one in ready:
+                process, tasks, answers = busy[ready_one]
                 try:
                     i, ok, value, tb = answers.recv()
                 except (EOFError, OSError):
@@ -142,7 +158,7 @@ class Pool:
                 if waiting:
                     _send(tasks, waiting.pop(), process)
                 else:
-                    del busy[answers]
+                    del busy[ready_one]
                     _send(tasks, None, process)
                     if free is not None:
                         free.busy(len(busy))

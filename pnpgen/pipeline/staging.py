@@ -18,11 +18,16 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from pnpgen.errors import ContentError, Location, display_path
 from pnpgen.pipeline import manifest
+
+if TYPE_CHECKING:
+    import threading
 
 _STAGING = ".staging-"
 _ASIDE = (
@@ -71,7 +76,9 @@ class Stage:
     def __enter__(self) -> Stage:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if self.dir.exists():
             _remove_tree(self.dir)
         _release(self.dir)
@@ -193,7 +200,9 @@ def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
     swap_folders([(staged, final)], top)
 
 
-def swap_folders(pairs: list[tuple[Path, Path]], top: Path | None = None, then=None) -> None:
+def swap_folders(
+    pairs: list[tuple[Path, Path]], top: Path | None = None, then: Callable[[], object] | None = None
+) -> None:
     """Put each staged folder where its final folder is, all or none, the same way on every OS: each final folder
     is renamed aside and its staged one renamed in; `then()` (another commit, say a `Stage`'s) runs last; and only
     when all of that succeeded are the old folders removed.
@@ -242,7 +251,7 @@ def swap_folders(pairs: list[tuple[Path, Path]], top: Path | None = None, then=N
         _remove_tree(aside, quietly=True)
 
 
-def _quietly(rename, a: Path, b: Path) -> None:
+def _quietly(rename: Callable[[Path, Path], None], a: Path, b: Path) -> None:
     try:
         rename(a, b)
     except OSError:
@@ -300,7 +309,7 @@ def _ours(name: str) -> bool:
 
 # -- the lease ---------------------------------------------------------------------------------------------------
 _held: set[str] = set()  # the staging folders this process still writes into
-_beating: list = []  # the heartbeat thread, once started
+_beating: list[threading.Thread | threading.Event] = []  # the heartbeat thread and its event, once started
 
 
 def _hold(folder: Path) -> None:
@@ -319,7 +328,7 @@ def _release(folder: Path) -> None:
     _held.discard(os.path.abspath(folder))
 
 
-def _beat(wake) -> None:
+def _beat(wake: threading.Event) -> None:
     while True:
         wake.wait(BEAT)
         wake.clear()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pnpgen.errors import Diagnostics, did_you_mean, short
+from pnpgen.model import Card
 
 RESERVED = frozenset({"name", "count", "designed", "back", "front", "index"})
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
@@ -40,7 +41,7 @@ def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
         if layout.card_deps is None:
             return 0  # the card is read whole somewhere: no field can be said to be unread
         read |= layout.card_deps
-    first: dict[str, object] = {}
+    first: dict[str, Card] = {}
     for card in deck.cards:
         for name in card.fields:
             if name not in read and name not in RESERVED and name not in first:

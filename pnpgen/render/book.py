@@ -7,6 +7,7 @@ components are the components' own faces, drawn as vector forms.
 
 from __future__ import annotations
 
+import builtins
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
@@ -170,7 +171,9 @@ class _Builder:
             widths = [w - (w - lo) * over / excess if excess else w for w, lo in zip(widths, longest)]
         else:
             widths = [w * width / sum(widths) for w in widths]
-        data = [[RichText(c, self.icons, font="sans-bold", size=8.4, space_after=0) for c in header]]
+        data: list[list[RichText | str]] = [
+            [RichText(c, self.icons, font="sans-bold", size=8.4, space_after=0) for c in header]
+        ]
         for r in rows:
             data.append(
                 [RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r))
@@ -221,7 +224,7 @@ class _Builder:
         caption = f"{name}: front and back" if back is not None else name
         return FacePair(front, back, caption, self.icons)
 
-    def component_table(self, width) -> list:
+    def component_table(self, width) -> builtins.list:  # `list` here is the method above
         if not self.components:
             return []
         header = ["Component", "Count", "Printed as"]

@@ -8,7 +8,9 @@ deterministic: invariant mode, fixed metadata, forms named in order of first use
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
@@ -20,6 +22,9 @@ from pnpgen.artcolour import as_srgb
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
 from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fonts import ensure_registered, pdf_name
+
+if TYPE_CHECKING:
+    from pnpgen.render.vector import VectorForms
 
 SEAM = 0.15  # pt
 SHAPES_KEPT = 20_000  # rectangles and icons one file keeps the written form of (`FaceDrawer._draw_ops`)
@@ -43,6 +48,8 @@ def clip_box(c: Canvas, kept: dict, x: float, y: float, w: float, h: float) -> N
 class _Form(pdfdoc.PDFFormXObject):
     """ReportLab's form XObject leaves out the ExtGState and Shading resources its stream uses (opacity, an SVG's
     gradients); add them."""
+
+    Resources: pdfdoc.PDFResourceDictionary | None  # ReportLab's class attribute (None until set)
 
     def format(self, document):
         if not self.Resources:
@@ -95,13 +102,13 @@ class FaceDrawer:
         self.uses: dict[Face, int] = {}
         self.icon_forms: dict[tuple, str] = {}
         self.images: dict[str, tuple[str, str]] = {}  # path -> (name, registered name) of its image XObject
-        self._vectors = None  # SVG art, each file one form (`vectors`)
+        self._vectors: VectorForms | None = None  # SVG art, each file one form (`vectors`)
         self.text = PdfText(canvas)  # colours and strings, as ReportLab writes them
-        # what a rectangle's path and an icon's placing wrote (`_draw_ops`): the same op writes the same again
-        self._kept: dict[tuple, object] = {}
-        self.transform = (
-            None  # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
-        )
+        # what a rectangle's path and an icon's placing wrote (`_draw_ops`): the same op writes the same again;
+        # ReportLab's code: a clip's, a rectangle's, an icon's with its form
+        self._kept: dict[tuple, Any] = {}
+        # a function of a face, applied as it is drawn (the low-ink rulebook's pictures)
+        self.transform: Callable[[Face], Face] | None = None
 
     @property
     def vectors(self):
@@ -188,6 +195,7 @@ class FaceDrawer:
 
     def _inner_forms(self, face: Face) -> None:
         """The icon and SVG art forms a face draws."""
+        op: Any  # dispatched on `type(op) is`, quicker than isinstance, which mypy does not narrow by
         for op in face.ops:
             t = type(op)
             if t is Icon:
@@ -248,6 +256,7 @@ class FaceDrawer:
     def _draw_ops(self, face: Face) -> None:
         c, H = self.c, face.height_pt
         fill, text, kept = self.text.fill, self.text.text, self._kept
+        op: Any  # dispatched on `type(op) is`, quicker than isinstance, which mypy does not narrow by
         for op in face.ops:
             t = type(op)
             if t is Text:
@@ -262,7 +271,7 @@ class FaceDrawer:
                     if op.stroke is not None:
                         self.text.stroke(op.stroke)
                         self.text.width(op.stroke_width)
-                key = (op, H, c._fillMode)
+                key: tuple = (op, H, c._fillMode)
                 code = kept.get(key)
                 if code is not None:  # a rectangle's path depends on nothing else: written as last time
                     c._code.extend(code)

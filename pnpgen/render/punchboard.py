@@ -36,6 +36,7 @@ def _die_lines(c, shape: str, w: float, h: float, slots) -> None:
             p.rect(slot.x, slot.y, w, h)
         else:
             pts = outline(shape, w, h)
+            assert pts is not None, shape  # only circles and rectangles have none: drawn above
             p.moveTo(slot.x + pts[0][0], slot.y + pts[0][1])
             for x, y in pts[1:]:
                 p.lineTo(slot.x + x, slot.y + y)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnpgen.errors import ContentError, Diagnostics, Location, column_letters, did_you_mean, display_path
+from pnpgen.faces import Face
 from pnpgen.schema.diagrams import AREA, ARROW, DIAGRAM, GRID, LABEL, MARK, PIECE, VIEW
 from pnpgen.source import LMap
 
@@ -38,7 +39,7 @@ class DiagramPlan:
     width_pt: float | None  # as printed; None: the text column
     view: tuple[float, float, float, float]  # x, y, w, h of the part shown
     fill: str | None  # a plain area's colour
-    board: object | None  # the board side's Face
+    board: Face | None  # the board side's face
     grid: Grid
     pieces: list = field(default_factory=list)  # (face, cx, cy, w, h, rotate)
     arrows: list = field(default_factory=list)  # (x1, y1, x2, y2, label, colour, dashed)

@@ -48,7 +48,7 @@ def parse(
 
     def blocks_until(end_type: str | None) -> list:
         nonlocal pos
-        out = []
+        out: list = []  # blocks of every kind
         while pos < len(tokens):
             tok = tokens[pos]
             line = (tok.map[0] + 1) if tok.map else 0
@@ -100,7 +100,9 @@ def parse(
                 )
                 out.append(Quote(inner, kind))
             elif tok.type == "table_open":
-                header, rows, row = [], [], None
+                header: list[str] = []
+                rows: list[list[str]] = []
+                row: list[str] = []
                 pos += 1
                 while tokens[pos].type != "table_close":
                     t = tokens[pos]
@@ -110,7 +112,10 @@ def parse(
                         row.append(_inline(tokens[pos + 1]))
                         pos += 2
                     elif t.type == "tr_close":
-                        (rows if header else header).append(row) if header else header.extend(row)
+                        if header:
+                            rows.append(row)
+                        else:
+                            header.extend(row)
                     pos += 1
                 pos += 1
                 out.append(TableBlock(header, rows, line, display))

@@ -49,8 +49,8 @@ def as_cell(value) -> tuple[float, float]:
             col = col * 26 + (ord(ch) - 64)
         return float(col), float(m.group(2))
     if isinstance(value, LList) and len(value) == 2:
-        col, row = (as_number(v) for v in value)
-        return col, row
+        x, y = (as_number(v) for v in value)
+        return x, y
     raise Invalid(f"must be a cell such as 'C4' or [3, 4] (got {describe(value)})")
 
 

@@ -156,8 +156,10 @@ def read_facts(data, diags: Diagnostics, display: str) -> Facts:
 
 
 def _items(items: LList | None, table: Table, shape: str, diags: Diagnostics, keep_bad=False) -> list[Values]:
-    out = []
-    for i, item in enumerate(items or ()):
+    out: list[Values] = []
+    if items is None:
+        return out
+    for i, item in enumerate(items):
         if not isinstance(item, LMap):
             diags.error(items.loc_at(i), shape)
             continue

@@ -13,6 +13,7 @@ Every file is checked (`pdfx.problems`) before any moves into `OUT/<game>/shop/<
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnpgen.errors import ContentError, Diagnostics
 from pnpgen.exports import Exported
@@ -23,6 +24,9 @@ from pnpgen.pipeline.outputs import rulebook_inputs
 from pnpgen.pipeline.staging import Stage
 from pnpgen.pipeline.target import Export, exported
 from pnpgen.shop.targets import ShopTarget
+
+if TYPE_CHECKING:
+    from pnpgen.pipeline.faces import BoardFaces, DeckFaces
 
 
 def _write(
@@ -71,7 +75,8 @@ class PdfExport(Export):
 
     def __init__(self, comp, target: ShopTarget):
         super().__init__(comp.id, comp.loc)
-        self.comp, self.target, self.drawn = comp, target, None
+        self.comp, self.target = comp, target
+        self.drawn: DeckFaces | BoardFaces | None = None
         self.kind = target.name
 
     def prepare(self, run, diags: Diagnostics) -> bool:
@@ -96,7 +101,9 @@ class BoardExport(PdfExport):
     """A board, each side a page."""
 
     def write_all(self, folder: Path, w) -> list[str]:
-        board, target, faces = self.comp, self.target, self.drawn.faces
+        board, target = self.comp, self.target
+        assert self.drawn is not None  # prepared
+        faces = self.drawn.faces
         title = f"{w.game.title}: {board.name}"
         return [_write(folder, f"{board.id}.pdf", faces, board.bleed_pt, w, target, title, board.loc)]
 
@@ -205,7 +212,9 @@ class BookletExport(Export):
 
     def __init__(self, run, target: ShopTarget):
         super().__init__("rulebook", run.game.loc)
-        self.target, self.book, self.info, self.pictures = target, None, {}, {}
+        self.target, self.book = target, None
+        self.info: dict = {}
+        self.pictures: dict = {}
 
     def stands_on(self, run) -> dict[str, str]:
         return rulebook_inputs(run)

@@ -54,8 +54,10 @@ def make_pdfx(source: Path, target_path: Path, target: ShopTarget, title: str, b
         if profile is not None:
             from pnpgen.artcolour import profile_of
 
+            named = profile_of(profile)
+            assert named is not None  # a CMYK profile, checked when it was given (`shop.export.cmyk_profile`)
             intent.DestOutputProfile = pdf.make_stream(profile, N=4)
-            intent.Info = pikepdf.String(f"{target.condition_name}; separated with {profile_of(profile)[0]}")
+            intent.Info = pikepdf.String(f"{target.condition_name}; separated with {named[0]}")
         pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
         for key in ("/OpenAction", "/AcroForm", "/Names"):
             if key in pdf.Root:
@@ -89,7 +91,9 @@ def _unused_fonts_removed(pdf: pikepdf.Pdf) -> None:
                 holder.Contents.write(data)
             else:
                 holder.write(data)
-        used = {str(ops[0]) for ops, op in pikepdf.parse_content_stream(holder) if str(op) == "Tf"}
+        used = {
+            str(ins.operands[0]) for ins in pikepdf.parse_content_stream(holder) if str(ins.operator) == "Tf"
+        }
         for name, font in fonts.items():
             if name not in used and not _embedded(font):
                 del resources.Font[name]
@@ -123,7 +127,9 @@ def _without_empty_text(instructions) -> list | None:
 
 def _holders(pdf: pikepdf.Pdf) -> list:
     """Every page and form XObject, each once."""
-    found, seen, todo = [], set(), [p.obj for p in pdf.pages]
+    found: list[pikepdf.Object] = []
+    seen: set[tuple[int, int]] = set()
+    todo: list[pikepdf.Object] = [p.obj for p in pdf.pages]
     while todo:
         obj = todo.pop()
         key = obj.objgen
@@ -156,12 +162,12 @@ def problems(path: Path) -> list[str]:
     with pikepdf.open(path) as pdf:
         if pdf.pdf_version > "1.4":
             found.append(f"PDF version {pdf.pdf_version}, over the 1.4 PDF/X-1a:2003 allows")
-        intents = pdf.Root.get("/OutputIntents", [])
+        intents: pikepdf.Object | list[pikepdf.Object] = pdf.Root.get("/OutputIntents", [])
         if not any(
             i.get("/S") == "/GTS_PDFX" and str(i.get("/OutputConditionIdentifier", "")) for i in intents
         ):
             found.append("no PDF/X output intent")
-        info = pdf.trailer.get("/Info", {})
+        info: pikepdf.Object | dict[str, pikepdf.Object] = pdf.trailer.get("/Info", {})
         if str(info.get("/GTS_PDFXVersion", "")) != VERSION:
             found.append(f"GTS_PDFXVersion is not {VERSION}")
         if info.get("/Trapped") not in ("/True", "/False"):
@@ -183,7 +189,8 @@ def _holder_problems(holder) -> list[str]:
     found = []
     resources = holder.get("/Resources")
     spot = {"fill": False, "stroke": False}
-    for operands, op in pikepdf.parse_content_stream(holder):
+    for ins in pikepdf.parse_content_stream(holder):
+        operands, op = ins.operands, ins.operator
         name = str(op)
         if name in ("cs", "CS"):
             spot["stroke" if name == "CS" else "fill"] = bool(operands) and is_spot(resources, operands[0])

@@ -73,9 +73,10 @@ class _Stream:
 
     def __init__(self, inks: Inks, resources=None):
         self.inks, self.resources = inks, resources
-        self.fill: tuple | None = None  # CMYK, None: unknown (a form starts with its caller's state)
+        # CMYK, SPOT, or None: unknown (a form starts with its caller's state)
+        self.fill: tuple | str | None = None
         self.fill_rgb: tuple | None = None
-        self.stroke: tuple | None = None
+        self.stroke: tuple | str | None = None
         self.gs: tuple | None = None  # the overprint state in force
         self.stack: list = []
         self.out: list = []
@@ -340,5 +341,6 @@ class Inks:
         from PIL import ImageCms
 
         cmyk = ImageCms.applyTransform(picture, self.transform)
+        assert cmyk is not None  # None only when the transform is applied in place
         c, m, y, k = cmyk.split()
         return _under_limit([ch.convert("F") for ch in (c, m, y)], k, self.limit)

@@ -22,7 +22,7 @@ class ShopSize:
     name: str  # the name pnpgen's content uses (`size: tarot`)
     width_in: float
     height_in: float
-    sold_by: tuple  # the targets that sell it
+    sold_by: tuple[str, ...]  # the targets that sell it
 
     @property
     def size_pt(self) -> tuple[float, float]:
@@ -99,7 +99,7 @@ class Product:
     name: str
     identity: str
     template: tuple[int, int]
-    shapes: tuple
+    shapes: tuple[str, ...]
     sides: int = 2
 
     @property

@@ -64,7 +64,7 @@ def _size(w: float, h: float) -> str:
 
 def rows(components: list, report, files: dict) -> list[SpecRow]:
     """`files`: component id -> what the target wrote for it (names and pages, as measured)."""
-    found = {}
+    found: dict[str, list[str]] = {}
     for f in report.findings:
         if f.severity in ("error", "warning"):
             found.setdefault(f.component, []).append(f.severity)

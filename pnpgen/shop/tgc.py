@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
@@ -129,14 +130,11 @@ def _board_files(w, board: Board, folder: Path, icc: bytes, drawn) -> list[str]:
     product = sizes.match_product("board", "rect", board.width_pt, board.height_pt)
     width = max(1, len(str(len(board.sides))))
     names = [f"{board.id}-{n:0{width}d}-{side.id}.png" for n, side in enumerate(board.sides, 1)]
-    for name, image in zip(names, _render_pages(drawn.faces, SHOP_BLEED, w.icons, DPI, board, folder)):
+    pages = _render_pages(drawn.faces, SHOP_BLEED, w.icons, DPI, board, folder)
+    for name, image in zip(names, pages):
         picture = fitted(image, px)
-        _save(
-            lambda p, pic=picture: pic.save(p, dpi=(DPI, DPI), icc_profile=icc, compress_level=1),
-            folder,
-            name,
-            board.loc,
-        )
+        save = partial(picture.save, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
+        _save(save, folder, name, board.loc)
     with open(folder / "sides.csv", "w", newline="", encoding="utf-8") as fh:
         out = csv.writer(fh)
         out.writerow(["file", "side", "name", "product"])

@@ -95,7 +95,8 @@ def wrap(paragraphs, width: float, size: float):
     space = unit_width(" ", paragraphs_font(paragraphs)) * size
     lines, too_wide = [], False
     for words in paragraphs:
-        line, line_w = [], 0.0
+        line: list[Word] = []
+        line_w = 0.0
         for word in words:
             ww = word.unit * size if word.unit is not None else word.width(size)  # `width`, inlined
             if ww > width + 0.01:
@@ -171,7 +172,7 @@ def fit_text(
             else:
                 lo = mid + 1
     fits = chosen is not None
-    if not fits:
+    if chosen is None:
         chosen = (candidates[-1], layout_at(candidates[-1]))
     s, (lines, space, _, height, too_wide) = chosen
     ops = place(lines, space, s, x, y, w, h, height, ascent, align, valign, leading, color, tint)

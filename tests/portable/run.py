@@ -108,11 +108,11 @@ class Job:
         out = self.work / "portable" / "watch-out"
         proc = _start(["watch", game, "--out", str(out)], self.work / "portable", self.portable)
         try:
-            first = _read_until(proc, ("built", "up to date"), 120)
+            first = _read_until(proc, ("watching",), 120)  # built first, then listening
             self.say(first is not None, "portable: pnpgen watch builds first", _tail(proc))
             card = _a_component_file(self.work / "portable" / "content" / game)
             card.write_bytes(card.read_bytes() + b"\r\n# edited by the portable job\r\n")
-            again = _read_until(proc, ("rebuilt", "built", "up to date"), 120)
+            again = _read_until(proc, (f"rebuilt {game}",), 120)
             self.say(again is not None, "portable: pnpgen watch rebuilds after a save", _tail(proc))
         finally:
             _stop(proc)
