@@ -26,7 +26,7 @@ class Picture:
     game_inputs: dict[str, str]  # the game's own inputs then (game.yaml and what it names)
     deck_inputs: dict[str, str]  # the deck's
     read: dict[str, str]  # what drawing it read (replayed into the recordings open when it is given again)
-    faces: tuple  # (front, back)
+    faces: tuple | None  # (front, back); None: it could not be drawn
 
 
 @dataclass(frozen=True)

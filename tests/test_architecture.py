@@ -229,7 +229,8 @@ def test_every_output_is_a_target_and_the_pipeline_never_asks_its_kind():
     class is called Target, and a build never asks an output which kind it is (no isinstance or hasattr on it)."""
     import inspect
 
-    import pnpgen.exports
+    import pnpgen.exports.png
+    import pnpgen.exports.tts
     import pnpgen.pipeline.printall
     import pnpgen.shop.pdfexport
     import pnpgen.shop.tgc  # noqa: F401

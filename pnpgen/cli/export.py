@@ -48,7 +48,7 @@ def _no_decks(game, results) -> None:
 @_guarded
 def export_png(game, components, dpi, bleed, content, out, debug, no_check):
     """One PNG per card face and back, for print-on-demand shops, with cards.csv of counts."""
-    from pnpgen.exports import export_png as run
+    from pnpgen.exports.png import export_png as run
 
     results, diags = run(_project(content, out), game, list(components), dpi, bleed, not no_check)
     _report(diags)
@@ -73,7 +73,7 @@ def export_tts(game, components, url_base, content, out, debug, no_check):
     """Tabletop Simulator: deck sheets (10 x 7 at most, 4096 px a side) and backs, images of tiles, tokens and
     boards, and OUT/GAME/tts/GAME-saved-object.json holding all of them (every deck with its counts, tile and
     token bags, boards): copy it into TTS's Saves/Saved Objects folder."""
-    from pnpgen.exports import export_tts as run
+    from pnpgen.exports.tts import export_tts as run
 
     results, diags = run(_project(content, out), game, list(components), not no_check, url_base)
     _report(diags)
@@ -88,7 +88,7 @@ def export_tts(game, components, url_base, content, out, debug, no_check):
 @_guarded
 def export_sheet(game, paper, content, out, debug, no_check):
     """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
-    from pnpgen.exports import export_sheet as run
+    from pnpgen.exports.sheet import export_sheet as run
 
     target = run(_project(content, out, paper), game, not no_check)
     click.echo(f"contact sheet -> {target}")

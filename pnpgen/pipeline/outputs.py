@@ -9,6 +9,7 @@ The protocol they share, with exports and shop exports, is `pipeline/target.py`'
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.faces import face_digest
@@ -30,10 +31,10 @@ class DeckSheets(Target):
         super().__init__(deck.id, deck.loc)
         self.deck, self.paper = deck, paper
         self.kind = deck.kind
-        self.drawn = None
-        self.drawn_low = None  # the low-ink form's faces, when a -lowink file is asked for
-        self.plan = None
-        self.fold_plan = None
+        self.drawn: Any = None  # DeckFaces, once prepared
+        self.drawn_low: Any = None  # the low-ink form's faces, when a -lowink file is asked for
+        self.plan: Any = None  # SheetPlan or PiecePlan, once prepared
+        self.fold_plan: Any = None  # FoldPlan, when the deck folds
         self.printing = printing
 
     def names(self) -> list[str]:
@@ -166,8 +167,8 @@ class BoardFiles(Target):
     def __init__(self, board: Board, printing=DEFAULT):
         super().__init__(board.id, board.loc)
         self.board = board
-        self.drawn = None
-        self.drawn_low = None
+        self.drawn: Any = None  # BoardFaces, once prepared
+        self.drawn_low: Any = None
         self.printing = printing
 
     def names(self) -> list[str]:
@@ -259,7 +260,8 @@ class RulebookFile(Target):
         from pnpgen.render.book import build_rulebook_pdf
         from pnpgen.render.passes import contents_seed
 
-        low, found = self.printing.ink_of(name) == "low", []
+        low = self.printing.ink_of(name) == "low"
+        found: list = []
         seed = contents_seed(self.seeds.get(name))
         pages = build_rulebook_pdf(
             path, self.book, w.game, w.icons, self.pictures, self.info, w.paper, low, seed, found

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pnpgen.errors import Diagnostics
 from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
@@ -46,7 +47,7 @@ class Section:
     title: str
     how: str  # what to do with these sheets once printed
     sheets: list = field(default_factory=list)
-    board: tuple | None = None  # (Board, faces): tiled pages instead of sheets
+    board: tuple[Any, list] | None = None  # (Board, faces): tiled pages instead of sheets
     first: int = 0  # its first and last page in the file, from 1
     last: int = 0
 
@@ -77,7 +78,7 @@ class PrintDoc:
         n = 0
         for s in self.sections:
             if s.board is not None:
-                n += board_pages(*s.board, self.paper)
+                n += board_pages(s.board[0], s.board[1], self.paper)
             else:
                 n += sum(1 if self.duplex or sheet.backs is None else 2 for sheet in s.sheets)
         return n

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +58,9 @@ class GameRun:
         self.kept: set[str] = set()  # every component with a target this build keeps (decks, boards...)
         self.memo = project.memo  # what a resident process (watch, serve) keeps between builds
         self._using: list[set] = []  # the components drawn inside each open `using()`
-        self.on_file = None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
+        self.on_file: Callable | None = (
+            None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
+        )
 
     # -- load ---------------------------------------------------------------------------------------------
     def load(self, diags: Diagnostics | None = None) -> None:
@@ -321,7 +323,7 @@ class GameRun:
             "warnings": self.load_warnings,
             "files": files,
         }
-        if self.checked:
+        if self.checked and self.check_inputs is not None:
             data["check"] = {"ok": True, "inputs": dict(sorted(self.check_inputs.items()))}
         return data
 

@@ -1,6 +1,6 @@
 """The one output protocol: every kind of file pnpgen writes is a `Target`, as every Sphinx output is a builder.
 
-A build's targets (`pipeline/outputs.py`, `pipeline/printall.py`), the exports (`exports.py`) and the shop
+A build's targets (`pipeline/outputs.py`, `pipeline/printall.py`), the exports (`exports/`) and the shop
 exports (`shop/tgc.py`, `shop/pdfexport.py`) all answer the same questions, and the pipeline asks only these,
 never which kind of target it holds:
 

@@ -11,6 +11,8 @@ back), the table of all components, and a diagram drawn from `diagrams/<id>.yaml
 
 from __future__ import annotations
 
+from typing import Any
+
 from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.rulebook.blocks import (
     ComponentTable,
@@ -152,6 +154,7 @@ def values_hold(run, inputs: dict) -> bool:
                 continue
             from pnpgen.rulebook.diagrams import load_cover, load_diagram
 
+            shown: Any
             with run.using() as used:
                 if path == "cover":
                     shown = load_cover(run, Diagnostics())

@@ -16,7 +16,8 @@ from functools import partial
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.exports import SHOP_BLEED, Exported, PngExport, _discard, _render_pages, _save
+from pnpgen.exports import SHOP_BLEED, Exported, _discard, _render_pages, _save
+from pnpgen.exports.png import PngExport
 from pnpgen.model import Board, Deck
 from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders

@@ -1,0 +1,82 @@
+"""`export png`: one image per distinct card face (and back), with the shops' 1/8 in bleed by default, numbered
+so an uploader keeps their order, and cards.csv with each card's count: `OUT/<game>/png/<deck>/`."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from pnpgen.exports import (
+    SHOP_BLEED,
+    DeckExport,
+    Exported,
+    _discard,
+    _png,
+    _render_pages,
+    _save,
+    decks_of,
+    loaded,
+    spreadsheet_safe,
+)
+from pnpgen.model import Deck
+from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
+from pnpgen.pipeline.target import exported
+
+
+class PngExport(DeckExport):
+    """One PNG per distinct face and back of a deck, numbered in deck order, with cards.csv of the counts."""
+
+    kind = "png"
+
+    def __init__(self, deck: Deck, dpi: int, bleed: bool):
+        super().__init__(deck)
+        self.dpi, self.bleed_pt = dpi, SHOP_BLEED if bleed else 0.0
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, cards, b = self.deck, self.cards, self.bleed_pt
+        width = max(3, len(str(len(cards))))
+        backs = [c[1] for c in cards if c[1] is not None]
+        shared_back = len(set(backs)) == 1 and len(backs) == len(cards)
+
+        def back_name(n: int) -> str:
+            return f"{deck.id}-back.png" if shared_back else f"{deck.id}-{n:0{width}d}-back.png"
+
+        files = []
+        fronts = [c[0] for c in cards]
+        for n, image in enumerate(_render_pages(fronts, b, w.icons, self.dpi, deck, folder), 1):
+            files.append(_save(_png(image), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
+        if backs:
+            back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
+            for n, image in enumerate(_render_pages(back_faces, b, w.icons, self.dpi, deck, folder), 1):
+                files.append(_save(_png(image), folder, back_name(n), deck.loc))
+
+        def counts(path: Path) -> None:
+            with open(path, "w", newline="", encoding="utf-8") as fh:
+                out = csv.writer(fh)
+                out.writerow(["front", "back", "count", "name"])
+                for n, (_front, back, count, name) in enumerate(cards, 1):
+                    front_name = f"{deck.id}-{n:0{width}d}-front.png"
+                    out.writerow(
+                        [front_name, back_name(n) if back is not None else "", count, spreadsheet_safe(name)]
+                    )
+
+        return [*files, _save(counts, folder, "cards.csv", deck.loc)]
+
+
+def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bool, check: bool = True):
+    run, diags = loaded(project, game_id, check)
+    results, swaps = [], []
+    try:
+        for deck in decks_of(run, components):
+            final = project.out_dir(game_id) / "png" / deck.id
+            refuse_link(final, project.out)  # before a staging folder is made beside it
+            folder = staging_folder(final)
+            swaps.append((folder, final))
+            files = exported(run, PngExport(deck, dpi, bleed), folder, diags)
+            results.append(Exported(deck.id, files))
+        swap_folders(swaps, project.out)  # each deck's folder holds this export, old or new; all or none
+    finally:
+        for folder, _ in swaps:
+            if folder.exists():
+                _discard(folder)
+    return results, diags

@@ -1,0 +1,203 @@
+"""`export tts`: Tabletop Simulator deck sheets (up to 10 x 7 cards, at most 4096 px a side, RGB) and the back
+image, `OUT/<game>/tts/<deck>-*`, pieces and boards as images, and the whole game as one saved object
+(`exports/savedobject.py`)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from pnpgen.errors import Diagnostics, UsageProblem
+from pnpgen.exports import (
+    DeckExport,
+    Exported,
+    _png,
+    _render_pages,
+    _save,
+    loaded,
+)
+from pnpgen.exports import savedobject as tts
+from pnpgen.model import Board
+from pnpgen.pipeline.staging import Stage
+from pnpgen.pipeline.target import Export, exported
+from pnpgen.units import MM
+
+TTS_MAX = 4096
+
+
+TTS_COLS, TTS_ROWS = 10, 7
+
+
+TTS_PER_SHEET = 69  # the 70th slot of a sheet is the hidden-card image
+
+
+def tts_cell(card_w_pt: float, card_h_pt: float, cols: int, rows: int) -> tuple[int, int]:
+    """Pixel size of one card so that the sheet stays within 4096 px a side."""
+    w = math.floor(TTS_MAX / cols)
+    h = math.floor(w * card_h_pt / card_w_pt)
+    if h * rows > TTS_MAX:
+        h = math.floor(TTS_MAX / rows)
+        w = math.floor(h * card_w_pt / card_h_pt)
+    return w, h
+
+
+class TtsExport(DeckExport):
+    """Tabletop Simulator deck sheets of one deck, its back image (or back sheets), and the numbers TTS asks."""
+
+    kind = "tts"
+    info: tts.CardDeck | None = None  # what the saved object needs, once written
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, cards, icons = self.deck, self.cards, w.icons
+        slots = [i for i, c in enumerate(cards) for _ in range(c[2])]  # every printed card takes a slot
+        cols = min(TTS_COLS, max(2, len(slots)))
+        rows = min(TTS_ROWS, max(2, math.ceil(min(len(slots), TTS_PER_SHEET) / cols)))
+        cw, ch = tts_cell(deck.width_pt, deck.height_pt, cols, rows)
+        dpi = cw / (deck.width_pt / 72)
+        fronts = list(_render_pages([c[0] for c in cards], 0.0, icons, dpi, deck, folder))
+        backs_faces = [c[1] for c in cards]
+        shared_back = None not in backs_faces and len(set(backs_faces)) == 1
+        files, sheets = [], list[dict[str, Any]]()
+        for s, chunk, sheet in _tiles(fronts, slots, cols, rows, cw, ch):
+            files.append(_save(_png(sheet), folder, f"{deck.id}-sheet-{s}.png", deck.loc))
+            sheets.append({"face": files[-1], "num_width": cols, "num_height": rows, "cards": len(chunk)})
+        if backs_faces[0] is not None:
+            if shared_back:
+                back_img = next(_render_pages([backs_faces[0]], 0.0, icons, dpi, deck, folder))
+                files.append(_save(_png(back_img.resize((cw, ch))), folder, f"{deck.id}-back.png", deck.loc))
+                for sh in sheets:
+                    sh["back"], sh["unique_backs"] = files[-1], False
+            else:
+                backs = list(_render_pages(backs_faces, 0.0, icons, dpi, deck, folder))
+                for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
+                    files.append(_save(_png(sheet), folder, f"{deck.id}-backs-{s}.png", deck.loc))
+                    sheets[s - 1]["back"], sheets[s - 1]["unique_backs"] = files[-1], True
+        if backs_faces[0] is None:  # TTS needs a back: a plain one
+            from PIL import Image
+
+            blank = Image.new("RGB", (cw, ch), "#d9d4c7")
+            files.append(_save(_png(blank), folder, f"{deck.id}-back.png", deck.loc))
+            for sh in sheets:
+                sh["back"], sh["unique_backs"] = files[-1], False
+        self.info = tts.CardDeck(
+            deck.name,
+            round(deck.width_pt / MM, 2),
+            [tts.DeckSheet(sh["face"], sh["back"], cols, rows, sh["unique_backs"]) for sh in sheets],
+            [(cards[idx][3], pos // TTS_PER_SHEET + 1, pos % TTS_PER_SHEET) for pos, idx in enumerate(slots)],
+        )
+        desc = dict(deck=deck.id, name=deck.name, cards=len(slots), card_px=[cw, ch], sheets=sheets)
+        text = json.dumps(desc, indent=2) + "\n"
+        files.append(
+            _save(lambda p: p.write_text(text, encoding="utf-8"), folder, f"{deck.id}.json", deck.loc)
+        )
+        return files
+
+
+def _tiles(images, slots, cols, rows, cw, ch):
+    """TTS sheets: (number, the slots on it, the image), 69 card images a sheet in reading order."""
+    from PIL import Image
+
+    for s, start in enumerate(range(0, len(slots), TTS_PER_SHEET), 1):
+        chunk = slots[start : start + TTS_PER_SHEET]
+        sheet = Image.new("RGB", (cols * cw, rows * ch), "white")
+        for k, idx in enumerate(chunk):
+            r, c = divmod(k, cols)
+            sheet.paste(images[idx].resize((cw, ch)), (c * cw, r * ch))
+        yield s, chunk, sheet
+
+
+class TtsPieces(DeckExport):
+    """A tile set or token sheet for Tabletop Simulator: one image per distinct front and back (at most 1024 px
+    a side), for the saved object's custom tiles and tokens."""
+
+    kind = "tts"
+    info: tts.PieceSet | None = None
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        deck, cards = self.deck, self.cards
+        dpi = min(300.0, 1024 / (max(deck.width_pt, deck.height_pt) / 72))
+        files: list[str] = []
+        named: dict = {}  # face -> file: a back shared by every piece is one image
+
+        def image(face, side: str, n: int) -> str:
+            if face not in named:
+                picture = next(_render_pages([face], 0.0, w.icons, dpi, deck, folder))
+                named[face] = _save(_png(picture), folder, f"{deck.id}-{n:03d}-{side}.png", deck.loc)
+                files.append(named[face])
+            return named[face]
+
+        self.info = tts.PieceSet(deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM)
+        for n, (front, back, count, name) in enumerate(cards, 1):
+            self.info.pieces.append(
+                tts.Piece(name, count, image(front, "front", n), image(back, "back", n) if back else None)
+            )
+        return files
+
+
+class TtsBoard(Export):
+    """Each side of a board as one image (at most 4096 px a side) for a custom board."""
+
+    kind = "tts"
+
+    def __init__(self, board: Board):
+        super().__init__(board.id, board.loc)
+        self.board = board
+        self.drawn: Any = None  # BoardFaces, once prepared
+        self.info: list = []
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        self.drawn = run.painter.board(self.board, diags)
+        return self.drawn is not None
+
+    def write_all(self, folder: Path, w) -> list[str]:
+        board, files = self.board, []
+        dpi = min(150.0, 4096 / (max(board.width_pt, board.height_pt) / 72))
+        pictures = _render_pages(self.drawn.faces, 0.0, w.icons, dpi, board, folder)
+        width_mm, height_mm = board.width_pt / MM, board.height_pt / MM
+        for side, picture in zip(board.sides, pictures):
+            files.append(_save(_png(picture), folder, f"{board.id}-{side.id}.png", board.loc))
+            name = f"{board.name}: {side.name or side.id}"
+            self.info.append(tts.BoardSide(name, files[-1], width_mm, height_mm))
+        return files
+
+
+def export_tts(project, game_id: str, components: list[str], check: bool = True, url_base: str | None = None):
+    """Deck sheets per card deck (as before), images of tiles, tokens and boards, and one saved object of all
+    of them: `OUT/<game>/tts/<game>-saved-object.json`."""
+    run, diags = loaded(project, game_id, check)
+    game = run.game
+    wanted = [game.component(c) for c in components] if components else list(game.components)
+    for cid, comp in zip(components, wanted):
+        if comp is None:
+            ids = ", ".join(c.id for c in game.components)
+            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
+    final = project.out_dir(game_id) / "tts"
+    base = url_base.rstrip("/") + "/" if url_base else final.resolve().as_uri() + "/"
+    results, decks, sets, boards = [], [], [], []
+    with Stage(final, project.out) as stage:
+        every: list[str] = []
+        for comp in wanted:
+            if isinstance(comp, Board):
+                board = TtsBoard(comp)
+                files = exported(run, board, stage.dir, diags)
+                boards += board.info
+            elif comp.kind == "cards":
+                cards = TtsExport(comp)
+                files = exported(run, cards, stage.dir, diags)
+                decks.append(cards.info)
+            else:
+                pieces = TtsPieces(comp)
+                files = exported(run, pieces, stage.dir, diags)
+                sets.append(pieces.info)
+            every += files
+            results.append(Exported(comp.id, files))
+        saved = tts.saved_object(game.title, decks, sets, boards, lambda name: base + quote(name))
+        text = json.dumps(saved, indent=2, ensure_ascii=False) + "\n"
+        name = f"{game.id}-saved-object.json"
+        every.append(_save(lambda p: p.write_text(text, encoding="utf-8"), stage.dir, name, game.loc))
+        stage.commit(every)
+    results.append(Exported("saved object", [name]))
+    return results, diags
