@@ -7,7 +7,6 @@ from pathlib import Path
 
 from pnpgen.errors import display_path
 from pnpgen.names import is_name
-from pnpgen.templating import render_document
 from pnpgen.units import MM
 
 MAX_RULEBOOK_BYTES = 2_000_000
@@ -103,4 +102,6 @@ def render_source(path: Path, game, reader=None) -> str:
         "diagram": diagram,
         "component_table": component_table,
     }
+    from pnpgen.templating import render_document  # Jinja: only for a game with a rulebook
+
     return render_document(text, names, display)
