@@ -132,10 +132,12 @@ class Reader:
         self._digests: dict[Path, str] = {}
         self._pixels: dict[Path, int] = {}
         # one build's answers, each worked out once per file, not once per card that names it: a path's real path
-        # inside the roots (or None), an input's key, and the files `use` has checked (path, limit -> real path)
+        # inside the roots (or None), an input's key, the files `use` has checked (path, limit -> real path) and
+        # the paths `inside` let through
         self._real: dict[str, Path | None] = {}
         self._keys: dict[str, str] = {}
         self._used: dict[tuple[str, int], Path] = {}
+        self._inside: dict[tuple[str, str], Path] = {}  # (base, relative) -> the path `inside` found for them
         # a resident process's YAML parses, kept between builds: file -> (its text, what it parsed to); a file is
         # parsed again only when its text changed (it is still read, confined and recorded every time)
         self._parsed = parsed
@@ -191,6 +193,9 @@ class Reader:
         self, base: Path, relative: str, loc: Location, what: str, where: str = "the game folder"
     ) -> Path:
         """`relative` joined to `base`; refused when it is empty, absolute or leaves the roots (by '..' or links)."""
+        known = self._inside.get((os.fspath(base), relative)) if isinstance(relative, str) else None
+        if known is not None:  # found inside before, in this build (every card naming the same art)
+            return known
         if not isinstance(relative, str) or not relative or Path(relative).is_absolute():
             raise ContentError.at(loc, f"{what} must be a path inside {where} (got {relative!r})")
         path = base / relative
@@ -199,6 +204,7 @@ class Reader:
         if real is None or base_real is None or not real.is_relative_to(base_real):
             why = "is a link that loops" if loops(path) else f"leaves {where}"
             raise ContentError.at(loc, f"{what} {relative!r} {why}; refused")
+        self._inside[(os.fspath(base), relative)] = path
         return path
 
     def probe(self, path: Path, what: str = "file", loc: Location | None = None) -> bool:
