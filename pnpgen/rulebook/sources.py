@@ -102,6 +102,11 @@ def render_source(path: Path, game, reader=None) -> str:
         "diagram": diagram,
         "component_table": component_table,
     }
-    from pnpgen.templating import render_document  # Jinja: only for a game with a rulebook
-
     return render_document(text, names, display)
+
+
+def render_document(text: str, names: dict, display: str) -> str:
+    """`templating.render_document`, imported when a rulebook is rendered: a game without one never loads Jinja."""
+    from pnpgen.templating import render_document as render
+
+    return render(text, names, display)
