@@ -54,7 +54,9 @@ class TemplateProblem(Exception):
 
 ALL = None  # "depends on the whole card"
 # Jinja's side, imported when first used (PEP 562): `from pnpgen.templating import shared_environment` works
-_JINJA = {"shared_environment", "make_environment", "card_fields_used", "render_document", "_compiled"}
+_JINJA = frozenset(
+    {"shared_environment", "make_environment", "card_fields_used", "render_document", "_compiled"}
+)
 
 
 def __getattr__(name: str) -> Any:
