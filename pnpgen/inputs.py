@@ -151,6 +151,13 @@ class Reader:
         self._recordings: list[dict[str, str]] = []
         self._digests: dict[Path, str] = {}
         self._pixels: dict[Path, int] = {}
+        # one build's answers, each worked out once per file, not once per card that names it: a path's real path
+        # inside the roots (or None), an input's key, the files `use` has checked (path, limit -> real path) and
+        # the paths `inside` let through
+        self._real: dict[str, Path | None] = {}
+        self._keys: dict[str, str] = {}
+        self._used: dict[tuple[str, int], Path] = {}
+        self._inside: dict[tuple[str, str], Path] = {}  # (base, relative) -> the path `inside` found for them
         # a resident process's YAML parses, kept between builds: file -> (its text, what it parsed to); a file is
         # parsed again only when its text changed (it is still read, confined and recorded every time)
         self._parsed = parsed
@@ -184,30 +191,45 @@ class Reader:
     def key(self, path: Path) -> str:
         """How an input is named in a manifest: relative to the project, with '/' separators; a file of pnpgen's
         own outside the project (a built-in layout of an installed pnpgen) as `pnpgen:` and its path in the
-        package, so that every key stays relative (`path_of` finds the file again)."""
-        absolute = Path(os.path.abspath(path))
-        try:
-            return absolute.relative_to(self.project).as_posix()
-        except ValueError:
-            pass
-        try:
-            return OWN + absolute.relative_to(PACKAGE).as_posix()
-        except ValueError:
-            return absolute.as_posix()
+        package, so that every key stays relative (`path_of` finds the file again). Kept once worked out."""
+        name = os.fspath(path)
+        key = self._keys.get(name)
+        if key is None:
+            absolute = Path(os.path.abspath(path))
+            try:
+                key = absolute.relative_to(self.project).as_posix()
+            except ValueError:
+                try:
+                    key = OWN + absolute.relative_to(PACKAGE).as_posix()
+                except ValueError:
+                    key = absolute.as_posix()
+            self._keys[name] = key
+        return key
+
+    def _confined(self, path: Path) -> Path | None:
+        """`confined(path, self.roots)`, once per build and path (a card's art, its layouts: named by every card)."""
+        name = os.fspath(path)
+        if name not in self._real:
+            self._real[name] = confined(path, self.roots)
+        return self._real[name]
 
     # -- finding --------------------------------------------------------------------------------------------
     def inside(
         self, base: Path, relative: str, loc: Location, what: str, where: str = "the game folder"
     ) -> Path:
         """`relative` joined to `base`; refused when it is empty, absolute or leaves the roots (by '..' or links)."""
+        known = self._inside.get((os.fspath(base), relative)) if isinstance(relative, str) else None
+        if known is not None:  # found inside before, in this build (every card naming the same art)
+            return known
         if not isinstance(relative, str) or not relative or Path(relative).is_absolute():
             raise ContentError.at(loc, f"{what} must be a path inside {where} (got {relative!r})")
         path = base / relative
-        base_real = confined(base, self.roots)
-        real = confined(path, self.roots)
+        base_real = self._confined(base)
+        real = self._confined(path)
         if real is None or base_real is None or not real.is_relative_to(base_real):
             why = "is a link that loops" if loops(path) else f"leaves {where}"
             raise ContentError.at(loc, f"{what} {relative!r} {why}; refused")
+        self._inside[(os.fspath(base), relative)] = path
         return path
 
     def probe(self, path: Path, what: str = "file", loc: Location | None = None) -> bool:
@@ -308,8 +330,12 @@ class Reader:
         self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_ART_BYTES
     ) -> Path:
         """A confined regular file that another library will open by name (art, fonts): its real path, recorded
-        with its digest. The digest is computed once per build and file. (Called per card for art: the path as
-        messages show it is worked out only for a message.)"""
+        with its digest. The file is checked, and its digest computed, once per build. (Called per card for art:
+        the path as messages show it is worked out only for a message.)"""
+        known = self._used.get((os.fspath(path), limit))
+        if known is not None:
+            self._note(self.key(path), self._digests[known])
+            return known
         loc = loc or Location(display_path(path))
         real = self._confine(path, what, loc)
         try:
@@ -327,6 +353,7 @@ class Reader:
                 loc, f"{what} '{display_path(path)}' is {st.st_size:,} bytes; the limit is {limit:,}"
             )
         self._note(self.key(path), self._digest(real))
+        self._used[(os.fspath(path), limit)] = real
         return real
 
     def charge_pixels(self, real: Path, pixels: int, loc: Location, passthrough: bool = False) -> None:
@@ -356,7 +383,7 @@ class Reader:
         return self._digests[real]
 
     def _confine(self, path: Path, what: str, loc: Location) -> Path:
-        real = confined(path, self.roots)
+        real = self._confined(path)
         if real is None:
             why = "is a link that loops" if loops(path) else "leaves the game folder"
             raise ContentError.at(loc, f"{what} '{display_path(path)}' {why}; refused")

@@ -195,6 +195,25 @@ def test_pnpgen_build_with_nothing_to_do_imports_neither_click_nor_anything_that
         assert other.returncode == code and " click" in other.stderr, other.stdout
 
 
+def test_a_deck_of_look_ups_without_a_rulebook_imports_no_jinja(tmp_path):
+    """`{{ card.field }}` is answered without Jinja, so a build whose templates are all look-ups never imports it;
+    a value that needs Jinja (a filter) does."""
+    game = tmp_path / "content" / "g"
+    (game / "layouts").mkdir(parents=True)
+    (game / "game.yaml").write_text("id: g\ntitle: G\nplayers: 2\ncomponents: [deck.yaml]\n")
+    (game / "deck.yaml").write_text(
+        "id: deck\nkind: cards\nsize: poker\nfront: front\ncards:\n  - name: Ash\n    text: One\n"
+    )
+    layout = (
+        "elements:\n  - type: text\n    x: 5\n    y: 5\n    w: 50\n    h: 10\n    text: '{{ card.%s }}'\n"
+    )
+    for field, jinja in (("name", False), ("name | upper", True)):
+        (game / "layouts" / "front.yaml").write_text(layout % field)
+        built = _pnpgen(["build", "--content", "content", "--out", "out"], tmp_path, importtime=True)
+        assert built.returncode == 0, built.stdout + built.stderr
+        assert (" jinja2" in built.stderr) == jinja, field
+
+
 def test_the_pool_is_the_standard_librarys_and_nothing_hooks_another_librarys_import():
     """Workers start through `multiprocessing` (fork or spawn, as the platform does), never `os.fork` called by
     pnpgen; no import hook or swapped `re.compile` reaches into ReportLab while it loads."""

@@ -1,7 +1,8 @@
 """pnpgen beside Squib on the same job, when Squib is installed: `.venv/bin/python bench/peers/squib.py [N]`.
 
-The job (issue 18's): N distinct poker cards (default 1,000) from one CSV, each with a background, a rounded
-border, a title, a wrapped body and a 150 px PNG icon, laid out 3 x 3 on A4 with crop marks. Squib (a Ruby
+The job (`make bench`'s, without its back): N distinct poker cards (default 1,000) from one CSV of name, type
+and body text (different on every card: `bench.card_rows`), each with a background, a rounded border, a title, a
+type line, a wrapped body and a 150 px PNG icon, laid out 3 x 3 on A4 with crop marks. Squib (a Ruby
 gem, https://squib.readthedocs.io) runs it twice, with its default raster backend and with its SVG backend;
 pnpgen runs the same cards from the same CSV and PNG. Each figure is the median of 3 runs of a fresh process,
 with its peak memory (the kernel's accounting of the child). Squib's cards are 825 x 1125 px at 300 dpi
@@ -24,13 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
-from bench import LAYOUT_FRONT, timed  # noqa: E402  (make bench's card and its timer)
+from bench import LAYOUT_JOB, card_rows, make_icon, timed  # noqa: E402  (make bench's job and its timer)
 
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-BODY = (
-    "spend two tokens to move any piece one space, then draw a card and keep it hidden until your next turn."
-)
-
 SQUIB = """
 require 'squib'
 data = Squib.csv file: 'cards.csv'
@@ -38,19 +35,15 @@ Squib::Deck.new(cards: data['name'].size, width: 825, height: 1125, config: ARGV
   background color: '#f6efe0'
   rect x: 72, y: 72, width: 681, height: 981, radius: 24, stroke_color: '#7a3b1d', stroke_width: 5
   text str: data['name'], x: 108, y: 108, width: 609, height: 95, font: 'Serif Bold 13'
-  png file: 'icon.png', x: 320, y: 270, width: 177, height: 177
+  text str: data['type'], x: 108, y: 215, width: 609, height: 59, font: 'Sans 8'
+  png file: 'icon.png', x: 320, y: 297, width: 177, height: 177
   text str: data['text'], x: 108, y: 650, width: 609, height: 260, font: 'Sans 9'
   save_pdf file: 'squib.pdf', dir: 'out', width: '210mm', height: '297mm', margin: '10mm', trim: 37.5,
            crop_marks: true
 end
 """
 
-# bench.py's front layout, its vector icon swapped for the job's 150 px PNG
-LAYOUT = LAYOUT_FRONT.replace(
-    "  - type: icon\n    name: star\n    x: 24\n    y: 20\n    size: 15\n",
-    "  - type: image\n    src: icon.png\n    x: 24\n    y: 20\n    w: 15\n    h: 15\n",
-)
-assert "icon.png" in LAYOUT
+LAYOUT = LAYOUT_JOB  # bench.py's card: a title, a type line, the PNG icon, a body
 
 
 def squib_ready() -> str | None:
@@ -64,44 +57,25 @@ def squib_ready() -> str | None:
 
 
 def make_job(folder: Path, n: int) -> None:
-    from PIL import Image, ImageDraw
-
     folder.mkdir(parents=True, exist_ok=True)
-    icon = Image.new("RGBA", (150, 150), (0, 0, 0, 0))
-    ImageDraw.Draw(icon).polygon(
-        [
-            (75, 5),
-            (93, 55),
-            (145, 57),
-            (104, 89),
-            (119, 140),
-            (75, 110),
-            (31, 140),
-            (46, 89),
-            (5, 57),
-            (57, 55),
-        ],
-        fill=(196, 140, 40, 255),
-    )
     with open(folder / "cards.csv", "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["name", "text"])
-        for i in range(1, n + 1):
-            writer.writerow([f"Card {i}", f"Card {i}: {BODY}"])
+        writer = csv.DictWriter(f, fieldnames=["name", "type", "text"])
+        writer.writeheader()
+        writer.writerows(card_rows(n))
     for config, backend in (("raster.yml", "memory"), ("svg.yml", "svg")):
         (folder / config).write_text(f"backend: {backend}\n")
     (folder / "deck.rb").write_text(SQUIB)
     game = folder / "content" / "peer"
     (game / "layouts").mkdir(parents=True)
     (game / "art").mkdir()
-    icon.save(game / "art" / "icon.png")
+    make_icon(game / "art" / "icon.png")
     shutil.copy(folder / "cards.csv", game / "cards.csv")
     (game / "layouts" / "front.yaml").write_text(LAYOUT)
     (game / "game.yaml").write_text("id: peer\ntitle: Peer\nplayers: 2\ncomponents: [deck.yaml]\n")
     (game / "deck.yaml").write_text(
         "id: deck\nkind: cards\nsize: poker\nfront: front\ncards_from: cards.csv\n"
     )
-    icon.save(folder / "icon.png")
+    shutil.copy(game / "art" / "icon.png", folder / "icon.png")
 
 
 def median(cmd: list, cwd: Path) -> tuple[float, float]:

@@ -212,11 +212,14 @@ def _deck_sections(
     from pnpgen.imposition import PiecePlan
 
     drawn = {id(p): (p.drawn_low if low else p.drawn) for p in decks}
+    # whether each deck has backs, asked once per deck: `has_backs` looks at every card until it finds a back, so
+    # a deck without backs asked once per sheet would cost the square of its size
+    has_backs = {id(p): drawn[id(p)].has_backs for p in decks}
     leftovers: dict[int, int] = {}  # deck index -> faces on its last, partly filled sheet
     apart = 0
     for k, part in enumerate(decks):
         n, per = len(drawn[id(part)].faces), part.plan.per_sheet
-        apart += math.ceil(n / per) * (1 if duplex or not drawn[id(part)].has_backs else 2)
+        apart += math.ceil(n / per) * (1 if duplex or not has_backs[id(part)] else 2)
         if n % per:
             leftovers[k] = n % per
     shared = _shared(game, decks, drawn, leftovers, paper, pieces)
@@ -232,7 +235,7 @@ def _deck_sections(
         sheets = []
         for n in range(count):
             chunk = faces[n * per : min((n + 1) * per, own)]
-            backs = [b for _, b in chunk] if drawn[id(part)].has_backs else None
+            backs = [b for _, b in chunk] if has_backs[id(part)] else None
             label = f"{game.title} · {part.deck.name} · sheet {n + 1} of {count}"
             sheets.append(Sheet(part.plan, [f for f, _ in chunk], backs, label))
         how = _how(part.deck, isinstance(part.plan, PiecePlan))

@@ -8,7 +8,6 @@ from pathlib import Path
 from pnpgen.errors import display_path
 from pnpgen.inputs import plain_text
 from pnpgen.names import is_name
-from pnpgen.templating import render_document
 from pnpgen.units import MM
 
 MAX_RULEBOOK_BYTES = 2_000_000
@@ -105,3 +104,10 @@ def render_source(path: Path, game, reader=None) -> str:
         "component_table": component_table,
     }
     return render_document(text, names, display)
+
+
+def render_document(text: str, names: dict, display: str) -> str:
+    """`templating.render_document`, imported when a rulebook is rendered: a game without one never loads Jinja."""
+    from pnpgen.templating import render_document as render
+
+    return render(text, names, display)

@@ -1,12 +1,9 @@
-"""The only `import jinja2`: a sandboxed environment and values compiled once, evaluated per card.
-
-A layout keeps its YAML structure; only string values are templates. A value that is a single
-`{{ expression }}` keeps its native type (number, list); any other template renders to text.
-"""
+"""Jinja, imported only when a build evaluates a template that is more than a field's look-up (`{{ card.name }}`
+and a bare `{{ name }}` are answered without it): the sandbox, compiling (kept in `codecache`), the card fields
+a template reads, and whole documents (a rulebook)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import CodeType
@@ -25,8 +22,6 @@ from pnpgen.budget import (
     MAX_SECONDS,
     MAX_STEPS,
     Budget,
-    FrozenItems,
-    Items,
     TooMuchWork,
     bounded_join,
     budget_var,
@@ -39,33 +34,7 @@ from pnpgen.budget import (
     too_much,
 )
 from pnpgen.errors import ContentError, Location
-
-_SINGLE_EXPR = re.compile(r"^\s*\{\{(?P<expr>.*?)\}\}\s*$", re.S)
-# `name.field`, the commonest value of all (`{{ card.name }}`): looked up without Jinja when `name` is content
-_LOOKUP = re.compile(r"^[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.(?P<field>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
-# a bare `name` (`{{ accent }}`, a layout variable): the context's value itself, as Jinja resolves it
-_NAME = re.compile(r"^[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
-_NOT_NAMES = frozenset(
-    {"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if"}
-)
-
-
-class Fields(dict):
-    """A mapping of content (a card's fields, the deck's, the game's, the palette): a template sees its items,
-    never a method of the dict holding them (`card.values` is the card's field `values`, or undefined)."""
-
-    __slots__ = ()
-
-
-def content(value: Any) -> Any:
-    """`value` as templates see it: every mapping in it (lists included) becomes `Fields`."""
-    if isinstance(value, Mapping):
-        return Fields((k, content(v)) for k, v in value.items())
-    if isinstance(value, list):
-        return Items(content(v) for v in value)
-    if isinstance(value, tuple):
-        return FrozenItems(content(v) for v in value)
-    return value
+from pnpgen.templating import ALL, Fields, TemplateProblem
 
 
 class _CodeGenerator(CodeGenerator):
@@ -168,14 +137,6 @@ def _sized(fn):
     return filtered
 
 
-class TemplateProblem(Exception):
-    """A template failed while being evaluated; the caller adds which card."""
-
-    def __init__(self, location: Location, message: str):
-        self.location, self.message = location, message
-        super().__init__(f"{location}: {message}")
-
-
 def _explain(exc: Exception) -> str:
     if isinstance(exc, jinja2.UndefinedError):
         return f"undefined value: {exc.message}"
@@ -184,9 +145,6 @@ def _explain(exc: Exception) -> str:
     if isinstance(exc, TypeError) and "no loader" in str(exc):
         return "not allowed in a template: templates cannot include, import or extend files"
     return f"{type(exc).__name__}: {exc}"
-
-
-ALL = None  # "depends on the whole card"
 
 
 def card_fields_used(env, source: str, kind: str):
@@ -256,127 +214,6 @@ def _expression_node(env, text: str):
     return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
 
 
-class Compiler:
-    """Compiles template strings once per process and remembers them; the work budget is this compiler's."""
-
-    def __init__(self):
-        self.env = shared_environment()
-        self.budget = Budget()  # the steps every value compiled here may take in one build, together
-        self._cache: dict[tuple[str, str], Any] = {}
-        self._deps: dict[tuple[str, str], Any] = {}
-
-    def deps(self, value: Value):
-        """The card fields a compiled value reads (frozenset), or ALL."""
-        if value.is_constant:
-            return frozenset()
-        return self._deps.get(value.key, ALL) if value.key is not None else ALL
-
-    def value(self, raw: Any, loc: Location) -> Value:
-        if not isinstance(raw, str) or ("{{" not in raw and "{%" not in raw):
-            return Value(raw, loc, None, None)
-        m = _SINGLE_EXPR.match(raw)
-        if m and "{{" not in m.group("expr") and "}}" not in m.group("expr"):
-            v = Value(raw, loc, self._compile("expr", m.group("expr"), loc), None, self.budget)
-            v.key = ("expr", m.group("expr"))
-            v.lookup = _lookup(m.group("expr"))
-            return v
-        v = Value(raw, loc, None, self._compile("template", raw, loc), self.budget)
-        v.key = ("template", raw)
-        return v
-
-    def expression(self, raw: Any, loc: Location) -> Value:
-        """`when:` and `for_each:` take a bare expression (braces are allowed and ignored)."""
-        if not isinstance(raw, str):
-            return Value(raw, loc, None, None)
-        m = _SINGLE_EXPR.match(raw)
-        text = m.group("expr") if m else raw
-        v = Value(raw, loc, self._compile("expr", text, loc), None, self.budget)
-        v.key = ("expr", text)
-        v.lookup = _lookup(text)
-        return v
-
-    def _compile(self, kind: str, text: str, loc: Location):
-        key = (kind, text)
-        if key not in self._cache:
-            try:
-                self._cache[key], self._deps[key] = _compiled(kind, text)
-            except jinja2.TemplateSyntaxError as exc:
-                where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
-                raise ContentError.at(where, f"template error: {exc.message}") from None
-        return self._cache[key]
-
-
-def _lookup(expr: str) -> tuple[str, str | None] | None:
-    """(name, field) when an expression is nothing but `name.field`, (name, None) when it is a bare `name`;
-    else None."""
-    m = _LOOKUP.match(expr) or _NAME.match(expr)
-    if m is None or m.group("name") in _NOT_NAMES:
-        return None
-    return m.group("name"), m.groupdict().get("field")
-
-
-class Value:
-    """A layout value: a constant, a native-typed expression, or a text template."""
-
-    __slots__ = ("raw", "loc", "expr", "template", "key", "budget", "lookup")
-
-    def __init__(self, raw, loc: Location, expr, template, budget: Budget | None = None):
-        self.raw, self.loc, self.expr, self.template = raw, loc, expr, template
-        self.key: tuple[str, str] | None = None
-        self.budget = budget  # the build's (its compiler's)
-        # (name, field) of an expression that is only `name.field`, (name, None) of a bare `name`
-        self.lookup: tuple[str, str | None] | None = None
-
-    @property
-    def is_constant(self) -> bool:
-        return self.expr is None and self.template is None
-
-    def __call__(self, ctx: dict) -> Any:
-        if self.expr is None and self.template is None:
-            return self.raw
-        if (
-            self.lookup is not None
-        ):  # `card.name` on content: what the sandbox's look-up gives, one step charged
-            name, key = self.lookup
-            found = ctx.get(name)
-            if key is None:  # a bare name: Jinja gives the context's value as it is, and charges no step
-                if (found is not None or name in ctx) and not isinstance(found, jinja2.Undefined):
-                    try:
-                        return check_size(found)
-                    except TooMuchWork as exc:
-                        raise TemplateProblem(self.loc, too_much(exc)) from None
-            elif type(found) is Fields and key in found:
-                budget = self.budget or budget_var.get() or Budget()
-                budget.left = MAX_STEPS
-                try:
-                    budget.charge()
-                    return check_size(found[key])
-                except TooMuchWork as exc:
-                    raise TemplateProblem(self.loc, too_much(exc)) from None
-            # anything else (a missing field, a name that is not content) is Jinja's to evaluate and explain
-        budget = self.budget or budget_var.get() or Budget()
-        budget.left = MAX_STEPS  # each value has its own; the build's total goes on
-        token = budget_var.set(budget)
-        try:
-            with cpu_limit(MAX_SECONDS):  # armed once per face, rulebook or fact; nested uses cost nothing
-                if self.expr is not None:
-                    result = self.expr(**ctx)
-                    if isinstance(result, jinja2.Undefined):
-                        result._fail_with_undefined_error()  # raises the UndefinedError that names the value
-                    return check_size(result)
-                return check_size(self.template.render(ctx))
-        except TemplateProblem:
-            raise
-        except (TooMuchWork, RecursionError, MemoryError) as exc:
-            raise TemplateProblem(self.loc, too_much(exc)) from None
-        except OverflowError as exc:  # inf|int, a whole number too large for a float
-            raise TemplateProblem(self.loc, f"a number is infinite or too large ({exc})") from None
-        except Exception as exc:  # any failure inside user templates becomes a located message
-            raise TemplateProblem(self.loc, _explain(exc)) from None
-        finally:
-            budget_var.reset(token)
-
-
 def render_document(text: str, names: dict, display: str) -> str:
     """Render a whole document (a rulebook) as one template; errors name the document's own line."""
     env = make_environment()
@@ -416,3 +253,37 @@ def _template_line(exc: BaseException) -> int:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line or 1
+
+
+def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
+    """`_compiled`, a syntax error a located ContentError."""
+    try:
+        return _compiled(kind, text)
+    except jinja2.TemplateSyntaxError as exc:
+        where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
+        raise ContentError.at(where, f"template error: {exc.message}") from None
+
+
+def evaluate(value, ctx: dict) -> Any:
+    """A compiled value (`templating.Value`) evaluated by Jinja, within its budget and time."""
+    budget = value.budget or budget_var.get() or Budget()
+    budget.left = MAX_STEPS  # each value has its own; the build's total goes on
+    token = budget_var.set(budget)
+    try:
+        with cpu_limit(MAX_SECONDS):  # armed once per face, rulebook or fact; nested uses cost nothing
+            if value.expr is not None:
+                result = value.expr(**ctx)
+                if isinstance(result, jinja2.Undefined):
+                    result._fail_with_undefined_error()  # raises the UndefinedError that names the value
+                return check_size(result)
+            return check_size(value.template.render(ctx))
+    except TemplateProblem:
+        raise
+    except (TooMuchWork, RecursionError, MemoryError) as exc:
+        raise TemplateProblem(value.loc, too_much(exc)) from None
+    except OverflowError as exc:  # inf|int, a whole number too large for a float
+        raise TemplateProblem(value.loc, f"a number is infinite or too large ({exc})") from None
+    except Exception as exc:  # any failure inside user templates becomes a located message
+        raise TemplateProblem(value.loc, _explain(exc)) from None
+    finally:
+        budget_var.reset(token)
