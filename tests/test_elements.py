@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from pnpgen.errors import ContentError, Diagnostics, Location
-from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text
+from pnpgen.faces import Ellipse
 from pnpgen.icons import BUILTIN, load_icons
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
-from pnpgen.layout.elements import COMMON_KEYS, TYPES
+from pnpgen.layout.elements import COMMON_KEYS, TYPES, _check
 from pnpgen.layout.kinds import BOX, COLOUR, ElementType, Length
 from pnpgen.layout.spec import LayoutLibrary
 from pnpgen.templating import Compiler
@@ -21,23 +21,6 @@ from pnpgen.units import MM
 ROOT = Path(__file__).resolve().parent.parent
 ART = Path(__file__).parent / "fixtures" / "basic" / "content" / "sample" / "art"
 ICONS = load_icons(BUILTIN, {}, Diagnostics())
-
-# One example per element type: its YAML (under `elements:`) and the kinds of operation it draws.
-EXAMPLES = {
-    "rect": ("{type: rect, x: 1, y: 1, w: 10, h: 5, fill: white, radius: 1}", [Rect]),
-    "ellipse": ("{type: ellipse, area: safe, stroke: '#123456', dash: [2, 1]}", [Ellipse]),
-    "line": ("{type: line, x1: 0, y1: 0, x2: 10, y2: 10, stroke: none}", [Line]),
-    "polygon": ("{type: polygon, points: [[0, 0], [10, 0], [5, 8]], fill: grey}", [Polygon]),
-    "text": ("{type: text, x: 5, y: 5, w: 40, h: 10, text: Hello, align: center}", [Text]),
-    "image": ("{type: image, src: split.png, x: 5, y: 5, w: 30, h: 30, fit: cover}", [Image]),
-    "icon": ("{type: icon, name: star, x: 10, y: 10, size: 6}", [Icon]),
-    "grid": ("{type: grid, x: 5, y: 5, w: 20, h: 10, cells: [[[star], null]]}", [Rect, Icon]),
-    "cells": (
-        "{type: cells, x: 5, y: 5, w: 40, h: 40, cols: 2, rows: 1, icons: [[1, 0, fire]], labels: [[0, 0, A]]}",
-        [Polygon, Polygon, Icon, Text],
-    ),
-    "track": ("{type: track, x: 5, y: 5, w: 50, h: 70, count: 3, start: 1}", [Rect, Text] * 3),
-}
 
 
 def library(tmp_path, text: str, **options) -> LayoutLibrary:
@@ -88,10 +71,11 @@ def test_every_element_type_is_registered_once_with_what_it_takes():
         assert not set(COMMON_KEYS) & set(t.keys), name
 
 
-def test_every_element_type_has_an_example_here_and_a_row_in_the_docs():
+def test_every_element_type_has_a_row_in_the_docs_and_no_type_goes_without_an_example():
     docs = (ROOT / "docs" / "content-format.md").read_text()
+    with pytest.raises(TypeError, match="gives no example"):  # a module without one fails at import
+        _check("dot", ElementType("dot", dict(BOX), lambda *a: None))
     for name in TYPES:
-        assert name in EXAMPLES, f"add an example of '{name}' to EXAMPLES"
         assert re.search(rf"^\| `{name}` \|", docs, re.M), f"add a row for '{name}' to docs/content-format.md"
 
 
@@ -116,12 +100,13 @@ def test_the_docs_name_only_keys_the_registry_declares():
     assert missing <= UNDOCUMENTED, f"add to the docs' rows: {sorted(missing - UNDOCUMENTED)}"
 
 
-@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@pytest.mark.parametrize("name", sorted(TYPES))
 def test_each_element_type_draws_its_example(name, tmp_path):
-    yaml, kinds = EXAMPLES[name]
-    face, diags = draw(library(tmp_path, f"elements:\n  - {yaml}\n"))
+    """Every registered type draws the example its own module gives (nothing here lists the types)."""
+    t = TYPES[name]
+    face, diags = draw(library(tmp_path, f"elements:\n  - {t.example}\n"))
     assert not diags.errors, [brief(d) for d in diags.errors]
-    assert [type(op) for op in face.ops] == kinds
+    assert [type(op).__name__ for op in face.ops] == list(t.draws)
 
 
 def test_a_new_element_type_is_one_registration(tmp_path, monkeypatch):
@@ -132,7 +117,12 @@ def test_a_new_element_type_is_one_registration(tmp_path, monkeypatch):
         ops.append(Ellipse(x, y, w, h, p.get("fill"), None, 0.0))
 
     dot = ElementType(
-        "dot", {**BOX, "fill": COLOUR, "size": Length()}, draw_dot, required=("x", "y", "w", "h")
+        "dot",
+        {**BOX, "fill": COLOUR, "size": Length()},
+        draw_dot,
+        required=("x", "y", "w", "h"),
+        example="{type: dot, x: 1, y: 2, w: 3, h: 4}",
+        draws=("Ellipse",),
     )
     monkeypatch.setitem(TYPES, "dot", dot)
     face, diags = draw(library(tmp_path, "elements:\n  - {type: dot, x: 1, y: 2, w: 3, h: 4, fill: black}\n"))

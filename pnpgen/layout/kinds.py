@@ -284,13 +284,16 @@ class ElementType:
 
     `keys` maps each key the type takes (besides `type`, `id`, `when`, `for_each`, `as`) to its kind;
     `required` lists those it cannot do without; `area` says that `x y w h` may be replaced by `area`;
-    `draw(p, fc, ops, label, diags)` appends the element's draw operations to `ops`."""
+    `draw(p, fc, ops, label, diags)` appends the element's draw operations to `ops`; `example` and `draws` are one
+    element of the type and what it draws, which `tests/test_elements.py` draws for every type."""
 
     name: str
     keys: Mapping[str, Kind]
     draw: Callable[..., None]
     required: tuple = ()
     area: bool = False
+    example: str = ""  # one element of this type, as YAML (a flow mapping): tests draw it
+    draws: tuple[str, ...] = ()  # the kinds of draw operation the example gives, in order (`faces.py` names)
 
 
 # Keys many element types share.

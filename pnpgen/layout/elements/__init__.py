@@ -2,9 +2,9 @@
 
 A module of this package that defines `TYPE = ElementType(...)` is an element type: its name (the module's
 name, '-' for '_'), its keys with the kind of value each takes, which of them are required, and its draw
-function. Nothing else lists element types: `layout.spec` validates layouts from `TYPES` and `layout.draw`
-draws through it. Adding an element type is one new module here, one row of docs/content-format.md and one
-test in tests/test_elements.py.
+function, and an example of one element with the operations it draws. Nothing else lists element types:
+`layout.spec` validates layouts from `TYPES`, `layout.draw` draws through it, and tests/test_elements.py draws
+every type's example. Adding an element type is one new module here and one row of docs/content-format.md.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ def _check(module: str, t: ElementType) -> None:
     problems += [f"declares the common key '{k}'" for k in t.keys if k in COMMON_KEYS]
     problems += [f"requires '{k}', which it does not declare" for k in t.required if k not in t.keys]
     problems += [f"key '{k}' is not a Kind" for k, kind in t.keys.items() if not isinstance(kind, Kind)]
+    if not t.example or not t.draws:
+        problems.append("gives no example (and the operations it draws) for the tests to draw")
     if t.area and not {"area", "x", "y", "w", "h"} <= set(t.keys):
         problems.append("takes an area but not all of area, x, y, w, h")
     if problems:

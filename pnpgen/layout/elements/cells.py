@@ -152,4 +152,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "cols", "rows"),
+    example="{type: cells, x: 5, y: 5, w: 40, h: 40, cols: 2, rows: 1, icons: [[1, 0, fire]], labels: [[0, 0, A]]}",  # for tests/test_elements.py: every type draws its example
+    draws=("Polygon", "Polygon", "Icon", "Text"),
 )

@@ -20,4 +20,6 @@ TYPE = ElementType(
     },
     draw=draw,
     area=True,
+    example="{type: ellipse, area: safe, stroke: '#123456', dash: [2, 1]}",  # for tests/test_elements.py: every type draws its example
+    draws=("Ellipse",),
 )

@@ -84,4 +84,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "cells"),
+    example="{type: grid, x: 5, y: 5, w: 20, h: 10, cells: [[[star], null]]}",  # for tests/test_elements.py: every type draws its example
+    draws=("Rect", "Icon"),
 )

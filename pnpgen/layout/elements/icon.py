@@ -38,4 +38,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "name"),
+    example="{type: icon, name: star, x: 10, y: 10, size: 6}",  # for tests/test_elements.py: every type draws its example
+    draws=("Icon",),
 )

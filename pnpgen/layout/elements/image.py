@@ -139,4 +139,6 @@ TYPE = ElementType(
     draw=draw,
     required=("src",),
     area=True,
+    example="{type: image, src: split.png, x: 5, y: 5, w: 30, h: 30, fit: cover}",  # for tests/test_elements.py: every type draws its example
+    draws=("Image",),
 )

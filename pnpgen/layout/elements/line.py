@@ -33,4 +33,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x1", "y1", "x2", "y2"),
+    example="{type: line, x1: 0, y1: 0, x2: 10, y2: 10, stroke: none}",  # for tests/test_elements.py: every type draws its example
+    draws=("Line",),
 )

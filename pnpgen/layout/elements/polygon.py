@@ -27,4 +27,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("points",),
+    example="{type: polygon, points: [[0, 0], [10, 0], [5, 8]], fill: grey}",  # for tests/test_elements.py: every type draws its example
+    draws=("Polygon",),
 )

@@ -21,4 +21,6 @@ TYPE = ElementType(
     },
     draw=draw,
     area=True,
+    example="{type: rect, x: 1, y: 1, w: 10, h: 5, fill: white, radius: 1}",  # for tests/test_elements.py: every type draws its example
+    draws=("Rect",),
 )

@@ -98,4 +98,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "text"),
+    example="{type: text, x: 5, y: 5, w: 40, h: 10, text: Hello, align: center}",  # for tests/test_elements.py: every type draws its example
+    draws=("Text",),
 )

@@ -82,4 +82,6 @@ TYPE = ElementType(
     },
     draw=draw,
     required=("x", "y", "w", "h", "count"),
+    example="{type: track, x: 5, y: 5, w: 50, h: 70, count: 3, start: 1}",  # for tests/test_elements.py: every type draws its example
+    draws=("Rect", "Text", "Rect", "Text", "Rect", "Text"),
 )
