@@ -109,7 +109,9 @@ class Game:
     credits: str
     root: Path  # content/<game>
     palette: Mapping[str, str]
-    icons_file: Any  # a Path, or pnpgen.icons.IconSources (an icons file and a folder of SVG icons), or None
+    icons_file: (
+        Any  # a Path, or pnpgen.schema.icons.IconSources (an icons file and a folder of SVG icons), or None
+    )
     components: tuple[Deck | Board, ...]
     loc: Location
     # game.yaml and what it looked up; not the component files: each component records its own

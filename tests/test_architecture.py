@@ -60,8 +60,8 @@ FORBIDDEN = {
     "commands": {"cli"},
     "exports": {"cli"},
     "shop": {"commands", "cli"},
-    "changes": {"commands", "cli"},
-    "serve": {"commands", "cli"},
+    "changes": {"cli"},  # its command builds (commands.build) before it compares
+    "serve": {"cli"},  # its command is a watch (commands.watch) that feeds the page
     "project": {"pipeline", "commands", "cli", "layout", "render", "schema"},
 }
 THIRD_PARTY = {  # library -> the only places that may import it
@@ -74,7 +74,7 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "watchfiles": {"commands/watch"},
     "svglib": {"svg"},
     "lxml": {"svg"},
-    "python_calamine": {"datasheets"},
+    "python_calamine": {"schema/datasheets"},
     "pikepdf": {
         "shop/separate",
         "shop/pdfx",
@@ -277,3 +277,42 @@ def test_every_output_is_a_target_and_the_pipeline_never_asks_its_kind():
             and ast.unparse(node.args[0]) != "self"
         ]
         assert asked == [], path
+
+
+# Who may import the pipeline: what runs a command (the stages it runs never import it back).
+RUNS_COMMANDS = {"pipeline", "commands", "exports", "shop", "changes", "serve", "cli"}
+# The only mutable module globals: per-process registries, each documented where it is made.
+PROCESS_GLOBALS = {
+    ("budget.py", "_watchdogs"),
+    ("codecache.py", "_stored"),
+    ("pipeline/staging.py", "_held"),
+    ("pipeline/staging.py", "_beating"),
+}
+
+
+def test_only_what_runs_a_command_imports_the_pipeline():
+    wrong = [
+        f"{p.relative_to(PKG)}"
+        for p in modules()
+        if part_of(p) not in RUNS_COMMANDS and any(n.startswith("pnpgen.pipeline") for n in imports_of(p))
+    ]
+    assert not wrong, wrong
+
+
+def test_no_mutable_module_globals_but_the_per_process_ones():
+    found = set()
+    for path in modules():
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+                continue
+            value = node.value
+            made = isinstance(value, (ast.Dict, ast.List, ast.Set)) or (
+                isinstance(value, ast.Call)
+                and getattr(value.func, "id", getattr(value.func, "attr", ""))
+                in ("dict", "list", "set", "OrderedDict", "defaultdict", "deque")
+            )
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            name = ast.unparse(target)
+            if made and not name.isupper() and not name.startswith("__"):
+                found.add((path.relative_to(PKG).as_posix(), name))
+    assert found == PROCESS_GLOBALS

@@ -10,11 +10,11 @@ import pytest
 
 from pnpgen.errors import ContentError, Diagnostics, Location
 from pnpgen.faces import Ellipse
-from pnpgen.icons import BUILTIN, load_icons
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.elements import COMMON_KEYS, TYPES, _check
 from pnpgen.layout.kinds import BOX, COLOUR, ElementType, Length
 from pnpgen.layout.spec import LayoutLibrary
+from pnpgen.schema.icons import BUILTIN, load_icons
 from pnpgen.templating import Compiler
 from pnpgen.units import MM
 

@@ -10,7 +10,7 @@ import pytest
 from reportlab.graphics.shapes import Path
 from svglib.svglib import svg2rlg
 
-from pnpgen.icons import parse_path
+from pnpgen.schema.icons import parse_path
 
 PATHS = [
     "M10 10 L 20 20 H 40 V 5 Z",

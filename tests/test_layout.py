@@ -9,9 +9,9 @@ import pytest
 
 from pnpgen.errors import ContentError, Diagnostics, Location
 from pnpgen.faces import Icon, Image, Rect
-from pnpgen.icons import BUILTIN, load_icons
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.spec import LayoutLibrary
+from pnpgen.schema.icons import BUILTIN, load_icons
 from pnpgen.templating import Compiler
 from pnpgen.units import MM
 

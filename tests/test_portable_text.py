@@ -196,9 +196,9 @@ def test_the_shipped_games_saved_with_crlf_and_a_bom_build_the_same_pdfs(shipped
 def test_a_crlf_sheet_gives_the_same_cells(tmp_path):
     """A cell over two lines keeps a CR in it unless the reader makes line endings LF: a card name or text with
     a CR in it would reach exports and the manifest (csv keeps a quoted cell's line ending as it is)."""
-    from pnpgen.datasheets import load_rows
     from pnpgen.errors import Diagnostics, Location
     from pnpgen.inputs import Reader
+    from pnpgen.schema.datasheets import load_rows
 
     rows = {}
     for form, data in (("lf", SHEET.encode()), ("crlf", BOM + SHEET.replace("\n", "\r\n").encode())):

@@ -9,10 +9,10 @@ from types import MappingProxyType
 import pytest
 
 from pnpgen.errors import ContentError, Diagnostics
-from pnpgen.icons import load_icons
 from pnpgen.inputs import Reader
 from pnpgen.schema import load_game, tables
 from pnpgen.schema.fields import Key, Table, as_count, as_id, as_str, each_value
+from pnpgen.schema.icons import load_icons
 from pnpgen.source import load_text
 from pnpgen.units import MM
 

@@ -243,7 +243,7 @@ def test_a_file_shown_early_gives_way_to_its_build_and_to_the_last_good_state_if
     from pnpgen.imposition.duplex import DEFAULT
     from pnpgen.pipeline.run import GameResult
     from pnpgen.project import Project
-    from pnpgen.serve import Preview
+    from pnpgen.serve.preview import Preview
 
     shutil.copytree(FIXTURES / "basic", tmp_path / "p")
     out = tmp_path / "p" / "out"

@@ -14,13 +14,13 @@ from conftest import FIXTURES
 from PIL import Image, ImageChops, ImageFilter
 
 from pnpgen import pipeline
-from pnpgen.commands import serve as serve_command
-from pnpgen.commands.serve import Sketcher
 from pnpgen.errors import Diagnostics, Location
 from pnpgen.imposition.duplex import DEFAULT
 from pnpgen.pipeline.run import GameResult
 from pnpgen.project import Project
-from pnpgen.serve import DPI, Preview
+from pnpgen.serve import command as serve_command
+from pnpgen.serve.command import Sketcher
+from pnpgen.serve.preview import DPI, Preview
 
 HEROES = "content/sample/decks/heroes.yaml"
 

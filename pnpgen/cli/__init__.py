@@ -159,7 +159,7 @@ def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer, i
 
     profile = None
     if printer:
-        from pnpgen.printers import find
+        from pnpgen.schema.printers import find
 
         profile = find(printer, content.resolve().parent)
     paper = paper or (profile.paper if profile else None) or "a4"

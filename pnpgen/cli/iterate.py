@@ -49,8 +49,8 @@ def changes(old, new, since, games, content, out, no_check, debug):
     changed or added card, and the extra copies of a card whose count grew, imposed with their backs) and
     changes.txt (the summary printed here).
     """
-    from pnpgen.changes import summary
-    from pnpgen.commands.changes import changes as run
+    from pnpgen.changes.command import changes as run
+    from pnpgen.changes.compare import summary
 
     if (old is None) == (since is None):
         raise click.UsageError("name the earlier build once: pnpgen changes OLD [NEW], or --since OLD")
@@ -90,7 +90,7 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
     """
     import sys
 
-    from pnpgen.commands.serve import run
+    from pnpgen.serve.command import run
 
     def echo(text, err):
         click.echo(text, err=err)

@@ -38,9 +38,9 @@ def list_games(project, names: list[str] | None) -> tuple[list[dict], Diagnostic
 
 def icon_names(project, game_name: str | None) -> tuple[list[str], Diagnostics]:
     """The icons layouts may use: the built-in set, plus a game's own."""
-    from pnpgen.icons import BUILTIN, load_icons
     from pnpgen.pipeline.run import game_icons
     from pnpgen.schema import load_game
+    from pnpgen.schema.icons import BUILTIN, load_icons
 
     diags = Diagnostics()
     if game_name:

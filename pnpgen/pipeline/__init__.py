@@ -139,8 +139,8 @@ def warm() -> None:
     import pnpgen.rulebook  # noqa: F401
     import pnpgen.schema  # noqa: F401
     import pnpgen.templating  # noqa: F401
-    from pnpgen.icons import builtin_yaml
     from pnpgen.pipeline.freshness import engine_digest
+    from pnpgen.schema.icons import builtin_yaml
     from pnpgen.templating import shared_environment
     from pnpgen.text.fonts import register_all
 

@@ -335,7 +335,7 @@ def _entry(job, res: dict) -> dict:
 
 def game_icons(game, diags: Diagnostics, reader=None) -> dict:
     """The built-in icons, then the game's own (which may override them)."""
-    from pnpgen.icons import BUILTIN, load_icons
+    from pnpgen.schema.icons import BUILTIN, load_icons
 
     icons = load_icons(BUILTIN, dict(game.palette), diags)
     if game.icons_file:

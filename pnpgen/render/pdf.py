@@ -205,7 +205,9 @@ class FaceDrawer:
 
     def icon_form(self, name: str, tint: str | None) -> str:
         icon = self.icons[name]
-        svg_icon = getattr(icon, "digest", None) is not None  # from an SVG file (`pnpgen.svgicons.SvgIcon`)
+        svg_icon = (
+            getattr(icon, "digest", None) is not None
+        )  # from an SVG file (`pnpgen.schema.svgicons.SvgIcon`)
         key = (name, tint if not svg_icon or icon.tintable else None)
         form = self.icon_forms.get(key)
         if form is None and svg_icon:

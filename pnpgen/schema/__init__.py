@@ -2,7 +2,7 @@
 
 Each content mapping has a table of its keys (`pnpgen.schema.fields.Table`): game.yaml (`game`), a deck, tile
 set or token sheet and its cards (`components`), a board and its sides, facts.yaml (`facts`), and an icon
-(`pnpgen.icons`). `tables()` lists them all, for the docs and their test.
+(`pnpgen.schema.icons`). `tables()` lists them all, for the docs and their test.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ __all__ = [
 
 def tables() -> tuple[Table, ...]:
     """Every table of content keys (layout elements excepted: `pnpgen.layout.elements` declares their keys)."""
-    from pnpgen.icons import ICON, SHAPE
     from pnpgen.schema.components import BOARD, CARD, DEFAULTS, PIECES, SIDE
     from pnpgen.schema.diagrams import TABLES as DIAGRAMS
     from pnpgen.schema.facts import TABLES as FACTS
     from pnpgen.schema.game import GAME, PRINT
+    from pnpgen.schema.icons import ICON, SHAPE
 
     return (GAME, PRINT, *PIECES.values(), CARD, DEFAULTS, BOARD, SIDE, ICON, SHAPE, *FACTS, *DIAGRAMS)

@@ -57,7 +57,7 @@ def as_sheet(value, loc: Location) -> tuple:
 
 def as_columns(value) -> dict:
     """`columns`: each a type (int, number, bool, text) or {list: separator}."""
-    from pnpgen.datasheets import TYPES
+    from pnpgen.schema.datasheets import TYPES
 
     if not isinstance(value, LMap):
         raise Invalid("must map column names to int, number, bool, text or {list: ';'}")
@@ -287,8 +287,8 @@ def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagn
 
 
 def _sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics):
-    """The rows of `cards_from` as located mappings (see `pnpgen.datasheets`), read through the game's reader."""
-    from pnpgen.datasheets import load_rows
+    """The rows of `cards_from` as located mappings (see `pnpgen.schema.datasheets`), read through the game's reader."""
+    from pnpgen.schema.datasheets import load_rows
 
     file, sheet, loc = ref  # a path inside the game folder, like every path content gives
     try:

@@ -235,7 +235,7 @@ def _icons_file(root: Path, value, loc: Location, reader: Reader, diags: Diagnos
     if not value:
         return None
     if isinstance(value, LMap):
-        from pnpgen.icons import IconSources
+        from pnpgen.schema.icons import IconSources
 
         file = folder = None
         if "file" in value:

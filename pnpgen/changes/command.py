@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from pnpgen.changes import GameChanges, compare, reprint_cards, summary, write_proof
+from pnpgen.changes.compare import GameChanges, compare, reprint_cards, summary, write_proof
 from pnpgen.errors import ContentError, Diagnostics, UsageProblem
 from pnpgen.faces import face_digest
 from pnpgen.pipeline import manifest

@@ -177,7 +177,7 @@ def run(
     stop_event=None,
 ) -> None:
     from pnpgen.commands import watch
-    from pnpgen.serve import Preview, make_server
+    from pnpgen.serve.preview import Preview, make_server
 
     roots = project.select(names)  # usage errors before anything starts
     preview = Preview(project, [r.name for r in roots])

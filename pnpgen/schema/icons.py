@@ -1,7 +1,7 @@
 """Vector icons as data: shapes in a 100 x 100 box (y downwards), drawn as PDF paths.
 
 pnpgen ships a set (pnpgen/data/icons.yaml); a game adds or overrides icons with its own file, and with a folder
-of SVG files (`pnpgen.svgicons`). Paths use an SVG subset: M L H V C S Q T Z, absolute or relative.
+of SVG files (`pnpgen.schema.svgicons`). Paths use an SVG subset: M L H V C S Q T Z, absolute or relative.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pnpgen.names import is_name, rule_of
 from pnpgen.schema.fields import Invalid, Key, Table, as_number, as_str, listing
 from pnpgen.source import LMap, load_file
 
-BUILTIN = Path(__file__).resolve().parent / "data" / "icons.yaml"
+BUILTIN = Path(__file__).resolve().parent.parent / "data" / "icons.yaml"
 _PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtZz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -377,7 +377,7 @@ def load_icons(
         if path.file is not None:
             load_icons(path.file, palette, diags, icons, reader)
         if path.svg is not None:
-            from pnpgen.svgicons import load_svg_icons
+            from pnpgen.schema.svgicons import load_svg_icons
 
             own = frozenset(n for n in icons if before.get(n) is not icons[n])
             load_svg_icons(path.svg, diags, icons, reader, own)
