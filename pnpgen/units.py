@@ -26,7 +26,13 @@ CARD_SIZES = {
 # Names that once meant a size no shop sells: the message says which names to use instead.
 RETIRED_SIZES = {"square": "'square' names two sizes shops sell: use square-2.5in or square-3.5in"}
 
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, in mm
+
+
+def paper_pt(paper: str) -> tuple[float, float]:
+    """A paper's portrait width and height in points: the one place a paper name becomes a size."""
+    w, h = PAPERS[paper]
+    return w * MM, h * MM
 
 
 class UnitError(ValueError):

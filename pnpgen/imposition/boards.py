@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, paper_pt
 
 MARGIN = 8 * MM  # page edge to window (printers' margin plus room for the label)
 OVERLAP = 10 * MM
@@ -30,7 +30,7 @@ class Window:
 
 def page_size(total_w: float, total_h: float, paper: str) -> tuple[float, float]:
     """Portrait or landscape, whichever needs fewer pages (portrait on a tie)."""
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     portrait = len(tile_windows(total_w, total_h, (pw, ph))[0])
     landscape = len(tile_windows(total_w, total_h, (ph, pw))[0])
     return (ph, pw) if landscape < portrait else (pw, ph)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pnpgen.imposition.duplex import Box, Duplex
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label, Mark, Slot
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, PAPERS, paper_pt
 
 FOLD_GAP = (
     3 * MM
@@ -78,7 +78,7 @@ def _fit(avail: float, size: float, gap: float) -> int:
 def plan_fold(paper: str, card_w: float, card_h: float, bleed: float) -> FoldPlan:
     if paper not in PAPERS:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     edge = bleed + MARK_ROOM  # room outside a grid's trim for its bleed and marks
     best = None
     for landscape in (False, True):

@@ -18,7 +18,7 @@ from typing import Any
 from pnpgen.imposition.pieces import LABEL_BAND, PiecePlan, PieceSlot, extent, piece_gap, piece_slots
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label
 from pnpgen.shapes import Place, pack
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, PAPERS, paper_pt
 
 BAND_GAP = 4 * MM  # between the cut lines of two components' bands
 
@@ -45,7 +45,7 @@ def plan_gang(paper: str, items: list[GangItem]) -> list[GangSheet]:
     """The gang sheets holding every item's pieces, in order (see the module's docstring)."""
     if paper not in PAPERS:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     floor = MARGIN + LABEL_BAND
     sheets: list[dict[str, Any]] = []  # each: "top" (the free room's top edge) and its bands
     for item in items:

@@ -9,7 +9,7 @@ from typing import Any
 from pnpgen.imposition.duplex import LONG, Box, Duplex
 from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label
 from pnpgen.shapes import Place, grow
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, PAPERS, paper_pt
 
 # ("poly", ((x, y), ...)) or ("circle", cx, cy, r): what a piece's face may paint, or its cut line
 Clip = tuple[Any, ...]
@@ -114,7 +114,7 @@ def plan_pieces(paper: str, shape: str, w: float, h: float, bleed: float) -> Pie
 
     if paper not in PAPERS:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     gap = piece_gap(shape, bleed)
     edge = bleed
     area = (MARGIN + edge, MARGIN + LABEL_BAND + edge, pw - MARGIN - edge, ph - MARGIN - edge)

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 from pnpgen.imposition.duplex import LONG, Box, Duplex
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, PAPERS, paper_pt
 
 MARGIN = 5 * MM  # nothing but bleed printed nearer the paper's edge
 PRINT_EDGE = 3 * MM  # bleed may run on into the margin up to here
@@ -158,7 +158,7 @@ def _fit(avail: float, size: float, gap: float) -> int:
 def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetPlan:
     if paper not in PAPERS:
         raise ImpositionError(f"unknown paper '{paper}' (a4 or letter)")
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     usable_w, usable_h = pw - 2 * MARGIN, ph - 2 * MARGIN
     # gutters: every card keeps its full bleed; the outer bleed plus room for marks on each side
     g = 2 * bleed

@@ -58,7 +58,7 @@ from pnpgen.rulebook import (
     TableBlock,
 )
 from pnpgen.text.fonts import pdf_name, unit_width
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, paper_pt
 
 WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a table keeps its first rows)
 
@@ -296,7 +296,7 @@ def build_rulebook_pdf(
 
 def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict, paper: str, low: bool):
     """The document, its story and its contents list (a `TableOfContents`), ready to be laid out."""
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     margin_x, margin_top, margin_bottom = 20 * MM, 22 * MM, 20 * MM
     frame_w = pw - 2 * margin_x
     doc = BookDoc(path, f"{game.title} — Rules" + (" (low ink)" if low else ""), game.title, icons, (pw, ph))

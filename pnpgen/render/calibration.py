@@ -17,7 +17,7 @@ from pathlib import Path
 from pnpgen.imposition.duplex import Duplex
 from pnpgen.render.pdf import colour, new_canvas
 from pnpgen.text.fonts import pdf_name
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, paper_pt
 
 REACH = 5  # mm each way
 INSET = 30 * MM  # the X scales stand this far inside the top and bottom edges, the Y scales inside the sides
@@ -47,7 +47,7 @@ def angle_factor(paper_h: float, flip: str) -> float:
 
 
 def write_calibration(path: Path, paper: str, flip: str) -> int:
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     c = new_canvas(path, (pw, ph), f"pnpgen duplex calibration ({paper.upper()}, {flip}-edge)")
     black, grey = colour("#000000"), colour("#555555")
     # front: the scales and how to read them

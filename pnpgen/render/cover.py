@@ -7,7 +7,7 @@ from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import drawer_for
 from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.text.fonts import pdf_name, unit_width
-from pnpgen.units import MM
+from pnpgen.units import MM, paper_pt
 
 
 def colours(cover=None, low: bool = False) -> tuple[str, str, str]:
@@ -118,9 +118,8 @@ def write_back_cover(path, game, paper: str, cover=None) -> None:
     from reportlab.pdfgen.canvas import Canvas
 
     from pnpgen import __version__
-    from pnpgen.units import PAPERS
 
-    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    pw, ph = paper_pt(paper)
     canv = Canvas(str(path), pagesize=(pw, ph), invariant=1, pageCompression=1)
     canv.setCreator(f"pnpgen {__version__}")
     draw_back_cover(canv, game, pw, ph, cover)

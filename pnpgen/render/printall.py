@@ -20,7 +20,7 @@ from pnpgen.render.flowables import ACCENT, INK, MUTED, PlainTable, esc
 from pnpgen.render.pdf import colour
 from pnpgen.render.sheets import PdfWriter
 from pnpgen.text.fonts import pdf_name
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, paper_pt
 
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
 FLIP_WORDS = {
@@ -32,7 +32,7 @@ FLIP_WORDS = {
 
 def write_print_all(path: Path, doc, icons: dict) -> int:
     """Write one form of the print-all file; returns its page count (which `doc.pages` announced)."""
-    pw, ph = PAPERS[doc.paper][0] * MM, PAPERS[doc.paper][1] * MM
+    pw, ph = paper_pt(doc.paper)
     ink = "low ink, " if doc.low else ""
     writer = PdfWriter(
         path,

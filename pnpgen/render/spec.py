@@ -11,14 +11,14 @@ from reportlab.platypus import Frame, Paragraph, Spacer, TableStyle
 from pnpgen.render.flowables import PlainTable
 from pnpgen.render.pdf import new_canvas
 from pnpgen.text.fonts import pdf_name
-from pnpgen.units import MM, PAPERS
+from pnpgen.units import MM, paper_pt
 
 HEADINGS = ("Component", "Kind", "Size", "Sides", "Pieces", "Files", "Stock", "Rules check")
 
 
 def write_spec_pdf(path: Path, title: str, lines: list[str], rows: list) -> None:
     """A landscape A4 page (or more) with `lines` of summary and the table of `rows` (`shop.spec.SpecRow`)."""
-    w, h = PAPERS["a4"][1] * MM, PAPERS["a4"][0] * MM
+    h, w = paper_pt("a4")  # landscape
     c = new_canvas(path, (w, h), title)
     body = ParagraphStyle("spec", fontName=pdf_name("sans"), fontSize=7.5, leading=9)
     head = ParagraphStyle("spech", parent=body, fontName=pdf_name("sans-bold"))
