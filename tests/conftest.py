@@ -6,6 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from click.testing import CliRunner
 
@@ -42,6 +43,41 @@ def shipped_build(tmp_path_factory) -> Path:
     result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
     assert result.exit_code == 0, result.output
     return out
+
+
+@pytest.fixture(scope="session")
+def shipped_pdf(shipped_build):
+    """Open a PDF of the shipped build with pdfplumber, once per session: `shipped_pdf("deity", "rulebook.pdf")`.
+
+    pdfplumber keeps each page's parsed objects (chars, words' sources, rects, curves) on its `Page`, so the tests
+    that measure the same rulebook or deck share one parse instead of each parsing every page again. Read-only:
+    never close it (the session does) or change a page's objects.
+    """
+    opened: dict[Path, pdfplumber.PDF] = {}
+
+    def open_(game: str, name: str) -> pdfplumber.PDF:
+        path = shipped_build / game / name
+        if path not in opened:
+            opened[path] = pdf = pdfplumber.open(path)
+            for page in pdf.pages:
+                _drop_layout_once_parsed(page)
+        return opened[path]
+
+    yield open_
+    for pdf in opened.values():
+        pdf.close()
+
+
+def _drop_layout_once_parsed(page) -> None:
+    """Keep a shared page's objects but not pdfminer's layout tree they came from (half the memory of a parse)."""
+    parse = page.parse_objects
+
+    def parse_then_drop():
+        objects = parse()
+        page.__dict__.pop("_layout", None)
+        return objects
+
+    page.parse_objects = parse_then_drop
 
 
 @pytest.fixture
