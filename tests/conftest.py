@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 from pathlib import Path
 
 import pdfplumber
@@ -40,9 +41,21 @@ def shipped_build(tmp_path_factory) -> Path:
     it first), so this builds from content/ itself, the way `make build` does.
     """
     out = tmp_path_factory.mktemp("shipped")
-    result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
+
+    def refuse(*args, **kwargs):
+        SHIPPED_BUILD_SOCKETS.append(args)
+        raise AssertionError("pnpgen opened a socket")
+
+    # no network during a build (tests/test_trust.py reads what was tried): proved here, not by a second build
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket, "socket", refuse)
+        patch.setattr(socket, "create_connection", refuse)
+        result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
     assert result.exit_code == 0, result.output
     return out
+
+
+SHIPPED_BUILD_SOCKETS: list = []  # every socket the session's build of the shipped games tried to open
 
 
 @pytest.fixture(scope="session")
