@@ -93,6 +93,17 @@ def _drop_layout_once_parsed(page) -> None:
     page.parse_objects = parse_then_drop
 
 
+@pytest.fixture(scope="session")
+def basic_out(tmp_path_factory) -> Path:
+    """The `basic` fixture game built once per session: its `out` folder. Read-only: a test that needs the good
+    output of an unchanged copy of `basic` copies this folder (copy2 keeps the times) instead of building."""
+    root = tmp_path_factory.mktemp("basic-built") / "basic"
+    shutil.copytree(FIXTURES / "basic", root)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out"
+
+
 @pytest.fixture
 def project(tmp_path):
     """Copy a fixture project (content/ + layouts/) into a temp folder and return its path."""

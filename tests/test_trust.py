@@ -71,8 +71,8 @@ def test_no_network_is_touched_during_a_build(all_games):
 
 
 @pytest.mark.parametrize("case", HOSTILE, ids=[c.stem for c in HOSTILE])
-def test_hostile_input_is_refused_with_a_clear_message(case, project):
-    check_case(case, project("basic"))
+def test_hostile_input_is_refused_with_a_clear_message(case, project, basic_out):
+    check_case(case, project("basic"), basic_out)
 
 
 def test_a_symlink_out_of_the_game_folder_is_refused(project):
