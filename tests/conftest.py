@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from click.testing import CliRunner
 
@@ -39,9 +41,67 @@ def shipped_build(tmp_path_factory) -> Path:
     it first), so this builds from content/ itself, the way `make build` does.
     """
     out = tmp_path_factory.mktemp("shipped")
-    result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
+
+    def refuse(*args, **kwargs):
+        SHIPPED_BUILD_SOCKETS.append(args)
+        raise AssertionError("pnpgen opened a socket")
+
+    # no network during a build (tests/test_trust.py reads what was tried): proved here, not by a second build
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket, "socket", refuse)
+        patch.setattr(socket, "create_connection", refuse)
+        result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
     assert result.exit_code == 0, result.output
     return out
+
+
+SHIPPED_BUILD_SOCKETS: list = []  # every socket the session's build of the shipped games tried to open
+
+
+@pytest.fixture(scope="session")
+def shipped_pdf(shipped_build):
+    """Open a PDF of the shipped build with pdfplumber, once per session: `shipped_pdf("deity", "rulebook.pdf")`.
+
+    pdfplumber keeps each page's parsed objects (chars, words' sources, rects, curves) on its `Page`, so the tests
+    that measure the same rulebook or deck share one parse instead of each parsing every page again. Read-only:
+    never close it (the session does) or change a page's objects.
+    """
+    opened: dict[Path, pdfplumber.PDF] = {}
+
+    def open_(game: str, name: str) -> pdfplumber.PDF:
+        path = shipped_build / game / name
+        if path not in opened:
+            opened[path] = pdf = pdfplumber.open(path)
+            for page in pdf.pages:
+                _drop_layout_once_parsed(page)
+        return opened[path]
+
+    yield open_
+    for pdf in opened.values():
+        pdf.close()
+
+
+def _drop_layout_once_parsed(page) -> None:
+    """Keep a shared page's objects but not pdfminer's layout tree they came from (half the memory of a parse)."""
+    parse = page.parse_objects
+
+    def parse_then_drop():
+        objects = parse()
+        page.__dict__.pop("_layout", None)
+        return objects
+
+    page.parse_objects = parse_then_drop
+
+
+@pytest.fixture(scope="session")
+def basic_out(tmp_path_factory) -> Path:
+    """The `basic` fixture game built once per session: its `out` folder. Read-only: a test that needs the good
+    output of an unchanged copy of `basic` copies this folder (copy2 keeps the times) instead of building."""
+    root = tmp_path_factory.mktemp("basic-built") / "basic"
+    shutil.copytree(FIXTURES / "basic", root)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out"
 
 
 @pytest.fixture

@@ -33,41 +33,40 @@ def toc_entries(pdf) -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_contents_match_the_headings_and_their_pages(built, game):
-    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
-        entries = toc_entries(pdf)
-        assert len(entries) >= 8
-        numbers = [e[0].split()[0] for e in entries]
-        assert numbers[0] == "1" and "2" in numbers
-        for title, page in entries:
-            text = re.sub(r"\s+", " ", pdf.pages[page - 1].extract_text() or "")
-            assert title in text, (title, page)
-        # every page after the cover carries its folio at the foot
-        for i, page in enumerate(pdf.pages[1:], start=2):
-            foot = [w["text"] for w in page.extract_words() if w["top"] > page.height - 15 * 72 / 25.4]
-            assert str(i) in foot, (i, foot)
+def test_contents_match_the_headings_and_their_pages(shipped_pdf, game):
+    pdf = shipped_pdf(game, "rulebook.pdf")
+    entries = toc_entries(pdf)
+    assert len(entries) >= 8
+    numbers = [e[0].split()[0] for e in entries]
+    assert numbers[0] == "1" and "2" in numbers
+    for title, page in entries:
+        text = re.sub(r"\s+", " ", pdf.pages[page - 1].extract_text() or "")
+        assert title in text, (title, page)
+    # every page after the cover carries its folio at the foot
+    for i, page in enumerate(pdf.pages[1:], start=2):
+        foot = [w["text"] for w in page.extract_words() if w["top"] > page.height - 15 * 72 / 25.4]
+        assert str(i) in foot, (i, foot)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "orbis"])
-def test_component_counts_in_the_rulebook_equal_the_content(built, game):
+def test_component_counts_in_the_rulebook_equal_the_content(built, shipped_pdf, game):
     manifest = json.loads((built / game / "manifest.json").read_text())
     cards = {f["component"]: f["faces"] for f in manifest["files"] if f["kind"] != "rulebook"}
     names = json.loads(run_cli("list", game, "--content", CONTENT, "--format", "json").output)
-    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
-        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+    text = "\n".join(p.extract_text() or "" for p in shipped_pdf(game, "rulebook.pdf").pages)
     for comp in names["games"][0]["components"]:
         assert re.search(rf"{re.escape(comp['name'])} {cards[comp['id']]}\b", text), comp["name"]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "orbis"])
-def test_pictures_of_every_deck_are_drawn_as_vector_faces(built, game):
+def test_pictures_of_every_deck_are_drawn_as_vector_faces(built, shipped_pdf, game):
     manifest = json.loads((built / game / "manifest.json").read_text())
     decks = [f for f in manifest["files"] if f["kind"] == "cards"]
-    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
-        faces = [n for p in pdf.pages for n in form_uses(p) if re.match(rb"FormXob\.RF\d+$", n)]
-        images = sum(len(p.images) for p in pdf.pages)
+    pdf = shipped_pdf(game, "rulebook.pdf")
+    faces = [n for p in pdf.pages for n in form_uses(p) if re.match(rb"FormXob\.RF\d+$", n)]
+    images = sum(len(p.images) for p in pdf.pages)
     assert len(faces) >= 2 * len(decks)  # front and back of one card per deck (plus the cover)
     assert images == 0  # drawings, not screenshots
 

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import re
 
-import pdfplumber
 import pytest
 
 
 @pytest.fixture(scope="module")
-def books(shipped_build) -> dict[str, list[str]]:
+def books(shipped_pdf) -> dict[str, list[str]]:
     """Each game's rulebook, as the text of each page."""
     out = {}
     for game in ("elements-of-the-gods", "deity", "orbis"):
-        with pdfplumber.open(shipped_build / game / "rulebook.pdf") as pdf:
-            pages = [page.extract_text() or "" for page in pdf.pages]
-        out[game] = pages
+        out[game] = [page.extract_text() or "" for page in shipped_pdf(game, "rulebook.pdf").pages]
     return out
 
 

@@ -44,24 +44,22 @@ def caption_page(pdf, caption: str) -> int | None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_spatial_rule_has_its_diagram_with_the_pieces_faces(built, game):
+def test_every_spatial_rule_has_its_diagram_with_the_pieces_faces(shipped_pdf, game):
     folder = CONTENT / game / "diagrams"
     ids = {p.stem for p in folder.glob("*.yaml")} - {"cover"}
     assert EXPECTED[game] <= ids
-    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
-        for diagram in sorted(ids):
-            data = yaml.safe_load((folder / f"{diagram}.yaml").read_text())
-            index = caption_page(pdf, data["caption"])
-            assert index is not None, f"{game}: the diagram '{diagram}' is not in the rulebook"
-            faces = [n for n in form_uses(pdf.pages[index]) if re.match(rb"(FormXob\.)?RF\d+$", n)]
-            pieces = {
-                (p["piece"], str(p.get("card", 1)), bool(p.get("back"))) for p in data.get("pieces", [])
-            }
-            # every distinct piece is a face drawn from its layout (one form each), plus the board when there is one
-            assert len(set(faces)) >= len(pieces) + (1 if data.get("board") else 0), (
-                diagram,
-                len(set(faces)),
-            )
+    pdf = shipped_pdf(game, "rulebook.pdf")
+    for diagram in sorted(ids):
+        data = yaml.safe_load((folder / f"{diagram}.yaml").read_text())
+        index = caption_page(pdf, data["caption"])
+        assert index is not None, f"{game}: the diagram '{diagram}' is not in the rulebook"
+        faces = [n for n in form_uses(pdf.pages[index]) if re.match(rb"(FormXob\.)?RF\d+$", n)]
+        pieces = {(p["piece"], str(p.get("card", 1)), bool(p.get("back"))) for p in data.get("pieces", [])}
+        # every distinct piece is a face drawn from its layout (one form each), plus the board when there is one
+        assert len(set(faces)) >= len(pieces) + (1 if data.get("board") else 0), (
+            diagram,
+            len(set(faces)),
+        )
 
 
 def headings(page) -> list[tuple[float, str, int]]:
@@ -88,41 +86,41 @@ def running_head(page) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_running_header_names_the_heading_current_on_each_page(built, game):
+def test_the_running_header_names_the_heading_current_on_each_page(shipped_pdf, game):
     """The header names the chapter (or its section) in force at the top of the page: the heading the page opens
     with, else the one carried over from the pages before, never one that begins further down."""
     chapter = section = ""
     checked = 0
-    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
-        for page in pdf.pages[2:]:
-            begun = headings(page)
-            head = running_head(page)
-            body = [w["top"] for w in page.extract_words() if 16 * MM < w["top"] < page.height - 16 * MM]
-            if begun and body and begun[0][0] <= min(body) + 2:  # the page opens with a heading
-                first = begun[0][1]
-                then = begun[1][1] if len(begun) > 1 and (begun[0][2], begun[1][2]) == (0, 1) else first
-                assert first in head or then in head, (page.page_number, head, begun)
-            elif chapter:  # the chapter or section carried over, not one begun lower on the page
-                assert chapter in head or (section and section in head), (page.page_number, head)
-                for _, text, _ in begun:
-                    assert text not in head or text in (chapter, section), (page.page_number, head, text)
-            checked += 1
-            for _, text, level in begun:
-                chapter, section = (text, "") if level == 0 else (chapter, text)
+    pdf = shipped_pdf(game, "rulebook.pdf")
+    for page in pdf.pages[2:]:
+        begun = headings(page)
+        head = running_head(page)
+        body = [w["top"] for w in page.extract_words() if 16 * MM < w["top"] < page.height - 16 * MM]
+        if begun and body and begun[0][0] <= min(body) + 2:  # the page opens with a heading
+            first = begun[0][1]
+            then = begun[1][1] if len(begun) > 1 and (begun[0][2], begun[1][2]) == (0, 1) else first
+            assert first in head or then in head, (page.page_number, head, begun)
+        elif chapter:  # the chapter or section carried over, not one begun lower on the page
+            assert chapter in head or (section and section in head), (page.page_number, head)
+            for _, text, _ in begun:
+                assert text not in head or text in (chapter, section), (page.page_number, head, text)
+        checked += 1
+        for _, text, level in begun:
+            chapter, section = (text, "") if level == 0 else (chapter, text)
     assert checked >= 8
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_page_holds_only_a_line_or_two(built, game):
-    with pdfplumber.open(built / game / "rulebook.pdf") as pdf:
-        for page in pdf.pages[1:-1]:  # the last page may end the book with what is left
-            body = [w for w in page.extract_words() if 16 * MM < w["top"] < page.height - 16 * MM]
-            lines = {round(w["top"]) for w in body}
-            drawn = len(page.rects) + len(page.curves) + len(form_uses(page))
-            assert len(lines) > 3 or drawn > 20, (page.page_number, sorted(lines))
+def test_no_page_holds_only_a_line_or_two(shipped_pdf, game):
+    pdf = shipped_pdf(game, "rulebook.pdf")
+    for page in pdf.pages[1:-1]:  # the last page may end the book with what is left
+        body = [w for w in page.extract_words() if 16 * MM < w["top"] < page.height - 16 * MM]
+        lines = {round(w["top"]) for w in body}
+        drawn = len(page.rects) + len(page.curves) + len(form_uses(page))
+        assert len(lines) > 3 or drawn > 20, (page.page_number, sorted(lines))
 
 
-def test_each_game_has_its_own_cover_in_its_own_colours(built):
+def test_each_game_has_its_own_cover_in_its_own_colours(built, shipped_pdf):
     grounds = {}
     for game in GAMES:
         cover = yaml.safe_load((CONTENT / game / "cover.yaml").read_text())
@@ -138,8 +136,8 @@ def test_each_game_has_its_own_cover_in_its_own_colours(built):
             want,
         )
         grounds[game] = pixel
-        with pdfplumber.open(built / game / "rulebook.pdf") as pdf:  # its art: the game's own faces
-            assert len([n for n in form_uses(pdf.pages[0]) if re.match(rb"(FormXob\.)?RF\d+$", n)]) >= 3
+        pdf = shipped_pdf(game, "rulebook.pdf")  # its art: the game's own faces
+        assert len([n for n in form_uses(pdf.pages[0]) if re.match(rb"(FormXob\.)?RF\d+$", n)]) >= 3
     assert len(set(grounds.values())) == len(GAMES)
 
 
