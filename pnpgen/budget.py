@@ -167,13 +167,32 @@ def _strike_for(seconds: float) -> type[TooMuchWork]:
 
 
 class _Guard:
-    """One limited run of evaluations in one thread: when the current one began, and whether it is still up."""
+    """One limited run of evaluations in one thread: when the current one began, whether it is still up, and its
+    strike: `armed` holds one token while the watchdog may strike; whoever pops it (the watchdog, as the limit
+    runs out, or the thread, as the limit is taken down) decides, so a strike is made at most once per arming.
+    `raised` is set once the watchdog's strike was made."""
 
-    __slots__ = ("ident", "seconds", "began", "up", "struck")
+    __slots__ = ("ident", "seconds", "began", "up", "armed", "raised")
 
     def __init__(self, ident: int, seconds: float) -> None:
         self.ident, self.seconds = ident, seconds
-        self.began, self.up, self.struck = time.monotonic(), True, False
+        self.began, self.up = time.monotonic(), True
+        self.armed, self.raised = [True], False
+
+    def claim(self) -> bool:
+        """Take the token (atomic under the GIL): True for the one who got it."""
+        try:
+            self.armed.pop()
+        except IndexError:
+            return False
+        return True
+
+    def settle(self) -> None:
+        """In the guard's own thread, once the watchdog has the token: wait until its strike is made, then take it
+        back if it has not landed yet. A strike landing here is the evaluation's."""
+        while not self.raised:
+            time.sleep(0.001)
+        _raise_in(self.ident, None)
 
 
 class Watchdog:
@@ -182,6 +201,11 @@ class Watchdog:
     limit by raising `TimeUp` in its thread (CPython's `PyThreadState_SetAsyncExc`, which is what a signal
     handler's exception amounts to: it lands at the next instruction the thread runs). No signal, no timer: it
     works in any thread (serve's builds too), on Windows, and in processes that were spawned or forked.
+
+    A strike can land anywhere in the thread's code, so that thread never takes the watchdog's lock once a strike
+    may be on its way (a strike landing just after a lock's acquire leaves it held: the watchdog, and every other
+    thread's limit, would wait on it for ever): it takes the lock only to add its guard, and re-arms and takes
+    down a guard with the token alone (`_Guard.claim`, `_Guard.settle`).
 
     Wall time, not CPU time: a thread cannot read another's CPU clock on every OS. The limit (20 s for one face)
     is far above what any real face takes, so a loaded machine never comes near it."""
@@ -201,37 +225,38 @@ class Watchdog:
             self.cond.notify()
 
     def remove(self, guard: _Guard) -> None:
-        """Take a guard down (its `up` already false). A strike made as it ended and not yet raised is taken
-        back, so none lands outside the guard; one raised before this point is the evaluation's."""
-        with self.cond:
-            if guard.struck:
-                _raise_in(guard.ident, None)
-            if guard in self.guards:
-                self.guards.remove(guard)
+        """Take a guard down, without the watchdog's lock (the watchdog drops guards that are down). A strike made
+        as it ended and not yet raised is taken back, so none lands outside the guard; one raised before this
+        point is the evaluation's."""
+        guard.up = False
+        if not guard.claim():
+            guard.settle()
 
     def again(self, guard: _Guard) -> None:
-        """The next evaluation begins: its own full limit (and, after a strike, a fresh one)."""
+        """The next evaluation begins: its own full limit (and, after a strike, a fresh one). A struck guard is
+        re-armed without the lock: the watchdog looks at it again within `seconds`."""
         guard.began = time.monotonic()
-        if guard.struck:
-            with self.cond:
-                guard.struck = False
-                self.cond.notify()
+        if not guard.armed:
+            guard.settle()
+            guard.raised = False
+            guard.began = time.monotonic()
+            guard.armed.append(True)
 
     def _watch(self) -> None:
         while True:
             with self.cond:
                 now = time.monotonic()
                 wait = None
-                self.guards = [g for g in self.guards if g.up]  # one a strike cut short as it ended
+                self.guards = [g for g in self.guards if g.up]  # the ones taken down
                 for guard in self.guards:
-                    if guard.struck:
-                        continue
                     left = guard.began + guard.seconds - now
-                    if left <= 0:
-                        guard.struck = True
+                    if guard.armed and left <= 0 and guard.claim():
                         _raise_in(guard.ident, _strike_for(guard.seconds))
-                    else:
+                        guard.raised = True
+                    if guard.armed:
                         wait = left if wait is None else min(wait, left)
+                    else:  # struck: it may be re-armed, with a full limit, at any moment
+                        wait = guard.seconds if wait is None else min(wait, guard.seconds)
                 self.cond.wait(wait)
 
 
@@ -269,10 +294,10 @@ def cpu_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
     try:
         yield lambda: dog.again(guard)
     finally:
-        guard.up = False  # first: the watchdog strikes only guards that are up
         try:
             dog.remove(guard)
-        finally:
+        finally:  # even when a strike lands as the guard is taken down
+            guard.up = False
             _limited.reset(token)
 
 

@@ -74,9 +74,12 @@ def same_file_key(name: str) -> str:
 def typed_for_windows(path: Path, windows: bool = os.name == "nt") -> str | None:
     """Why a path typed as on Windows would name another folder here, or None. On Windows, '\\' separates folders
     and 'C:' is a drive; elsewhere both are plain characters of a name, so `out\\cards` would make one folder
-    named so: refused with the path to write instead, unless something of that very name exists."""
+    named so: refused with the path to write instead, unless the folders of those names exist."""
     text = str(path)
-    if windows or os.path.lexists(path) or not ("\\" in text or re.match(r"^[A-Za-z]:[\\/]", text)):
+    if windows or not ("\\" in text or re.match(r"^[A-Za-z]:[\\/]", text)):
+        return None
+    odd = [p for p in (path, *path.parents) if "\\" in p.name or re.match(r"^[A-Za-z]:$", p.name)]
+    if all(os.path.lexists(p) for p in odd):  # those folders exist: a new `--out` inside one too
         return None
     better = text.replace("\\", "/")
     if re.match(r"^[A-Za-z]:/", better):

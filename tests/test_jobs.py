@@ -291,3 +291,31 @@ def test_the_pool_works_from_a_thread_that_is_not_the_main_one():
     thread.join(60)
     assert [r[0] for r in got[0]] == [0, 2, 4, 6]
     assert _no_children_left()
+
+
+def _unpicklable_result(n: int) -> object:
+    import threading
+
+    return threading.Lock() if n == 1 else n
+
+
+def test_a_result_that_cannot_cross_is_that_items_error_not_a_dead_worker(method, capfd):
+    """A result that does not pickle fails its item, named, like an error that cannot cross: the worker goes on
+    and prints no traceback of its own (it used to die sending it: 'a writer process stopped ... exit status 1')."""
+    with pytest.raises(RuntimeError, match="result of an item could not be sent back: .*pickle"):
+        run_parallel(list(range(4)), _unpicklable_result, 2, lambda i: None)
+    assert _no_children_left()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_worker_whose_parent_is_gone_ends_quietly():
+    """An answer to a parent that is gone (the build was killed while this worker wrote) is dropped, not a
+    BrokenPipeError traceback on the terminal the user was typing in."""
+    import multiprocessing
+
+    from pnpgen.pipeline.pool import _answer
+
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    reader.close()
+    _answer(writer, (0, True, {"pages": 1}, ""))
+    writer.close()

@@ -104,3 +104,14 @@ def test_display_path_with_spaces_and_letters_of_any_script(tmp_path, monkeypatc
     assert display_path("my games/Spiel Ü") == os.path.join("my games", "Spiel Ü")
     outside = tmp_path.parent / "élsewhere dir" / "x.yaml"
     assert display_path(outside) == str(outside)
+
+
+def test_an_output_folder_inside_a_folder_whose_name_holds_a_backslash(tmp_path, monkeypatch):
+    """The folder named with a '\\' exists (a Linux user's own): a new output folder inside it is used as typed,
+    as the folder itself is; one whose '\\' folder does not exist is still refused."""
+    (tmp_path / "odd\\name").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert typed_for_windows(Path("odd\\name/out"), windows=False) is None
+    assert typed_for_windows(Path(tmp_path / "odd\\name" / "out" / "deeper"), windows=False) is None
+    assert "write 'new/name/out'" in (typed_for_windows(Path("new\\name/out"), windows=False) or "")
+    assert "a drive letter" in (typed_for_windows(Path("C:/games/out"), windows=False) or "")

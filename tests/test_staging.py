@@ -353,3 +353,31 @@ def test_the_manifest_text_does_not_take_json_s_slow_encoder(monkeypatch):
 
     monkeypatch.setattr(manifest.json, "dumps", slow)
     assert manifest.dumps(value) == expected
+
+
+def _lease_beats_here(folder: str, answers) -> None:
+    import threading
+
+    from pnpgen.pipeline import staging
+
+    staging._hold(Path(folder))
+    answers.send([t.name for t in threading.enumerate() if t.is_alive()])
+    staging._release(Path(folder))
+
+
+def test_a_forked_worker_keeps_its_own_staging_folders_lease(tmp_path):
+    """A game built in a forked worker (several games) stages its own folder; its lease is kept by a heartbeat in
+    that process, even when the parent had started one before it forked (watch, serve): threads are not forked."""
+    import multiprocessing
+
+    from pnpgen.pipeline import staging
+
+    staging._hold(tmp_path / "parent")
+    ctx = multiprocessing.get_context("fork")
+    reader, writer = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_lease_beats_here, args=(str(tmp_path / "child"), writer))
+    child.start()
+    names = reader.recv()
+    child.join()
+    staging._release(tmp_path / "parent")
+    assert "pnpgen-staging-lease" in names

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from pnpgen.errors import Location
@@ -244,9 +246,9 @@ def test_a_strike_as_the_limit_is_taken_down_never_lands_after_it(monkeypatch, e
     real = budget.Watchdog.remove
 
     def remove(self, guard):
-        with self.cond:  # as the watchdog does, under its lock, while the guard ends
-            guard.struck = True
+        if guard.claim():  # as the watchdog does, while the guard ends
             budget._raise_in(guard.ident, budget._strike_for(guard.seconds))
+            guard.raised = True
         real(self, guard)
 
     monkeypatch.setattr(budget.Watchdog, "remove", remove)
@@ -260,3 +262,50 @@ def test_a_strike_as_the_limit_is_taken_down_never_lands_after_it(monkeypatch, e
     monkeypatch.setattr(budget.Watchdog, "remove", real)
     _burn(0.05)  # nothing lands here
     assert budget._limited.get() is False and not [g for g in budget._watchdog().guards if g.up]
+
+
+def test_a_thread_a_strike_may_land_in_never_takes_the_watchdogs_lock(monkeypatch):
+    """A strike lands at whatever instruction its thread runs next: just after a lock's acquire, it leaves the lock
+    held, and the watchdog (and every other thread's limit) waits on it for ever (seen: a thread stuck in
+    `Watchdog.add`, the watchdog in `wait`, after a strike as a limit ended). So the evaluating thread takes the
+    watchdog's lock only to add its guard, before any strike can be on its way; a struck limit is re-armed and
+    taken down without it, and the watchdog still stops the next thread that runs over."""
+    import threading
+
+    from pnpgen import budget
+    from pnpgen.budget import TooMuchWork, cpu_limit, cpu_limit_each
+
+    dog = budget.Watchdog()
+    monkeypatch.setitem(budget._watchdogs, os.getpid(), dog)
+    entered: list = []
+
+    class Recording(type(dog.cond)):  # type: ignore[misc]
+        def __enter__(self):
+            entered.append(threading.current_thread() is not dog.thread)
+            return super().__enter__()
+
+    dog.cond = Recording()
+    stopped = []
+    with cpu_limit_each(0.05) as next_face:
+        for cost in (0.3, 0.01, 0.3):
+            next_face()
+            try:
+                _burn(cost)
+            except TooMuchWork:
+                stopped.append(cost)
+    assert stopped == [0.3, 0.3]
+    assert entered.count(True) == 1  # `add` alone; the watchdog's own entries are its business
+
+    seen: list = []
+
+    def other() -> None:
+        try:
+            with cpu_limit(0.05):
+                _burn(2)
+        except TooMuchWork:
+            seen.append("stopped")
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join(10)
+    assert seen == ["stopped"]

@@ -228,7 +228,8 @@ def _serve(work: Callable, items: list, tasks, answers, inherited: list) -> None
 
 
 def _answer(answers, answer: tuple) -> None:
-    """Send an answer back; an error that cannot cross (it does not pickle, or not back) goes as its text."""
+    """Send an answer back; an error that cannot cross (it does not pickle, or not back) goes as its text, and a
+    result that does not pickle as the item's error. A parent that is gone gets nothing (the loop then ends)."""
     import pickle
 
     i, ok, value, tb = answer
@@ -237,7 +238,16 @@ def _answer(answers, answer: tuple) -> None:
             pickle.loads(pickle.dumps(value))
         except Exception:  # noqa: BLE001 - an error that cannot cross: its text does
             answer = (i, False, RuntimeError(f"{type(value).__name__}: {value}"), tb)
-    answers.send(answer)
+    try:
+        try:
+            answers.send(answer)  # pickled whole before a byte is sent
+        except OSError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a result that does not pickle: the item fails, named
+            error = RuntimeError(f"the result of an item could not be sent back: {type(exc).__name__}: {exc}")
+            answers.send((i, False, error, "".join(traceback.format_exception(exc))))
+    except OSError:
+        pass  # the parent is gone (killed): nobody to answer
 
 
 def _how(process) -> str:

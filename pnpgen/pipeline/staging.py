@@ -309,18 +309,19 @@ def _ours(name: str) -> bool:
 
 # -- the lease ---------------------------------------------------------------------------------------------------
 _held: set[str] = set()  # the staging folders this process still writes into
-_beating: list[threading.Thread | threading.Event] = []  # the heartbeat thread and its event, once started
+_beating: list[threading.Thread] = []  # the heartbeat thread, once started in this process
 
 
 def _hold(folder: Path) -> None:
     """Keep `folder`'s lease fresh while this process lives: a daemon thread touches it every `BEAT` seconds."""
     _held.add(os.path.abspath(folder))
-    if not _beating:
+    if not _beating or not _beating[0].is_alive():  # none yet, or a parent's: forks copy no thread
         import threading
 
+        _beating.clear()
         wake = threading.Event()
         thread = threading.Thread(target=_beat, args=(wake,), name="pnpgen-staging-lease", daemon=True)
-        _beating.extend((thread, wake))
+        _beating.append(thread)
         thread.start()
 
 
