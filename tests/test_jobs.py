@@ -319,3 +319,21 @@ def test_a_worker_whose_parent_is_gone_ends_quietly():
     reader.close()
     _answer(writer, (0, True, {"pages": 1}, ""))
     writer.close()
+
+
+def test_a_program_read_from_standard_input_works_alone_where_workers_are_spawned():
+    """A spawned worker runs its parent's program again, which a program piped in on standard input cannot be:
+    the work is then done in the one process, not lost to a worker that dies at its start."""
+    script = (
+        "import os\n"
+        "from pnpgen.pipeline.jobs import run_parallel\n"
+        "def work(n):\n"
+        "    return os.getpid()\n"
+        "if __name__ == '__main__':\n"
+        "    print(set(run_parallel([1, 2, 3], work, 2, lambda i: None)) == {os.getpid()})\n"
+    )
+    env = {**os.environ, "PNPGEN_START_METHOD": "spawn"}
+    done = subprocess.run(
+        [sys.executable, "-"], input=script, capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr

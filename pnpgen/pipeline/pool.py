@@ -86,6 +86,8 @@ class Pool:
         import multiprocessing
 
         method = start_method()
+        if method != "fork" and not _main_can_be_run_again():
+            raise OSError("spawned workers cannot run this program again (it was read from standard input)")
         # spelled out, so that each context is known to have its `Process` (the base class has none)
         ctx = (
             multiprocessing.get_context("fork")
@@ -187,6 +189,16 @@ class Pool:
 
     def __exit__(self, kind, exc, tb) -> None:
         self.close(kill=exc is not None)  # an error or an interrupt: the others' work is not wanted
+
+
+def _main_can_be_run_again() -> bool:
+    """A spawned worker runs the parent's main program again (its imports, not its `__main__` block): possible for
+    a file, a module (`-m`) or `-c` code, not for a program read from standard input."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
 
 
 def _send(tasks, index: int | None, process) -> None:

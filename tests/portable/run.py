@@ -28,6 +28,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 TEXT = {".yaml", ".yml", ".csv", ".tsv", ".md", ".svg", ".txt", ".html", ".json"}
 SHOPS = ("tgc", "dtc", "pdfx", "factory")
+# the `pnpgen` command as installed beside this Python (what a designer runs; on Windows its launcher starts the
+# spawned workers' parent), else `python -m pnpgen`
+_SCRIPT = Path(sys.executable).with_name("pnpgen.exe" if os.name == "nt" else "pnpgen")
+COMMAND = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "pnpgen"]
 
 
 def windows_text(src: Path, dest: Path) -> int:
@@ -80,14 +84,19 @@ class Job:
     def pnpgen(self, side: str, *args: str, expect: int = 0) -> subprocess.CompletedProcess:
         env = self.portable if side == "portable" else self.plain
         cwd = self.work / side
-        done = subprocess.run(
-            [sys.executable, "-m", "pnpgen", *args], cwd=cwd, env=env, capture_output=True, timeout=600
-        )
+        done = subprocess.run([*COMMAND, *args], cwd=cwd, env=env, capture_output=True, timeout=600)
         text = done.stdout.decode("cp1252", "replace") + done.stderr.decode("cp1252", "replace")
         ok = done.returncode == expect and "Traceback" not in text
         if not ok or side == "portable":
             self.say(ok, f"{side}: pnpgen {' '.join(args)}", f"exit {done.returncode}: {text[-2000:]}")
         return done
+
+    def workers_ran(self) -> None:
+        """The portable build really ran in spawned workers (the bytes alone would not show a fall back to one
+        process): each spawned worker wrote its process id (`sitecustomize.py`)."""
+        log = Path(self.portable["PNPGEN_PORTABLE_WORKERS"])
+        pids = set(log.read_text().split()) if log.exists() else set()
+        self.say(len(pids) >= 2, f"portable: the build ran in {len(pids)} spawned worker processes")
 
     def both(self, *args: str) -> None:
         self.pnpgen("plain", *args)
@@ -242,7 +251,10 @@ def main() -> int:
             n += windows_text(ROOT / "layouts", work / "portable" / "layouts")
         print(f"     {n} text files given CRLF line endings and a byte order mark", flush=True)
         job = Job(work, games)
+        job.portable["PNPGEN_PORTABLE_WORKERS"] = str(work / "workers.txt")
         job.both("build", "--out", "output")
+        if len(games) > 1:  # several games build one per worker; one game writes its files in its process
+            job.workers_ran()
         job.both("check")
         job.both("list")
         job.both("icons")

@@ -22,3 +22,12 @@ if os.environ.get("PNPGEN_PORTABLE") == "1":
     ):
         if hasattr(signal, name):
             delattr(signal, name)
+
+    # a spawned worker (multiprocessing runs it as `python -c ... --multiprocessing-fork`) says it started, so
+    # the job can tell that builds ran in workers and did not fall back to one process
+    import sys
+
+    _log = os.environ.get("PNPGEN_PORTABLE_WORKERS")
+    if _log and "--multiprocessing-fork" in sys.argv:
+        with open(_log, "a", encoding="utf-8") as _fh:
+            _fh.write(f"{os.getpid()}\n")
