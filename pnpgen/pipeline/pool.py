@@ -170,9 +170,18 @@ class Pool:
                     meanwhile = None
 
     def close(self, kill: bool = False) -> None:
+        """Let the workers end; with `kill` (an error or an interrupt), stop them: asked first (SIGTERM, which a
+        worker turns into an exit that undoes its staging folder; Windows ends the process at once), then killed
+        if one is still there after a few seconds."""
+        if kill:
+            for process, _tasks, _answers in self.workers:
+                if process.exitcode is None:
+                    process.terminate()
         for process, tasks, answers in self.workers:
-            if kill and process.exitcode is None:
-                process.kill()
+            if kill:
+                process.join(5)
+                if process.exitcode is None:
+                    process.kill()
             else:
                 try:
                     tasks.send(None)
@@ -189,6 +198,10 @@ class Pool:
 
     def __exit__(self, kind, exc, tb) -> None:
         self.close(kill=exc is not None)  # an error or an interrupt: the others' work is not wanted
+
+
+def _stopped(signum, frame) -> None:
+    raise SystemExit(1)  # unwinds the work: a game's staging folder is removed, its own writers stopped
 
 
 def _main_can_be_run_again() -> bool:
@@ -216,6 +229,7 @@ def _serve(work: Callable, items: list, tasks, answers, inherited: list) -> None
     from multiprocessing.connection import wait
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stopped)  # the pool stops its workers so: what they staged is undone
     for conn in inherited:
         conn.close()
     parent = multiprocessing.parent_process()
