@@ -50,6 +50,17 @@ def loaded(project, game_id: str, check: bool = True):
     return run, diags
 
 
+def components_of(run, components: list[str]) -> list:
+    """The named components (all when none), or a usage error naming the game's components."""
+    game = run.game
+    wanted = [game.component(c) for c in components] if components else list(game.components)
+    for cid, comp in zip(components, wanted):
+        if comp is None:
+            ids = ", ".join(c.id for c in game.components)
+            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
+    return wanted
+
+
 def decks_of(run, components: list[str]) -> list[Deck]:
     game = run.game
     wanted = components or [c.id for c in game.components if isinstance(c, Deck)]

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pnpgen.errors import Diagnostics, UsageProblem
+from pnpgen.errors import Diagnostics
 from pnpgen.exports import (
     DeckExport,
     Exported,
     _png,
     _render_pages,
     _save,
+    components_of,
     loaded,
 )
 from pnpgen.exports import savedobject as tts
@@ -169,11 +170,7 @@ def export_tts(project, game_id: str, components: list[str], check: bool = True,
     of them: `OUT/<game>/tts/<game>-saved-object.json`."""
     run, diags = loaded(project, game_id, check)
     game = run.game
-    wanted = [game.component(c) for c in components] if components else list(game.components)
-    for cid, comp in zip(components, wanted):
-        if comp is None:
-            ids = ", ".join(c.id for c in game.components)
-            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
+    wanted = components_of(run, components)
     final = project.out_dir(game_id) / "tts"
     base = url_base.rstrip("/") + "/" if url_base else final.resolve().as_uri() + "/"
     results, decks, sets, boards = [], [], [], []

@@ -11,20 +11,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, UsageProblem, display_path
-from pnpgen.exports import loaded
+from pnpgen.exports import components_of, loaded
 from pnpgen.shop.targets import TARGETS
 
 MAX_PROFILE_BYTES = 20_000_000  # CMYK press profiles are 0.5-2 MB
-
-
-def components_of(run, components: list[str]) -> list:
-    game = run.game
-    wanted = [game.component(c) for c in components] if components else list(game.components)
-    for cid, comp in zip(components, wanted):
-        if comp is None:
-            ids = ", ".join(c.id for c in game.components)
-            raise UsageProblem(f"no component '{cid}' in {game.id} (components: {ids})")
-    return wanted
 
 
 def cmyk_profile(path: Path, target) -> str:
