@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
+# the suite on up to four cores, each test file in one worker (a file's tests keep their order and its fixtures)
+PARALLEL := -n auto --maxprocesses 4 --dist loadfile
+
 .PHONY: build test test-fast lint format bench ink clean portable
 
 $(BIN)/python:
@@ -37,11 +40,11 @@ test: $(VENV)/.installed-test
 	@command -v gs >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q ghostscript >/dev/null 2>&1; } || \
 		echo "ghostscript is not installed: the PDF/X and CMYK tests will be skipped"
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PARALLEL)
 
 # everything but the tests marked slow (each of those builds or rasterises a lot): under a minute
 test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" $(PARALLEL)
 
 # pnpgen as Windows runs it, proved here: every command on CRLF + BOM content, without os.fork, setitimer or SIGALRM,
 # spawned workers, a cp1252 console; the PDFs and PNGs byte-identical to the ordinary run's (tests/portable/run.py)
