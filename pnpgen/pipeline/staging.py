@@ -227,9 +227,8 @@ def swap_folders(
                 aside = final.with_name(f".{final.name}{_STAGING}{os.getpid()}-old-{os.urandom(4).hex()}")
                 os.rename(final, aside)
                 _hold(aside)
-                _touch(
-                    aside
-                )  # its mtime may be days old: made fresh, so no sweep takes it before it is removed
+                # its mtime may be days old: made fresh, so no sweep takes it before it is removed
+                _touch(aside)
                 aside_of.append((final, aside))
             os.rename(staged, final)
             moved_in.append((staged, final))
@@ -319,8 +318,7 @@ def _hold(folder: Path) -> None:
         import threading
 
         _beating.clear()
-        wake = threading.Event()
-        thread = threading.Thread(target=_beat, args=(wake,), name="pnpgen-staging-lease", daemon=True)
+        thread = threading.Thread(target=_beat, name="pnpgen-staging-lease", daemon=True)
         _beating.append(thread)
         thread.start()
 
@@ -329,10 +327,9 @@ def _release(folder: Path) -> None:
     _held.discard(os.path.abspath(folder))
 
 
-def _beat(wake: threading.Event) -> None:
+def _beat() -> None:
     while True:
-        wake.wait(BEAT)
-        wake.clear()
+        time.sleep(BEAT)
         for path in list(_held):
             _touch(Path(path))
 
