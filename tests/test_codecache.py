@@ -12,7 +12,7 @@ import pytest
 
 from pnpgen import codecache, templating
 from pnpgen.errors import Location
-from pnpgen.templating import Compiler, TemplateProblem, content
+from pnpgen.templating import Compiler, TemplateProblem, content, jinja
 
 ROOT = Path(__file__).resolve().parent.parent
 LOC = Location("l.yaml", 2, 7)
@@ -25,12 +25,12 @@ def cache_at(monkeypatch, tmp_path):
     def use(where: str | Path) -> Path:
         monkeypatch.setenv("PNPGEN_CACHE", str(where))
         codecache.folder.cache_clear()
-        templating._compiled.cache_clear()
+        jinja._compiled.cache_clear()
         return Path(where) / "templates"
 
     yield use
     codecache.folder.cache_clear()
-    templating._compiled.cache_clear()
+    jinja._compiled.cache_clear()
 
 
 def entries(folder: Path) -> list[Path]:
@@ -39,7 +39,7 @@ def entries(folder: Path) -> list[Path]:
 
 def evaluate_fresh(source: str, **ctx):
     """Compile in a new compiler with this process's memory cleared: what another build process would do."""
-    templating._compiled.cache_clear()
+    jinja._compiled.cache_clear()
     return Compiler().value(source, LOC)(ctx)
 
 
@@ -64,8 +64,8 @@ def test_a_value_read_back_from_the_store_is_the_value_compiled(cache_at, tmp_pa
     assert entries(folder) == stored and stored[0].stat().st_mtime_ns == mtime  # not written again
     # the card fields it reads came back too (rebuilds decide which cards changed from them)
     compiler = Compiler()
-    assert compiler.deps(compiler.value(source, LOC)) == templating.card_fields_used(
-        templating.shared_environment(), *_kind(source)
+    assert compiler.deps(compiler.value(source, LOC)) == jinja.card_fields_used(
+        jinja.shared_environment(), *_kind(source)
     )
 
 
@@ -87,7 +87,7 @@ def test_the_sandbox_refuses_what_it_refused_when_code_comes_back_from_the_store
 def test_a_syntax_error_is_reported_each_time_and_never_stored(cache_at, tmp_path):
     folder = cache_at(tmp_path / "c")
     for _ in range(2):
-        templating._compiled.cache_clear()
+        jinja._compiled.cache_clear()
         with pytest.raises(Exception, match="template error"):
             Compiler().value("{{ card.name | }}", LOC)
     assert entries(folder) == []

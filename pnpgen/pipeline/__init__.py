@@ -141,7 +141,7 @@ def warm() -> None:
     import pnpgen.templating  # noqa: F401
     from pnpgen.pipeline.freshness import engine_digest
     from pnpgen.schema.icons import builtin_yaml
-    from pnpgen.templating import shared_environment
+    from pnpgen.templating.jinja import shared_environment
     from pnpgen.text.fonts import register_all
 
     register_all()

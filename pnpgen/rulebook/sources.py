@@ -107,7 +107,8 @@ def render_source(path: Path, game, reader=None) -> str:
 
 
 def render_document(text: str, names: dict, display: str) -> str:
-    """`templating.render_document`, imported when a rulebook is rendered: a game without one never loads Jinja."""
-    from pnpgen.templating import render_document as render
+    """`templating.jinja.render_document`, imported when a rulebook is rendered: a game without one never loads
+    Jinja."""
+    from pnpgen.templating.jinja import render_document as render
 
     return render(text, names, display)

@@ -53,18 +53,6 @@ class TemplateProblem(Exception):
 
 
 ALL = None  # "depends on the whole card"
-# Jinja's side, imported when first used (PEP 562): `from pnpgen.templating import shared_environment` works
-_JINJA = frozenset(
-    {"shared_environment", "make_environment", "card_fields_used", "render_document", "_compiled"}
-)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _JINJA:
-        from pnpgen.templating import jinja
-
-        return getattr(jinja, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Compiler:
