@@ -1,7 +1,7 @@
 """Work budgets for templates: what one evaluation, and one build, may spend.
 
 Every look-up, call, operator, turn of `range` and turn of a loop over content is a step; texts, lists and
-numbers are refused before they grow huge; a CPU-time limit is the backstop for work no step counts. Kept apart
+numbers are refused before they grow huge; a time limit is the backstop for work no step counts. Kept apart
 from `templating` (the only Jinja user) so the rules read on their own; nothing here imports Jinja.
 """
 
@@ -21,7 +21,7 @@ MAX_STEPS = 100_000  # look-ups, calls, operators and loop turns in one evaluati
 MAX_BUILD_STEPS = 20_000_000  # all evaluations of one build together
 MAX_ITEMS = 1_000_000  # characters of a text, or items of a list, a template may build
 MAX_BITS = 4_096  # a number a template computes: about 1,200 digits
-MAX_SECONDS = 20.0  # CPU time of one evaluation: the backstop for work no step counts
+MAX_SECONDS = 20.0  # seconds of one evaluation (wall time): the backstop for work no step counts
 
 
 class TooMuchWork(Exception):
@@ -52,7 +52,7 @@ class Budget:
 # The budget of the evaluation running now, and whether a CPU limit is armed (context variables: each
 # evaluation sets its own and restores it).
 budget_var: ContextVar[Budget | None] = ContextVar("pnpgen_template_budget", default=None)
-_limited: ContextVar[bool] = ContextVar("pnpgen_cpu_limited", default=False)
+_limited: ContextVar[bool] = ContextVar("pnpgen_time_limited", default=False)
 
 
 def charge(n: int = 1) -> None:
@@ -280,10 +280,10 @@ def _watchdog() -> Watchdog:
 
 
 @contextmanager
-def cpu_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
-    """`cpu_limit` for each of many evaluations in a row (the faces of a deck), set up once for all of them.
+def time_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
+    """`time_limit` for each of many evaluations in a row (the faces of a deck), set up once for all of them.
     Call the yielded `next()` as each evaluation begins: it has `seconds` from then (after a stop too). Nested
-    `cpu_limit`s inside cost nothing."""
+    `time_limit`s inside cost nothing."""
     if _limited.get():
         yield lambda: None
         return
@@ -302,8 +302,8 @@ def cpu_limit_each(seconds: float) -> Iterator[Callable[[], None]]:
 
 
 @contextmanager
-def cpu_limit(seconds: float) -> Iterator[None]:
+def time_limit(seconds: float) -> Iterator[None]:
     """Stop an evaluation that has run for `seconds` (a loop no step counted), in whatever thread it runs;
     nested uses keep the outer limit."""
-    with cpu_limit_each(seconds):
+    with time_limit_each(seconds):
         yield

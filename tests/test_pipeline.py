@@ -283,8 +283,8 @@ def test_a_games_longest_files_start_first(monkeypatch):
     assert seen == [[4, 2, 0, 1, 3]]
 
 
-def test_a_face_over_its_cpu_limit_after_drawing_is_the_cards_error_not_a_crash(tmp_path, monkeypatch):
-    """A deck arms its CPU-time backstop once (`cpu_limit_each`); a strike that lands outside the face's own
+def test_a_face_over_its_time_limit_after_drawing_is_the_cards_error_not_a_crash(tmp_path, monkeypatch):
+    """A deck arms its time backstop once (`time_limit_each`); a strike that lands outside the face's own
     drawing (here: its low-ink form) is reported at the layout, naming the card, and the next face is limited
     again."""
     import shutil

@@ -186,19 +186,19 @@ def _burn(seconds: float) -> None:
         pass
 
 
-def test_a_deck_arms_one_cpu_limit_that_stops_only_the_face_over_it():
-    """`cpu_limit_each`, armed once for a deck: faces that together use more than the limit all finish; each
+def test_a_deck_arms_one_time_limit_that_stops_only_the_face_over_it():
+    """`time_limit_each`, armed once for a deck: faces that together use more than the limit all finish; each
     face that alone uses it is stopped, the second as the first (the timer is set again after a stop), and the
     limit is gone afterwards."""
     from pnpgen import budget
-    from pnpgen.budget import TooMuchWork, cpu_limit, cpu_limit_each
+    from pnpgen.budget import TooMuchWork, time_limit, time_limit_each
 
     done, stopped = [], []
-    with cpu_limit_each(0.2) as next_face:
+    with time_limit_each(0.2) as next_face:
         for n, cost in enumerate([0.08, 0.08, 0.08, 0.5, 0.5, 0.08]):
             next_face()
             try:
-                with cpu_limit(0.2):  # nested, as draw_face's own: costs nothing, changes nothing
+                with time_limit(0.2):  # nested, as draw_face's own: costs nothing, changes nothing
                     _burn(cost)
                 done.append(n)
             except TooMuchWork as exc:
@@ -215,7 +215,7 @@ def test_the_time_limit_stops_a_template_in_any_thread_without_signals(monkeypat
     import signal
     import threading
 
-    from pnpgen.budget import TooMuchWork, cpu_limit
+    from pnpgen.budget import TooMuchWork, time_limit
 
     monkeypatch.delattr(signal, "setitimer", raising=False)
     monkeypatch.delattr(signal, "SIGALRM", raising=False)
@@ -224,7 +224,7 @@ def test_the_time_limit_stops_a_template_in_any_thread_without_signals(monkeypat
 
     def evaluate() -> None:
         try:
-            with cpu_limit(0.1):
+            with time_limit(0.1):
                 _burn(2)
             seen.append("finished")
         except TooMuchWork as exc:
@@ -253,7 +253,7 @@ def test_a_strike_as_the_limit_is_taken_down_never_lands_after_it(monkeypatch, e
 
     monkeypatch.setattr(budget.Watchdog, "remove", remove)
     try:
-        with budget.cpu_limit_each(5) if each else budget.cpu_limit(5) as mark:
+        with budget.time_limit_each(5) if each else budget.time_limit(5) as mark:
             if each:
                 mark()
             _burn(0.01)
@@ -273,7 +273,7 @@ def test_a_thread_a_strike_may_land_in_never_takes_the_watchdogs_lock(monkeypatc
     import threading
 
     from pnpgen import budget
-    from pnpgen.budget import TooMuchWork, cpu_limit, cpu_limit_each
+    from pnpgen.budget import TooMuchWork, time_limit, time_limit_each
 
     dog = budget.Watchdog()
     monkeypatch.setitem(budget._watchdogs, os.getpid(), dog)
@@ -286,7 +286,7 @@ def test_a_thread_a_strike_may_land_in_never_takes_the_watchdogs_lock(monkeypatc
 
     dog.cond = Recording()
     stopped = []
-    with cpu_limit_each(0.05) as next_face:
+    with time_limit_each(0.05) as next_face:
         for cost in (0.3, 0.01, 0.3):
             next_face()
             try:
@@ -300,7 +300,7 @@ def test_a_thread_a_strike_may_land_in_never_takes_the_watchdogs_lock(monkeypatc
 
     def other() -> None:
         try:
-            with cpu_limit(0.05):
+            with time_limit(0.05):
                 _burn(2)
         except TooMuchWork:
             seen.append("stopped")

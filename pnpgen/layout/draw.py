@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pnpgen import units
-from pnpgen.budget import MAX_SECONDS, TooMuchWork, cpu_limit
+from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit
 from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Face, Icon, Text
 from pnpgen.inputs import Reader
@@ -160,7 +160,7 @@ def draw_face(
     ctx = dict(names)
     ops: list = []
     try:
-        with cpu_limit(MAX_SECONDS):  # one CPU-time backstop for the whole face
+        with time_limit(MAX_SECONDS):  # one time backstop for the whole face
             for name, value in layout.vars:
                 ctx[name] = value(ctx)
             spans = []
@@ -184,7 +184,7 @@ def draw_face(
     except (TemplateProblem, DrawProblem) as exc:
         fc.fault(exc.location, exc.message, card_label)
         return None
-    except TooMuchWork as exc:  # the CPU limit struck outside a template's own evaluation
+    except TooMuchWork as exc:  # the time limit struck outside a template's own evaluation
         fc.fault(layout.loc, str(exc), card_label)
         return None
     face = Face(fc.width_pt, fc.height_pt, fc.bleed_pt, tuple(ops), fc.shape)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pnpgen.budget import MAX_SECONDS, TooMuchWork, cpu_limit_each
+from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit_each
 from pnpgen.errors import Diagnostics, display_path, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
@@ -54,7 +54,7 @@ class Painter:
         self, game: Game, library, icons: dict, reader, fonts: dict | None = None, ink: str = "full"
     ):
         self.game, self.library, self.icons, self.reader = game, library, icons, reader
-        # inside `deck`: marks where each face's CPU-time backstop starts
+        # inside `deck`: marks where each face's time backstop starts
         self._next_face: Callable[[], None] | None = None
         self.fonts = fonts or {}  # the game's own font names -> registered names
         self.ink = ink  # "low": the game's palette_low over its palette, or pnpgen's transform after drawing
@@ -94,7 +94,7 @@ class Painter:
         memo: dict = {}
         failed, first_read = False, None
         try:
-            with cpu_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
+            with time_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
                 for n, card in enumerate(deck.cards):
                     # the first card is recorded on its own: the rulebook's picture of the deck (`first`)
                     if n == 0:

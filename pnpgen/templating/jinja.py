@@ -30,7 +30,7 @@ from pnpgen.budget import (
     check_format,
     check_size,
     counted_range,
-    cpu_limit,
+    time_limit,
     too_much,
 )
 from pnpgen.errors import ContentError, Location
@@ -226,7 +226,7 @@ def render_document(text: str, names: dict, display: str) -> str:
         ) from None
     token = budget_var.set(Budget())
     try:
-        with cpu_limit(MAX_SECONDS):
+        with time_limit(MAX_SECONDS):
             return check_size(template.render(names))
     except (TooMuchWork, RecursionError, MemoryError) as exc:
         raise ContentError.at(
@@ -270,7 +270,7 @@ def evaluate(value, ctx: dict) -> Any:
     budget.left = MAX_STEPS  # each value has its own; the build's total goes on
     token = budget_var.set(budget)
     try:
-        with cpu_limit(MAX_SECONDS):  # armed once per face, rulebook or fact; nested uses cost nothing
+        with time_limit(MAX_SECONDS):  # armed once per face, rulebook or fact; nested uses cost nothing
             if value.expr is not None:
                 result = value.expr(**ctx)
                 if isinstance(result, jinja2.Undefined):
