@@ -339,3 +339,29 @@ def _check_rulebook(game: Game, reader, report: Report) -> None:
         diags.extend(exc.diagnostics)
     for d in diags.sorted():
         report.add("error", "rulebook", d.message, d.location)
+
+
+def setup_needs(game: Game, reader, players: int) -> dict[str, dict[int, int]]:
+    """What the facts ask of each component for setup: component id -> {player count: need}, for `players`
+    and its neighbours in the game's range (what a virtual table sets out; the most any fact asks). A fact that
+    does not evaluate is left out: `pnpgen check` reports it."""
+    facts_path = game.root / "facts.yaml"
+    if not reader.probe(facts_path, "facts file"):
+        return {}
+    facts = read_facts(reader.load_yaml(facts_path, "facts file"), Diagnostics(), display_path(facts_path))
+    env, compiler, out = _Env(game), Compiler(), dict[str, dict[int, int]]()
+    counts = [n for n in (players - 1, players, players + 1) if game.players_min <= n <= game.players_max]
+    for fact in facts.facts:
+        comp = fact["component"]
+        if fact["need"] is None or comp not in env.by_id:
+            continue
+        for n in counts:
+            if fact["players"] and n not in fact["players"]:
+                continue
+            try:
+                need = _evaluate(compiler, fact, "need", env.names(n))
+            except (TemplateProblem, ContentError, TypeError):
+                break
+            seen = out.setdefault(comp, {})
+            seen[n] = max(seen.get(n, 0), math.ceil(need))
+    return out

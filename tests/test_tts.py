@@ -1,107 +1,320 @@
-"""The Tabletop Simulator saved object: valid JSON of the documented shape, every component of the game in it,
-every deck holding exactly the counted cards, every image it names written beside it."""
+"""The Tabletop Simulator saved object and save: read back by a parser nobody here wrote (`tabletop-tools`,
+PyPI) and by an independent check written from TTS's documentation (`tts_schema.py`); every component in it
+with the rules checker's counts, every image it names written beside it, pieces cut to their outline."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
+import tts_schema
 from conftest import FIXTURES, ROOT, run_cli
+from PIL import Image
 
+from pnpgen.checker import _Env
 from pnpgen.exports import loaded
+from pnpgen.exports import savedobject as so
 from pnpgen.model import Board
 from pnpgen.project import Project
 
+GAMES = ("deity", "elements-of-the-gods", "orbis", "river", "seven-gods")
 
-def export(tmp_path, fixture: str, game: str, *extra) -> tuple[dict, Path]:
-    project = tmp_path / "p"
-    shutil.copytree(FIXTURES / fixture, project)
+
+def export(project: Path, game: str, *extra) -> Path:
     result = run_cli("export", "tts", game, "--out", "out", *extra, cwd=project)
     assert result.exit_code == 0, result.output
-    folder = project / "out" / game / "tts"
-    return json.loads((folder / f"{game}-saved-object.json").read_text()), folder
+    return project / "out" / game / "tts"
+
+
+def fixture(tmp_path, name: str) -> Path:
+    shutil.copytree(FIXTURES / name, tmp_path / "p")
+    return tmp_path / "p"
+
+
+def read(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def round_trip(data: dict, folder: Path) -> None:
+    """tabletop-tools unpacks the file into a folder per object (it needs every object's GUID and scripts), then
+    packs it again: what comes back must be what went in."""
+    from tts.config import Config
+    from tts.repack import repack
+    from tts.savegame import UnpackedSavegame
+    from tts.unpack import unpack
+    from tts.utils.formats import dump_json, parse_json
+
+    folder.mkdir(parents=True)
+    unpacked = UnpackedSavegame(folder, Config())
+    unpack(savegame=parse_json(json.dumps(data)), unpacked_savegame=unpacked)
+    again = json.loads(dump_json(repack(unpacked_savegame=unpacked)))
+    again["Note"] = again["Note"].rstrip("\n")  # its note.txt ends in a newline
+    assert again == data
 
 
 def urls(obj) -> list[str]:
-    """Every image URL anywhere in the saved object."""
+    """Every image URL anywhere in the file."""
+    if isinstance(obj, list):
+        return [u for v in obj for u in urls(v)]
+    if not isinstance(obj, dict):
+        return []
     found = []
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if key in ("FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL") and value:
-                found.append(value)
-            else:
-                found += urls(value)
-    elif isinstance(obj, list):
-        for value in obj:
+    for key, value in obj.items():
+        if key in ("FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL") and value:
+            found.append(value)
+        else:
             found += urls(value)
     return found
 
 
-def check_game(saved: dict, folder: Path, project: Path, game: str) -> None:
-    run, _ = loaded(Project(project / "content", project / "out"), game, check=False)
-    assert saved["SaveName"] == run.game.title and isinstance(saved["ObjectStates"], list)
-    (bag,) = saved["ObjectStates"]
-    assert bag["Name"] == "Bag" and bag["Nickname"] == run.game.title
-    contents = bag["ContainedObjects"]
-    by_name: dict[str, list] = {}
-    for obj in contents:
-        by_name.setdefault(obj["Nickname"].split(":")[0], []).append(obj)
-    for comp in run.game.components:
-        if isinstance(comp, Board):
-            sides = by_name[comp.name]
-            assert [o["Name"] for o in sides] == ["Custom_Board"] * len(comp.sides)
-            continue
-        (obj,) = by_name[comp.name]
-        if comp.kind == "cards":
-            assert obj["Name"] == "DeckCustom"
-            assert len(obj["DeckIDs"]) == comp.faces  # every printed copy, as counted
-            assert len(obj["ContainedObjects"]) == comp.faces
-            keys = {int(k) for k in obj["CustomDeck"]}
-            assert {i // 100 for i in obj["DeckIDs"]} <= keys
-            names = [c["Nickname"] for c in obj["ContainedObjects"]]
-            assert sorted(set(names)) == sorted({c.name for c in comp.cards})
-            for card in comp.cards:
-                assert names.count(card.name) >= card.count
-        else:
-            kind = "Custom_Token" if comp.kind == "tokens" else "Custom_Tile"
-            assert obj["Name"] == "Bag" and len(obj["ContainedObjects"]) == comp.faces
-            assert {o["Name"] for o in obj["ContainedObjects"]} == {kind}
-    for url in urls(saved):
+def objects(obj) -> list[dict]:
+    """Every object in the file, contained ones too, but not the cards inside a deck."""
+    out = []
+    for o in obj.get("ObjectStates", obj.get("ContainedObjects", [])):
+        out.append(o)
+        if o["Name"] == "Bag":
+            out += objects(o)
+    return out
+
+
+def check_file(data: dict, folder: Path, tmp: Path) -> None:
+    """Both parsers, and every URL a file written beside the JSON."""
+    assert tts_schema.problems(data) == []
+    round_trip(data, tmp)
+    for url in urls(data):
         path = Path(unquote(urlparse(url).path))
         assert url.startswith("file:///") and path.parent == folder.resolve() and path.is_file(), url
 
 
-def test_saved_object_holds_every_deck_with_its_counts(tmp_path):
-    saved, folder = export(tmp_path, "basic", "sample")
-    check_game(saved, folder, tmp_path / "p", "sample")
-    (bag,) = saved["ObjectStates"]
+def count_of(obj: dict) -> int:
+    return len(obj["DeckIDs"]) if obj["Name"] == "DeckCustom" else 1
+
+
+def check_game(project: Path, game: str, folder: Path, tmp: Path, players: int | None = None) -> None:
+    """The saved object (and the save for `players`): both parsers, and each component with the checker's count:
+    a deck's cards, a board's sides, a piece set's pieces (in the save: on the table, at the seats and unused)."""
+    run, _ = loaded(Project(project / "content", project / "out"), game, check=False)
+    env = _Env(run.game)
+    names = [f"{game}-saved-object.json"] + ([f"{game}-save-{players}p.json"] if players else [])
+    for n, name in enumerate(names):
+        data = read(folder / name)
+        check_file(data, folder, tmp / f"unpacked-{n}")
+        everything = objects(data)
+        for comp in run.game.components:
+            counted = env.count(comp.id)  # what the rules checker counts
+            if isinstance(comp, Board):
+                found = [
+                    o
+                    for o in everything
+                    if o["Name"] == "Custom_Board" and o["Nickname"].startswith(comp.name)
+                ]
+                assert len(found) == counted, comp.id
+            elif comp.kind == "cards" and comp.faces == 1:  # a lone card
+                assert [o for o in everything if o["Name"] == "Card" and o["Nickname"] == comp.cards[0].name]
+            elif comp.kind == "cards":
+                (deck,) = [o for o in everything if o["Name"] == "DeckCustom" and o["Nickname"] == comp.name]
+                assert len(deck["DeckIDs"]) == counted, comp.id
+            else:
+                mine = re.compile(re.escape(comp.id) + r"-[0-9]{3}-front\.png$")  # the set's own images
+                pieces = [
+                    o
+                    for o in everything
+                    if o["Name"] in ("Custom_Tile", "Custom_Token")
+                    and mine.search(o["CustomImage"]["ImageURL"])
+                ]
+                assert len(pieces) == counted, comp.id
+
+
+# ---------------------------------------------------------------------------------------------- fast: one a class
+
+
+def test_saved_object_of_decks_passes_both_parsers_with_the_counts(tmp_path):
+    project = fixture(tmp_path, "basic")
+    folder = export(project, "sample")
+    check_game(project, "sample", folder, tmp_path)
+    (bag,) = read(folder / "sample-saved-object.json")["ObjectStates"]
     assert [len(o["DeckIDs"]) for o in bag["ContainedObjects"]] == [11, 20]
+    assert bag["Nickname"] == "Sample Game" and bag["ContainedObjects"][0]["Name"] == "DeckCustom"
 
 
-def test_saved_object_holds_tiles_tokens_and_boards(tmp_path):
-    saved, folder = export(tmp_path, "pieces", "pieces")
-    check_game(saved, folder, tmp_path / "p", "pieces")
-    kinds = {o["Name"] for o in saved["ObjectStates"][0]["ContainedObjects"]}
-    assert kinds == {"Bag", "Custom_Board"}
+def test_pieces_and_save_pass_both_parsers_and_set_out_every_piece(tmp_path):
+    project = fixture(tmp_path, "pieces")
+    game = project / "content/pieces"
+    text = (game / "game.yaml").read_text().replace("players: 2\n", "players: 2-4\n")
+    (game / "game.yaml").write_text(text)
+    (game / "facts.yaml").write_text(
+        "document: test\nfacts:\n"
+        "  - {id: h, section: Setup, says: eight hexes each and one more, component: hex, players: [2, 3, 4],\n"
+        "     need: '8 * players + 1', have: \"count('hex')\"}\n"
+        "  - {id: t, section: Setup, says: five triangles, component: tri, players: [2, 3, 4], need: '5',\n"
+        "     have: \"count('tri')\"}\n"
+    )
+    folder = export(project, "pieces", "--save", "--players", "3")
+    check_game(project, "pieces", folder, tmp_path, players=3)
+    save = read(folder / "pieces-save-3p.json")
+    top = {o["Nickname"]: o for o in save["ObjectStates"]}
+    unused = top["Not used with 3 players"]["ContainedObjects"]
+    seated = [o for o in save["ObjectStates"] if o["Nickname"].split(": ")[0] in ("White", "Red", "Yellow")]
+    assert sorted({o["Nickname"].split(": ")[0] for o in seated}) == ["Red", "White", "Yellow"]
+    assert len(seated) == 24 and {o["Nickname"].split(": ")[1] for o in seated} <= {"H1", "H2"}
+    supply = [o for o in save["ObjectStates"] if o["Nickname"].startswith("Supply: ")]
+    assert sorted(len(o["ContainedObjects"]) for o in supply) == [1, 5, 12, 30]  # hex, tri, squares, coins
+    assert len([o for o in unused if o["Nickname"] in ("H1", "H2")]) == 35 - 25
+    assert len([o for o in unused if o["Nickname"] in ("T1", "T2")]) == 17 - 5
+    board = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Board"]
+    assert (
+        len(board) == 1
+        and board[0]["Locked"]
+        and len([o for o in unused if o["Name"] == "Custom_Board"]) == 1
+    )
+
+
+def test_a_save_is_refused_for_a_player_count_the_game_does_not_take(tmp_path):
+    project = fixture(tmp_path, "pieces")
+    result = run_cli("export", "tts", "pieces", "--out", "out", "--save", "--players", "5", cwd=project)
+    assert result.exit_code == 2 and "pieces is for 2 players" in result.output
+    assert not (project / "out").exists()  # nothing written
+
+
+@pytest.mark.parametrize("shape", ["square", "rect", "hex", "hex-flat", "triangle", "circle"])
+def test_every_shape_is_cut_out(shape):
+    from pnpgen.exports import cut_out
+    from pnpgen.shapes import bbox
+
+    w, h = (round(v) for v in bbox(shape, (200.0, 140.0)))
+    cut = cut_out(Image.new("RGB", (w, h), "#336699"), shape)
+    assert cut.mode == "RGBA" and cut.size == (w, h)
+    measure_cut(cut, shape)
+
+
+def measure_cut(image: Image.Image, shape: str) -> None:
+    """Alpha 0 a few pixels outside the outline, 255 a few inside, along every edge and at the middle."""
+    from pnpgen.shapes import outline
+
+    w, h = image.size
+    alpha = image.getchannel("A")
+    points = outline(shape, w, h)
+    d = 3
+    if points is None:  # a circle
+        probes_in = [(w / 2, h / 2), (w / 2, d + 1), (d + 1, h / 2)]
+        probes_out = [(1, 1), (w - 2, h - 2), (w - 2, 1)]
+    else:
+        flipped = [(x, h - y) for x, y in points]
+        cx, cy = sum(p[0] for p in flipped) / len(flipped), sum(p[1] for p in flipped) / len(flipped)
+        probes_in, probes_out = [(cx, cy)], []
+        for (x0, y0), (x1, y1) in zip(flipped, flipped[1:] + flipped[:1]):
+            mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+            length = max(1e-9, ((cx - mx) ** 2 + (cy - my) ** 2) ** 0.5)
+            ux, uy = (cx - mx) / length, (cy - my) / length
+            probes_in.append((mx + ux * d, my + uy * d))
+            out = (mx - ux * d, my - uy * d)
+            if 0 <= out[0] < w and 0 <= out[1] < h:
+                probes_out.append(out)
+        if shape not in ("square", "rect"):
+            assert probes_out, shape
+    for x, y in probes_in:
+        assert alpha.getpixel((int(x), int(y))) == 255, (shape, x, y)
+    for x, y in probes_out:
+        assert alpha.getpixel((int(x), int(y))) == 0, (shape, x, y)
+
+
+def test_exported_pieces_are_cut_to_their_shape_and_show_their_back(tmp_path):
+    project = fixture(tmp_path, "pieces")
+    folder = export(project, "pieces")
+    run, _ = loaded(Project(project / "content", project / "out"), "pieces", check=False)
+    bag = read(folder / "pieces-saved-object.json")["ObjectStates"][0]
+    for comp in run.game.components:
+        if isinstance(comp, Board):
+            with Image.open(folder / f"{comp.id}-front.png") as im:  # a board keeps its aspect
+                assert abs(im.width / im.height - comp.width_pt / comp.height_pt) < 0.01
+            continue
+        for png in folder.glob(f"{comp.id}-*.png"):
+            with Image.open(png) as im:
+                measure_cut(im.convert("RGBA"), comp.shape)
+        (pieces,) = [o for o in bag["ContainedObjects"] if o["Nickname"] == comp.name]
+        for piece in pieces["ContainedObjects"]:
+            image = piece["CustomImage"]
+            expected = "Custom_Tile" if comp.shape in ("square", "rect", "circle") else "Custom_Token"
+            assert piece["Name"] == expected
+            side = "back" if comp.back is not None else "front"
+            assert image["ImageSecondaryURL"].endswith(f"-{side}.png")  # the back shows when turned over
+
+
+def test_a_lone_card_a_kept_aspect_and_stable_unique_keys():
+    url = "file:///x/".__add__
+    sheet = so.DeckSheet("a-sheet-1.png", "a-back.png", 2, 2, False)
+    one = so.CardDeck("a", "Alone", 63.5, 88.9, [sheet], [("Only", "", 1, 0)])
+    ids = so.Ids("g")
+    card = so.deck_object(ids, one, url, so.transform(0, 0))
+    assert (
+        card["Name"] == "Card" and "DeckIDs" not in card and card["CardID"] // 100 == int(*card["CustomDeck"])
+    )
+    tall = so.PieceSet("t", "Boards", "tiles", "rect", 180.0, 120.0, [so.Piece("B", 2, "b.png", "c.png")])
+    (first, second) = so.piece_objects(ids, tall, url, so.transform(0, 0))
+    assert first["CustomImage"]["CustomTile"]["Stretch"] is False and first["GUID"] != second["GUID"]
+    keys = {so.Ids("g").deck_key(f"d{i}/1") for i in range(3)}
+    again = {so.Ids("g").deck_key(f"d{i}/1") for i in range(3)}
+    assert keys == again and len(keys) == 3 and all(1000 <= k <= 99999 for k in keys)
+    crowded = so.Ids("g")
+    assert len({crowded.deck_key("same") for _ in range(50)}) == 50  # unique in one file, even for one seed
+    assert len({crowded.guid("same") for _ in range(50)}) == 50
+
+
+def test_the_same_content_exports_the_same_bytes(tmp_path):
+    project = fixture(tmp_path, "basic")
+    first = (export(project, "sample") / "sample-saved-object.json").read_bytes()
+    second = (export(project, "sample") / "sample-saved-object.json").read_bytes()
+    assert first == second
 
 
 def test_url_base_names_the_uploaded_images(tmp_path):
-    saved, folder = export(tmp_path, "basic", "sample", "--url-base", "https://example.org/my game/")
-    found = urls(saved)
+    project = fixture(tmp_path, "basic")
+    folder = export(project, "sample", "--url-base", "https://example.org/my game/")
+    found = urls(read(folder / "sample-saved-object.json"))
     assert found and all(u.startswith("https://example.org/my game/") for u in found)
     assert all((folder / unquote(u.rsplit("/", 1)[1])).is_file() for u in found)
 
 
+def test_the_schema_check_can_fail():
+    """The independent check finds what TTS would not load: a missing GUID, two of one GUID, a key naming two
+    sheets, a one-card deck."""
+    url = "file:///x/".__add__
+    sheet = so.DeckSheet("a.png", "b.png", 2, 2, False)
+    deck = so.CardDeck("a", "A", 63.5, 88.9, [sheet], [("x", "", 1, 0), ("y", "", 1, 1)])
+    good = so.save_state("t", [so.deck_object(so.Ids("g"), deck, url, so.transform(0, 0))])
+    assert tts_schema.problems(good) == []
+    no_guid = json.loads(json.dumps(good))
+    del no_guid["ObjectStates"][0]["GUID"]
+    twice = json.loads(json.dumps(good))
+    twice["ObjectStates"][0]["ContainedObjects"][1]["GUID"] = twice["ObjectStates"][0]["GUID"]
+    clash = json.loads(json.dumps(good))
+    inner = clash["ObjectStates"][0]["ContainedObjects"][1]["CustomDeck"]
+    inner[next(iter(inner))]["FaceURL"] = "file:///x/other.png"
+    for bad, why in ((no_guid, "no 'GUID'"), (twice, "used twice"), (clash, "two different sheets")):
+        assert any(why in p for p in tts_schema.problems(bad)), why
+
+
+# ---------------------------------------------------------------------------------------------- slow: every game
+
+
 @pytest.mark.slow
-def test_a_shipped_game_exports_whole(tmp_path):
+@pytest.mark.parametrize("game", GAMES)
+def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path, game):
     project = tmp_path / "p"
     shutil.copytree(ROOT / "content", project / "content")
     shutil.copytree(ROOT / "layouts", project / "layouts")
-    result = run_cli("export", "tts", "seven-gods", "--out", "out", cwd=project)
-    assert result.exit_code == 0, result.output
-    folder = project / "out/seven-gods/tts"
-    saved = json.loads((folder / "seven-gods-saved-object.json").read_text())
-    check_game(saved, folder, project, "seven-gods")
+    run, _ = loaded(Project(project / "content", project / "out"), game, check=False)
+    players = run.game.players_min
+    folder = export(project, game, "--save", "--players", players)
+    check_game(project, game, folder, tmp_path, players=players)
+    save = read(folder / f"{game}-save-{players}p.json")
+    for deck in [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]:
+        assert deck["Transform"]["rotZ"] == 180.0  # face down
+        assert deck["DeckIDs"] != sorted(deck["DeckIDs"]) or len(set(deck["DeckIDs"])) < 10  # shuffled
+    for png in folder.glob("*.png"):
+        with Image.open(png) as im:
+            assert "dpi" in im.info, png.name

@@ -67,15 +67,35 @@ def export_png(game, components, dpi, bleed, content, out, debug, no_check):
     help="Where the images will be uploaded (https://...): the saved object names them under it. "
     "Default: file:/// URLs of the exported images, which TTS loads on this machine.",
 )
+@click.option(
+    "--save",
+    is_flag=True,
+    help="Also write OUT/GAME/tts/GAME-save-Np.json: the game set up for --players N (Games > Save & Load).",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(1, 10),
+    help="How many players the save sets the game up for (default with --save: the game's most).",
+)
 @_export_common
 @_guarded
-def export_tts(game, components, url_base, content, out, debug, no_check):
+def export_tts(game, components, url_base, save, players, content, out, debug, no_check):
     """Tabletop Simulator: deck sheets (10 x 7 at most, 4096 px a side) and backs, images of tiles, tokens and
-    boards, and OUT/GAME/tts/GAME-saved-object.json holding all of them (every deck with its counts, tile and
-    token bags, boards): copy it into TTS's Saves/Saved Objects folder."""
+    boards (transparent outside their outline), and OUT/GAME/tts/GAME-saved-object.json holding all of them
+    (every deck with its counts, tile and token bags, boards): copy it into TTS's Saves/Saved Objects folder.
+    With --save, also a whole table for --players N: copy it into TTS's Saves folder."""
     from pnpgen.exports.tts import export_tts as run
 
-    results, diags = run(_project(content, out), game, list(components), not no_check, url_base)
+    if players is not None and not save:
+        raise click.UsageError("--players sets up the save: give --save too")
+    results, diags = run(
+        _project(content, out),
+        game,
+        list(components),
+        not no_check,
+        url_base,
+        (players or 0) if save else None,
+    )
     _report(diags)
     for r in results:
         click.echo(f"exported {game}/{r.component}: {', '.join(r.files)} -> {out / game / 'tts'}")

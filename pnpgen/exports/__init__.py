@@ -106,8 +106,30 @@ def _save(write: Callable[[Path], object], folder: Path, name: str, loc: Locatio
     return name
 
 
-def _png(image) -> Callable[[Path], object]:
-    return lambda path: image.save(path, compress_level=1)
+def _png(image, dpi: float) -> Callable[[Path], object]:
+    """Write `image` as a PNG that says its resolution (pHYs), so a print shop or an editor sizes it right."""
+    return lambda path: image.save(path, dpi=(dpi, dpi), compress_level=1)
+
+
+def cut_out(image, shape: str):
+    """The image (RGB, the piece's bounding box) as RGBA with alpha 0 outside the piece's outline and 255
+    inside, antialiased along it: what TTS cuts a token's shape from. Drawn 4 times larger, then reduced."""
+    from PIL import Image, ImageDraw
+
+    from pnpgen.shapes import outline
+
+    w, h = image.size
+    k = 4
+    mask = Image.new("L", (w * k, h * k), 0)
+    draw = ImageDraw.Draw(mask)
+    points = outline(shape, w * k, h * k)
+    if points is None:  # a circle
+        draw.ellipse((0, 0, w * k - 1, h * k - 1), fill=255)
+    else:  # y up in shapes.py: flipped into the image's rows
+        draw.polygon([(x, h * k - y) for x, y in points], fill=255)
+    cut = image.convert("RGBA")
+    cut.putalpha(mask.resize((w, h), Image.Resampling.BOX))
+    return cut
 
 
 def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck | Board, scratch: Path):

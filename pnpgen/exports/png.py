@@ -44,11 +44,11 @@ class PngExport(DeckExport):
         files = []
         fronts = [c[0] for c in cards]
         for n, image in enumerate(_render_pages(fronts, b, w.icons, self.dpi, deck, folder), 1):
-            files.append(_save(_png(image), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
+            files.append(_save(_png(image, self.dpi), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
         if backs:
             back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
             for n, image in enumerate(_render_pages(back_faces, b, w.icons, self.dpi, deck, folder), 1):
-                files.append(_save(_png(image), folder, back_name(n), deck.loc))
+                files.append(_save(_png(image, self.dpi), folder, back_name(n), deck.loc))
 
         def counts(path: Path) -> None:
             with open(path, "w", newline="", encoding="utf-8") as fh:

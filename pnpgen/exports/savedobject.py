@@ -1,25 +1,35 @@
-"""A Tabletop Simulator saved object: one JSON holding a whole game, made of pure data (no file is read here).
+"""Tabletop Simulator's JSON, made of pure data (no file is read here): a saved object and a whole save.
 
-TTS spawns what a saved object's `ObjectStates` list holds. Ours holds one bag named after the game, and in it:
-every card deck as a `DeckCustom` (its sheets as `CustomDeck` entries, one `Card` per printed copy, so the
-deck holds exactly the counts the rules check verified), every tile set and token sheet as a bag of
-`Custom_Tile` / `Custom_Token` objects (one per printed piece, front and back images), and every board side as
-a `Custom_Board`. Images are named by URL: `file:///` URLs of the exported PNGs by default (TTS loads local files
-on the machine that exported them), or under a base URL once the images are uploaded for others to load.
+TTS spawns what a file's `ObjectStates` list holds; every object is an `ObjectState` of the Knowledge Base's
+save-file format: a `GUID` (six hex digits), `Name` (the kind of object), `Transform`, `Nickname`,
+`Description`, `ColorDiffuse`, the usual toggles and empty `LuaScript` / `LuaScriptState` / `XmlUI`.
 
-Sizes: TTS measures in its own units (a poker card at scale 1 is about 2.5 x 3.5 in); pieces and boards are
-scaled from their printed size on the same footing, so the table shows them in proportion.
+- A card deck is a `DeckCustom` (its sheets as `CustomDeck` entries, one `Card` per printed copy, `CardID` =
+  sheet key x 100 + slot), so it holds exactly the counts the rules check verified; a one-card deck is a lone
+  `Card`, which is what TTS makes of a deck of one. Sheet keys are drawn from the game's and the deck's ids, so
+  they stay the same from build to build and differ between games (two saves loaded together do not show one
+  deck's cards for another's), and they are unique in the file.
+- Rectangles and circles are `Custom_Tile`s (types 0 and 2), hexes, triangles and any other outline
+  `Custom_Token`s, which TTS cuts from the image's transparency; both carry the piece's back as the secondary
+  image. A tile keeps its aspect (`Stretch` only for a square one).
+- Each board side is a `Custom_Board`, whose size TTS takes from its image.
+
+`saved_object` puts everything in one bag named after the game (Saves/Saved Objects); `save` lays the game out
+for a number of players (Saves): see `exports/table.py`. GUIDs come from what an object is (game, component,
+copy), so the same content gives the same file.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 INCH_MM = 25.4
 CARD_W_IN = 2.5  # a TTS card at scale 1
 TILE_IN = 2.0  # a TTS custom tile or token at scale 1, about
 BOARD_IN = 20.0  # a TTS custom board at scale 1, about
-TILE_TYPES = {"rect": 0, "square": 0, "hex": 1, "hex-flat": 1, "circle": 2, "triangle": 0}
+TILE_TYPES = {"rect": 0, "square": 0, "circle": 2}  # Custom_Tile's Type: 0 box, 1 hex, 2 circle, 3 rounded
+WHITE = {"r": 1.0, "g": 1.0, "b": 1.0}
 
 
 @dataclass
@@ -33,10 +43,12 @@ class DeckSheet:
 
 @dataclass
 class CardDeck:
+    id: str
     name: str
     width_mm: float
+    height_mm: float
     sheets: list  # DeckSheet
-    cards: list  # (card name, sheet number from 1, slot on the sheet from 0), one per printed copy
+    cards: list  # (card name, description, sheet number from 1, slot on the sheet from 0), one per copy
 
 
 @dataclass
@@ -45,10 +57,12 @@ class Piece:
     count: int
     front: str
     back: str | None
+    description: str = ""
 
 
 @dataclass
 class PieceSet:
+    id: str
     name: str
     kind: str  # tiles | tokens
     shape: str
@@ -59,125 +73,229 @@ class PieceSet:
 
 @dataclass
 class BoardSide:
+    id: str  # board id / side id
     name: str
     image: str
     width_mm: float
     height_mm: float
 
 
-def _transform(x: float, scale_x: float = 1.0, scale_z: float | None = None) -> dict:
+class Ids:
+    """GUIDs and CustomDeck keys for one file: drawn from a seed (what the object is), unique in the file."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        self.guids: set[str] = set()
+        self.keys: set[int] = set()
+
+    def _digest(self, seed: str, n: int) -> str:
+        return hashlib.sha256(f"{self.game_id}\x1f{seed}\x1f{n}".encode()).hexdigest()
+
+    def guid(self, seed: str) -> str:
+        n = 0
+        while (g := self._digest(seed, n)[:6]) in self.guids:
+            n += 1
+        self.guids.add(g)
+        return g
+
+    def deck_key(self, seed: str) -> int:
+        """A key from 1000 to 99999: CardID (key x 100 + slot) stays well inside TTS's 32-bit integer."""
+        n = 0
+        while (k := 1000 + int(self._digest("deck:" + seed, n)[:8], 16) % 99000) in self.keys:
+            n += 1
+        self.keys.add(k)
+        return k
+
+
+def transform(x: float, z: float, scale_x: float = 1.0, scale_z: float | None = None, **turn: float) -> dict:
     return {
-        "posX": round(x, 2),
-        "posY": 1.0,
-        "posZ": 0.0,
+        "posX": round(x, 3),
+        "posY": round(turn.pop("y", 1.0), 3),
+        "posZ": round(z, 3),
         "rotX": 0.0,
-        "rotY": 180.0,
-        "rotZ": 0.0,
-        "scaleX": round(scale_x, 3),
+        "rotY": round(turn.pop("rot_y", 180.0), 3),
+        "rotZ": round(turn.pop("rot_z", 0.0), 3),
+        "scaleX": round(scale_x, 4),
         "scaleY": 1.0,
-        "scaleZ": round(scale_x if scale_z is None else scale_z, 3),
+        "scaleZ": round(scale_x if scale_z is None else scale_z, 4),
     }
 
 
-def saved_object(title: str, decks: list, sets: list, boards: list, url) -> dict:
-    """The saved object's JSON data; `url(name)` gives the URL of an exported image."""
-    contents, x = [], 0.0
-    for n, deck in enumerate(decks, 1):
-        contents.append(_deck(deck, n, url, x))
-        x += 3.0
-    for pieces in sets:
-        contents.append(_pieces(pieces, url, x))
-        x += 3.0
-    for side in boards:
-        scale = side.width_mm / INCH_MM / BOARD_IN
-        contents.append(
-            {
-                "Name": "Custom_Board",
-                "Nickname": side.name,
-                "Transform": _transform(x + 10, scale),
-                "CustomImage": {"ImageURL": url(side.image), "ImageSecondaryURL": "", "WidthScale": 0.0},
-            }
-        )
-        x += 22.0
-    bag = {"Name": "Bag", "Nickname": title, "Transform": _transform(-4.0), "ContainedObjects": contents}
+def obj(name: str, guid: str, nickname: str, where: dict, description: str = "", **more) -> dict:
+    """One ObjectState with the fields every object of a real save carries."""
+    base = {
+        "GUID": guid,
+        "Name": name,
+        "Transform": where,
+        "Nickname": nickname,
+        "Description": description,
+        "GMNotes": "",
+        "ColorDiffuse": dict(WHITE),
+        "Locked": False,
+        "Grid": True,
+        "Snap": True,
+        "IgnoreFoW": False,
+        "Autoraise": True,
+        "Sticky": True,
+        "Tooltip": True,
+        "GridProjection": False,
+        "HideWhenFaceDown": False,
+        "Hands": False,
+    }
+    base.update(more)
+    base.update({"LuaScript": "", "LuaScriptState": "", "XmlUI": ""})
+    return base
+
+
+def save_state(title: str, objects: list, note: str = "", table: str = "", sky: str = "") -> dict:
+    """The file around the objects: a saved object and a save share this shape."""
     return {
         "SaveName": title,
         "GameMode": title,
         "Date": "",
-        "Table": "",
-        "Sky": "",
-        "Note": "",
+        "VersionNumber": "",
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": table,
+        "Sky": sky,
+        "Note": note,
         "Rules": "",
         "XmlUI": "",
         "LuaScript": "",
         "LuaScriptState": "",
-        "ObjectStates": [bag],
+        "ObjectStates": objects,
         "TabStates": {},
-        "VersionNumber": "",
     }
 
 
-def _deck(deck: CardDeck, number: int, url, x: float) -> dict:
-    """Deck `number` of the save: TTS names each card `CardID` = deck key x 100 + slot, one key per sheet."""
-    scale = deck.width_mm / INCH_MM / CARD_W_IN
-    custom, key_of = {}, {}
+def saved_object(game_id: str, title: str, decks: list, sets: list, boards: list, url) -> dict:
+    """A saved object: one bag named after the game holding every component; `url(name)` gives an image's
+    URL."""
+    ids = Ids(game_id)
+    contents, x = [], 0.0
+    for deck in decks:
+        contents.append(deck_object(ids, deck, url, transform(x, 0.0, card_scale(deck))))
+        x += 3.0
+    for pieces in sets:
+        copies = piece_objects(ids, pieces, url, transform(x, 0.0, piece_scale(pieces)))
+        contents.append(bag(ids, f"set:{pieces.id}", pieces.name, copies, transform(x, 0.0)))
+        x += 3.0
+    for side in boards:
+        contents.append(board_object(ids, side, url, transform(x + 10, 0.0, board_scale(side))))
+        x += 22.0
+    whole = bag(ids, "bag", title, contents, transform(-4.0, 0.0), f"Every component of {title}.")
+    return save_state(title, [whole])
+
+
+def bag(ids: Ids, seed: str, name: str, contents: list, where: dict, description: str = "") -> dict:
+    return obj("Bag", ids.guid(seed), name, where, description, ContainedObjects=contents)
+
+
+def card_scale(deck: CardDeck) -> float:
+    return min(deck.width_mm, deck.height_mm) / INCH_MM / CARD_W_IN
+
+
+def piece_scale(pieces: PieceSet) -> float:
+    return max(pieces.width_mm, pieces.height_mm) / INCH_MM / TILE_IN
+
+
+def board_scale(side: BoardSide) -> float:
+    return max(side.width_mm, side.height_mm) / INCH_MM / BOARD_IN
+
+
+def custom_decks(ids: Ids, deck: CardDeck, url) -> dict[int, tuple[int, dict]]:
+    """Sheet number (from 1) -> (key, CustomDeck entry)."""
+    out = {}
     for s, sheet in enumerate(deck.sheets, 1):
-        key = number * 10 + s  # unique in the save: decks and their sheets
-        key_of[s] = key
-        custom[str(key)] = {
-            "FaceURL": url(sheet.face),
-            "BackURL": url(sheet.back),
-            "NumWidth": sheet.cols,
-            "NumHeight": sheet.rows,
-            "BackIsHidden": True,
-            "UniqueBack": sheet.unique_backs,
-            "Type": 0,
-        }
-    cards, ids = [], []
-    for name, sheet_no, slot in deck.cards:
-        card_id = key_of[sheet_no] * 100 + slot
-        ids.append(card_id)
-        key = key_of[sheet_no]
-        cards.append(
+        key = ids.deck_key(f"{deck.id}/{s}")
+        out[s] = (
+            key,
             {
-                "Name": "Card",
-                "Nickname": name,
-                "CardID": card_id,
-                "Transform": _transform(x, scale),
-                "CustomDeck": {str(key): custom[str(key)]},
-            }
+                "FaceURL": url(sheet.face),
+                "BackURL": url(sheet.back),
+                "NumWidth": sheet.cols,
+                "NumHeight": sheet.rows,
+                "BackIsHidden": True,  # in a hand, others see the card's back
+                "UniqueBack": sheet.unique_backs,
+                "Type": 0,
+            },
         )
-    return {
-        "Name": "DeckCustom",
-        "Nickname": deck.name,
-        "Transform": _transform(x, scale),
-        "DeckIDs": ids,
-        "CustomDeck": custom,
-        "ContainedObjects": cards,
-    }
+    return out
 
 
-def _pieces(pieces: PieceSet, url, x: float) -> dict:
-    token = pieces.kind == "tokens"
-    scale = max(pieces.width_mm, pieces.height_mm) / INCH_MM / TILE_IN
-    objects = []
-    for piece in pieces.pieces:
-        image = {"ImageURL": url(piece.front), "ImageSecondaryURL": url(piece.back) if piece.back else ""}
-        if token:
-            image["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "Stackable": True}
-        else:
-            image["WidthScale"] = round(pieces.width_mm / pieces.height_mm, 4)
-            image["CustomTile"] = {
-                "Type": TILE_TYPES.get(pieces.shape, 0),
-                "Thickness": 0.2,
-                "Stackable": True,
-                "Stretch": True,
-            }
-        obj = {
-            "Name": "Custom_Token" if token else "Custom_Tile",
-            "Nickname": piece.name,
-            "Transform": _transform(x, scale),
-            "CustomImage": image,
+def deck_object(ids: Ids, deck: CardDeck, url, where: dict, order: list[int] | None = None) -> dict:
+    """The deck as TTS holds it (cards in `order`, indexes into `deck.cards`), or a lone `Card`."""
+    sheets = custom_decks(ids, deck, url)
+    sideways = deck.width_mm > deck.height_mm
+    cards = []
+    for i in order if order is not None else range(len(deck.cards)):
+        name, text, sheet_no, slot = deck.cards[i]
+        key, entry = sheets[sheet_no]
+        cards.append(
+            obj(
+                "Card",
+                ids.guid(f"card:{deck.id}/{i}"),
+                name,
+                dict(where),
+                text,
+                CardID=key * 100 + slot,
+                SidewaysCard=sideways,
+                Hands=True,
+                HideWhenFaceDown=True,
+                CustomDeck={str(key): entry},
+            )
+        )
+    if len(cards) == 1:
+        return cards[0]
+    used = sorted({c["CardID"] // 100 for c in cards})
+    return obj(
+        "DeckCustom",
+        ids.guid(f"deck:{deck.id}"),
+        deck.name,
+        where,
+        f"{len(cards)} cards",
+        SidewaysCard=sideways,
+        Hands=False,
+        HideWhenFaceDown=True,
+        DeckIDs=[c["CardID"] for c in cards],
+        CustomDeck={str(k): e for k, e in (sheets[s] for s in sheets) if k in used},
+        ContainedObjects=cards,
+    )
+
+
+def piece_objects(ids: Ids, pieces: PieceSet, url, where: dict) -> list[dict]:
+    """One object per printed piece: a tile for a rectangle or a circle, else a token cut from transparency.
+    Either shows the piece's back (or its front again) on its other side."""
+    tile_type = TILE_TYPES.get(pieces.shape)
+    square = abs(pieces.width_mm - pieces.height_mm) < 0.01
+    out = []
+    for p, piece in enumerate(pieces.pieces):
+        image = {
+            "ImageURL": url(piece.front),
+            "ImageSecondaryURL": url(piece.back or piece.front),
+            "ImageScalar": 1.0,
+            "WidthScale": 0.0,
         }
-        objects += [obj] * piece.count
-    return {"Name": "Bag", "Nickname": pieces.name, "Transform": _transform(x), "ContainedObjects": objects}
+        if tile_type is None:
+            image["CustomToken"] = {
+                "Thickness": 0.2,
+                "MergeDistancePixels": 15.0,
+                "StandUp": False,
+                "Stackable": True,
+            }
+        else:
+            image["CustomTile"] = {"Type": tile_type, "Thickness": 0.2, "Stackable": True, "Stretch": square}
+        name = "Custom_Tile" if tile_type is not None else "Custom_Token"
+        for c in range(piece.count):
+            seed = f"piece:{pieces.id}/{p}/{c}"
+            out.append(
+                obj(name, ids.guid(seed), piece.name, dict(where), piece.description, CustomImage=image)
+            )
+    return out
+
+
+def board_object(ids: Ids, side: BoardSide, url, where: dict, locked: bool = False) -> dict:
+    image = {"ImageURL": url(side.image), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}
+    return obj(
+        "Custom_Board", ids.guid(f"board:{side.id}"), side.name, where, Locked=locked, CustomImage=image
+    )

@@ -38,13 +38,14 @@ def contact_sheet(pdfs: list[Path], target: Path) -> None:
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
-    thumbs = []
+    thumbs, scales = [], []
     for path in pdfs:
         doc = pdfium.PdfDocument(str(path))
         try:
             page = doc[0]
             w_pt, h_pt = page.get_size()
             scale = min(THUMB / w_pt, THUMB / h_pt)  # every page fits the same box, whatever its size
+            scales.append(scale)
             img = page.render(scale=scale).to_pil().convert("RGB")
             page.close()
         finally:
@@ -61,4 +62,5 @@ def contact_sheet(pdfs: list[Path], target: Path) -> None:
         x, y = c * cell_w + 10, r * cell_h + 10
         sheet.paste(img, (x, y))
         draw.text((x, y + img.height + 6), name, fill="#222222")
-    sheet.save(target, compress_level=1)
+    dpi = round(72 * min(scales), 2)  # pages differ in scale: the sheet says its coarsest
+    sheet.save(target, dpi=(dpi, dpi), compress_level=1)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pnpgen.errors import Diagnostics
+from pnpgen.errors import Diagnostics, UsageProblem
 from pnpgen.exports import (
     DeckExport,
     Exported,
@@ -18,6 +19,7 @@ from pnpgen.exports import (
     _render_pages,
     _save,
     components_of,
+    cut_out,
     loaded,
 )
 from pnpgen.exports import savedobject as tts
@@ -63,31 +65,38 @@ class TtsExport(DeckExport):
         shared_back = None not in backs_faces and len(set(backs_faces)) == 1
         files, sheets = [], list[dict[str, Any]]()
         for s, chunk, sheet in _tiles(fronts, slots, cols, rows, cw, ch):
-            files.append(_save(_png(sheet), folder, f"{deck.id}-sheet-{s}.png", deck.loc))
+            files.append(_save(_png(sheet, dpi), folder, f"{deck.id}-sheet-{s}.png", deck.loc))
             sheets.append({"face": files[-1], "num_width": cols, "num_height": rows, "cards": len(chunk)})
         if backs_faces[0] is not None:
             if shared_back:
                 back_img = next(_render_pages([backs_faces[0]], 0.0, icons, dpi, deck, folder))
-                files.append(_save(_png(back_img.resize((cw, ch))), folder, f"{deck.id}-back.png", deck.loc))
+                back_png = _png(back_img.resize((cw, ch)), dpi)
+                files.append(_save(back_png, folder, f"{deck.id}-back.png", deck.loc))
                 for sh in sheets:
                     sh["back"], sh["unique_backs"] = files[-1], False
             else:
                 backs = list(_render_pages(backs_faces, 0.0, icons, dpi, deck, folder))
                 for s, _, sheet in _tiles(backs, slots, cols, rows, cw, ch):
-                    files.append(_save(_png(sheet), folder, f"{deck.id}-backs-{s}.png", deck.loc))
+                    files.append(_save(_png(sheet, dpi), folder, f"{deck.id}-backs-{s}.png", deck.loc))
                     sheets[s - 1]["back"], sheets[s - 1]["unique_backs"] = files[-1], True
         if backs_faces[0] is None:  # TTS needs a back: a plain one
             from PIL import Image
 
             blank = Image.new("RGB", (cw, ch), "#d9d4c7")
-            files.append(_save(_png(blank), folder, f"{deck.id}-back.png", deck.loc))
+            files.append(_save(_png(blank, dpi), folder, f"{deck.id}-back.png", deck.loc))
             for sh in sheets:
                 sh["back"], sh["unique_backs"] = files[-1], False
+        texts = [_text(card) for card in deck.cards]  # distinct() keeps the deck's order
         self.info = tts.CardDeck(
+            deck.id,
             deck.name,
             round(deck.width_pt / MM, 2),
+            round(deck.height_pt / MM, 2),
             [tts.DeckSheet(sh["face"], sh["back"], cols, rows, sh["unique_backs"]) for sh in sheets],
-            [(cards[idx][3], pos // TTS_PER_SHEET + 1, pos % TTS_PER_SHEET) for pos, idx in enumerate(slots)],
+            [
+                (cards[idx][3], texts[idx], pos // TTS_PER_SHEET + 1, pos % TTS_PER_SHEET)
+                for pos, idx in enumerate(slots)
+            ],
         )
         desc = dict(deck=deck.id, name=deck.name, cards=len(slots), card_px=[cw, ch], sheets=sheets)
         text = json.dumps(desc, indent=2) + "\n"
@@ -95,6 +104,10 @@ class TtsExport(DeckExport):
             _save(lambda p: p.write_text(text, encoding="utf-8"), folder, f"{deck.id}.json", deck.loc)
         )
         return files
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
 
 
 def _tiles(images, slots, cols, rows, cw, ch):
@@ -110,9 +123,15 @@ def _tiles(images, slots, cols, rows, cw, ch):
         yield s, chunk, sheet
 
 
+def _text(card) -> str:
+    """A card's or piece's description in TTS: its `text` field, when it has one."""
+    text = card.fields.get("text")
+    return text if isinstance(text, str) else ""
+
+
 class TtsPieces(DeckExport):
     """A tile set or token sheet for Tabletop Simulator: one image per distinct front and back (at most 1024 px
-    a side), for the saved object's custom tiles and tokens."""
+    a side), transparent outside the piece's outline (`cut_out`), for the saved object's tiles and tokens."""
 
     kind = "tts"
     info: tts.PieceSet | None = None
@@ -125,16 +144,18 @@ class TtsPieces(DeckExport):
 
         def image(face, side: str, n: int) -> str:
             if face not in named:
-                picture = next(_render_pages([face], 0.0, w.icons, dpi, deck, folder))
-                named[face] = _save(_png(picture), folder, f"{deck.id}-{n:03d}-{side}.png", deck.loc)
+                picture = cut_out(next(_render_pages([face], 0.0, w.icons, dpi, deck, folder)), deck.shape)
+                named[face] = _save(_png(picture, dpi), folder, f"{deck.id}-{n:03d}-{side}.png", deck.loc)
                 files.append(named[face])
             return named[face]
 
-        self.info = tts.PieceSet(deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM)
-        for n, (front, back, count, name) in enumerate(cards, 1):
-            self.info.pieces.append(
-                tts.Piece(name, count, image(front, "front", n), image(back, "back", n) if back else None)
-            )
+        self.info = tts.PieceSet(
+            deck.id, deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM
+        )
+        for n, ((front, back, count, name), card) in enumerate(zip(cards, deck.cards), 1):
+            front_image = image(front, "front", n)  # first: a back like the front is the front's image
+            back_image = image(back, "back", n) if back else None
+            self.info.pieces.append(tts.Piece(name, count, front_image, back_image, _text(card)))
         return files
 
 
@@ -159,17 +180,29 @@ class TtsBoard(Export):
         pictures = _render_pages(self.drawn.faces, 0.0, w.icons, dpi, board, folder)
         width_mm, height_mm = board.width_pt / MM, board.height_pt / MM
         for side, picture in zip(board.sides, pictures):
-            files.append(_save(_png(picture), folder, f"{board.id}-{side.id}.png", board.loc))
+            files.append(_save(_png(picture, dpi), folder, f"{board.id}-{side.id}.png", board.loc))
             name = f"{board.name}: {side.name or side.id}"
-            self.info.append(tts.BoardSide(name, files[-1], width_mm, height_mm))
+            self.info.append(tts.BoardSide(f"{board.id}/{side.id}", name, files[-1], width_mm, height_mm))
         return files
 
 
-def export_tts(project, game_id: str, components: list[str], check: bool = True, url_base: str | None = None):
-    """Deck sheets per card deck (as before), images of tiles, tokens and boards, and one saved object of all
-    of them: `OUT/<game>/tts/<game>-saved-object.json`."""
+def export_tts(
+    project,
+    game_id: str,
+    components: list[str],
+    check: bool = True,
+    url_base: str | None = None,
+    players: int | None = None,
+):
+    """Deck sheets per card deck, images of tiles, tokens and boards, and one saved object of all of them:
+    `OUT/<game>/tts/<game>-saved-object.json`; with `players`, also a save of the game set up for that many:
+    `OUT/<game>/tts/<game>-save-<N>p.json`."""
     run, diags = loaded(project, game_id, check)
     game = run.game
+    if players == 0:  # a save for the most players the game takes
+        players = game.players_max
+    if players is not None and not game.players_min <= players <= game.players_max:
+        raise UsageProblem(f"{game.id} is for {game.players} players; a save for {players} cannot be set up")
     wanted = components_of(run, components)
     final = project.out_dir(game_id) / "tts"
     base = url_base.rstrip("/") + "/" if url_base else final.resolve().as_uri() + "/"
@@ -191,10 +224,25 @@ def export_tts(project, game_id: str, components: list[str], check: bool = True,
                 sets.append(pieces.info)
             every += files
             results.append(Exported(comp.id, files))
-        saved = tts.saved_object(game.title, decks, sets, boards, lambda name: base + quote(name))
-        text = json.dumps(saved, indent=2, ensure_ascii=False) + "\n"
-        name = f"{game.id}-saved-object.json"
-        every.append(_save(lambda p: p.write_text(text, encoding="utf-8"), stage.dir, name, game.loc))
+
+        def url(name: str) -> str:
+            return base + quote(name)
+
+        written = [
+            (f"{game.id}-saved-object.json", tts.saved_object(game.id, game.title, decks, sets, boards, url))
+        ]
+        if players is not None:
+            from pnpgen.checker import setup_needs
+            from pnpgen.exports.table import save
+
+            needs = setup_needs(game, run.reader, players)
+            whole = save(game.id, game.title, players, decks, sets, boards, needs, url)
+            written.append((f"{game.id}-save-{players}p.json", whole))
+        for name, data in written:
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+            every.append(_save(partial(_write_text, text=text), stage.dir, name, game.loc))
         stage.commit(every)
-    results.append(Exported("saved object", [name]))
+    results.append(Exported("saved object", [written[0][0]]))
+    if players is not None:
+        results.append(Exported("save", [written[1][0]]))
     return results, diags

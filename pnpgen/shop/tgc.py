@@ -1,7 +1,8 @@
 """The Game Crafter: one PNG per distinct face and back at its template size, 300 dpi, tagged sRGB.
 
 TGC's upload templates are the trim plus 1/8 in of bleed on every side at 300 dpi (a poker card 825 x 1125 px,
-a medium circle chit 300 x 300, `pnpgen.shop.sizes`). Each card deck, tile set and token set goes to
+a medium circle chit 300 x 300, `pnpgen.shop.sizes`). Its card templates are portrait: a landscape card's
+images are turned to them. Each card deck, tile set and token set goes to
 `OUT/<game>/shop/tgc/<id>/`, numbered in deck order with cards.csv of the counts (the layout of `export png`);
 each board to `OUT/<game>/shop/tgc/<board>/`, one PNG a side with sides.csv. A size TGC does not sell is
 written at its own size plus the bleed (preflight warns and names the nearest product). Each folder is swapped
@@ -39,9 +40,8 @@ def template_px(comp) -> tuple[int, int]:
     """The image size TGC takes for this component: its template when it sells the size, else trim + bleed."""
     if isinstance(comp, Deck) and comp.kind == "cards":
         size = sizes.match(comp.width_pt, comp.height_pt, "tgc")
-        if size is not None:
-            w, h = size.template_px()
-            return (w, h) if (comp.width_pt <= comp.height_pt) == (w <= h) else (h, w)
+        if size is not None:  # TGC's card templates are portrait: a landscape card is turned (`retag`)
+            return size.template_px()
         return own_px(comp.width_pt, comp.height_pt)
     shape = getattr(comp, "shape", "rect")
     product = sizes.match_product(comp.kind, shape, comp.width_pt, comp.height_pt)
@@ -80,11 +80,15 @@ def fitted(image, px: tuple[int, int]):
 
 
 def retag(path: Path, px: tuple[int, int], icc: bytes) -> None:
-    """Make a written PNG exactly `px`, RGB, 300 dpi (pHYs) and sRGB (iCCP)."""
+    """Make a written PNG exactly `px`, RGB, 300 dpi (pHYs) and sRGB (iCCP). A landscape image for a portrait
+    template (a landscape card: TGC sells cards portrait) is turned a quarter anticlockwise, its top to the
+    left, as a landscape card is read when the portrait card is turned clockwise."""
     from PIL import Image
 
     with Image.open(path) as im:
         image = im.convert("RGB")
+    if (image.width > image.height) != (px[0] > px[1]) and px[0] != px[1]:
+        image = image.transpose(Image.Transpose.ROTATE_90)
     fitted(image, px).save(path, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
 
 
