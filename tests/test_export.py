@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import FIXTURES, ROOT, run_cli
 from PIL import Image
 
 CONTENT = ROOT / "content"
@@ -94,3 +95,65 @@ def test_contact_sheet(tmp_path):
 def test_unknown_component_is_a_usage_error(tmp_path):
     result = run_cli("export", "png", "deity", "nosuch", "--content", CONTENT, "--out", tmp_path)
     assert result.exit_code == 2 and "no component 'nosuch'" in result.output
+
+
+WRITERS = {  # every command that writes PNG files: its arguments, the fixture game, the dpi its files must say
+    "png": (["export", "png", "sample", "--dpi", "150"], "basic", 150),
+    "tts": (["export", "tts", "pieces"], "pieces", None),
+    "sheet": (["export", "sheet", "sample"], "basic", None),
+    "tgc": (["export", "shop", "tgc", "sample"], "basic", 300),
+}
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_every_png_writer_says_its_dpi(tmp_path, writer):
+    args, game, dpi = WRITERS[writer]
+    shutil.copytree(FIXTURES / game, tmp_path / "p")
+    result = run_cli(*args, "--content", "content", "--out", "out", cwd=tmp_path / "p")
+    assert result.exit_code == 0, result.output
+    pngs = sorted((tmp_path / "p" / "out").rglob("*.png"))
+    assert pngs
+    for path in pngs:
+        with Image.open(path) as im:
+            said = im.info.get("dpi")
+        assert said is not None and said[0] == pytest.approx(said[1]) and said[0] > 10, path.name
+        if dpi is not None:
+            assert said[0] == pytest.approx(dpi, abs=0.05), path.name  # pHYs: whole pixels a metre
+
+
+def test_landscape_cards_are_turned_to_the_game_crafters_portrait_template(tmp_path):
+    shutil.copytree(FIXTURES / "basic", tmp_path / "p")
+    deck = tmp_path / "p" / "content" / "sample" / "decks" / "heroes.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: 88.9mm x 63.5mm"))
+    result = run_cli(
+        "export",
+        "shop",
+        "tgc",
+        "sample",
+        "heroes",
+        "--content",
+        "content",
+        "--out",
+        "out",
+        cwd=tmp_path / "p",
+    )
+    assert result.exit_code == 0, result.output
+    png = run_cli(
+        "export", "png", "sample", "heroes", "--content", "content", "--out", "out", cwd=tmp_path / "p"
+    )
+    assert png.exit_code == 0, png.output
+    shop = tmp_path / "p" / "out" / "sample" / "shop" / "tgc" / "heroes"
+    plain = tmp_path / "p" / "out" / "sample" / "png" / "heroes"
+    fronts = sorted(shop.glob("*-front.png"))
+    assert fronts
+    for path in fronts:
+        with Image.open(path) as im, Image.open(plain / path.name) as flat:
+            assert im.size == (825, 1125) and flat.size == (1125, 825)  # portrait template, landscape card
+            turned = flat.convert("RGB").transpose(Image.Transpose.ROTATE_90)
+            assert _mean_difference(im.convert("RGB"), turned) < 8  # the same picture, turned
+
+
+def _mean_difference(a, b) -> float:
+    from PIL import ImageChops, ImageStat
+
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
