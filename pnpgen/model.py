@@ -56,6 +56,7 @@ class Deck:
     path: Path  # the component's file
     loc: Location
     shape: str = "rect"  # rect | square | hex | hex-flat | triangle | circle
+    stand_in: tuple[str, str] | None = None  # tiles and tokens: (cube | disc | pawn, the field of its colour)
     # what reading its file read (key -> digest, see pnpgen.inputs)
     inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
 

@@ -119,6 +119,16 @@ def check_game(project: Path, game: str, folder: Path, tmp: Path, players: int |
                 (deck,) = [o for o in everything if o["Name"] == "DeckCustom" and o["Nickname"] == comp.name]
                 assert len(deck["DeckIDs"]) == counted, comp.id
             else:
+                if comp.stand_in is not None:  # TTS's own pieces, one a printed piece
+                    kind = so.STAND_INS[comp.stand_in[0]]
+                    names_of = {c.name for c in comp.cards}
+                    found = [
+                        o
+                        for o in everything
+                        if o["Name"] == kind and o["Nickname"].split(": ")[-1] in names_of
+                    ]
+                    assert len(found) == counted, comp.id
+                    continue
                 mine = re.compile(re.escape(comp.id) + r"-[0-9]{3}-front\.png$")  # the set's own images
                 pieces = [
                     o
@@ -318,3 +328,41 @@ def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path,
     for png in folder.glob("*.png"):
         with Image.open(png) as im:
             assert "dpi" in im.info, png.name
+
+
+@pytest.mark.parametrize("piece", ["cube", "disc", "pawn"])
+def test_stand_ins_are_tts_own_pieces_in_their_colours_and_counts(tmp_path, piece):
+    project = fixture(tmp_path, "pieces")
+    coins = project / "content/pieces/tiles/coins.yaml"
+    text = coins.read_text().replace(
+        "front: piece-front\n", f"front: piece-front\nstand_in: {{piece: {piece}}}\n"
+    )
+    coins.write_text(text.replace("{name: C1, count: 30}", "{name: C1, count: 30, colour: '#336699'}"))
+    folder = export(project, "pieces")
+    check_game(project, "pieces", folder, tmp_path)
+    (bag,) = read(folder / "pieces-saved-object.json")["ObjectStates"]
+    (coin_bag,) = [o for o in bag["ContainedObjects"] if o["Nickname"] == "Coins"]
+    found = coin_bag["ContainedObjects"]
+    assert len(found) == 30 and {o["Name"] for o in found} == {so.STAND_INS[piece]}
+    assert found[0]["ColorDiffuse"] == {"r": 0.2, "g": 0.4, "b": 0.6} and "CustomImage" not in found[0]
+
+
+def test_a_stand_in_without_its_colour_is_refused_where_the_item_is(tmp_path):
+    project = fixture(tmp_path, "pieces")
+    coins = project / "content/pieces/tiles/coins.yaml"
+    text = coins.read_text().replace("front: piece-front\n", "front: piece-front\nstand_in: {piece: cube}\n")
+    coins.write_text(text.replace("{name: C1, count: 30}", "{name: C1, count: 30, colour: '#336699'}"))
+    before = export(project, "pieces")
+    saved = (before / "pieces-saved-object.json").read_bytes()
+    coins.write_text(
+        coins.read_text().replace("stand_in: {piece: cube}", "stand_in: {piece: cube, colour: side}")
+    )
+    result = run_cli("export", "tts", "pieces", "--out", "out", cwd=project)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "coins.yaml:8:5" in result.output and "'side' is missing" in result.output
+    assert (before / "pieces-saved-object.json").read_bytes() == saved  # the last good export stays
+    coins.write_text(
+        coins.read_text().replace("stand_in: {piece: cube, colour: side}", "stand_in: {piece: brick}")
+    )
+    result = run_cli("export", "tts", "pieces", "--out", "out", cwd=project)
+    assert result.exit_code == 1 and "coins.yaml:6" in result.output and "cube, disc, pawn" in result.output

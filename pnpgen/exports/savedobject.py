@@ -13,6 +13,8 @@ save-file format: a `GUID` (six hex digits), `Name` (the kind of object), `Trans
   `Custom_Token`s, which TTS cuts from the image's transparency; both carry the piece's back as the secondary
   image. A tile keeps its aspect (`Stretch` only for a square one).
 - Each board side is a `Custom_Board`, whose size TTS takes from its image.
+- A set that stands in for wooden pieces (`stand_in: {piece: cube|disc|pawn, colour: FIELD}`) is TTS's own
+  `BlockSquare`, `Checker_white` or `PlayerPawn`, one per printed piece, tinted in the colour its field names.
 
 `saved_object` puts everything in one bag named after the game (Saves/Saved Objects); `save` lays the game out
 for a number of players (Saves): see `exports/table.py`. GUIDs come from what an object is (game, component,
@@ -30,6 +32,7 @@ TILE_IN = 2.0  # a TTS custom tile or token at scale 1, about
 BOARD_IN = 20.0  # a TTS custom board at scale 1, about
 TILE_TYPES = {"rect": 0, "square": 0, "circle": 2}  # Custom_Tile's Type: 0 box, 1 hex, 2 circle, 3 rounded
 WHITE = {"r": 1.0, "g": 1.0, "b": 1.0}
+STAND_INS = {"cube": "BlockSquare", "disc": "Checker_white", "pawn": "PlayerPawn"}  # TTS's own, tinted
 
 
 @dataclass
@@ -58,6 +61,7 @@ class Piece:
     front: str
     back: str | None
     description: str = ""
+    colour: dict | None = None  # a stand-in's colour: r, g, b from 0 to 1
 
 
 @dataclass
@@ -69,6 +73,7 @@ class PieceSet:
     width_mm: float
     height_mm: float
     pieces: list = field(default_factory=list)  # Piece
+    stand_in: str | None = None  # TTS's own piece in its place: BlockSquare, Checker_white, PlayerPawn
 
 
 @dataclass
@@ -266,6 +271,8 @@ def deck_object(ids: Ids, deck: CardDeck, url, where: dict, order: list[int] | N
 def piece_objects(ids: Ids, pieces: PieceSet, url, where: dict) -> list[dict]:
     """One object per printed piece: a tile for a rectangle or a circle, else a token cut from transparency.
     Either shows the piece's back (or its front again) on its other side."""
+    if pieces.stand_in is not None:
+        return stand_ins(ids, pieces, pieces.stand_in, where)
     tile_type = TILE_TYPES.get(pieces.shape)
     square = abs(pieces.width_mm - pieces.height_mm) < 0.01
     out = []
@@ -299,3 +306,16 @@ def board_object(ids: Ids, side: BoardSide, url, where: dict, locked: bool = Fal
     return obj(
         "Custom_Board", ids.guid(f"board:{side.id}"), side.name, where, Locked=locked, CustomImage=image
     )
+
+
+def stand_ins(ids: Ids, pieces: PieceSet, name: str, where: dict) -> list[dict]:
+    """TTS's own pieces (a block, a checker disc, a pawn) tinted in each piece's colour, one per printed piece,
+    for a set that stands in for wooden pieces; at TTS's own size (scale 1), not the printed token's."""
+    out = []
+    for p, piece in enumerate(pieces.pieces):
+        for c in range(piece.count):
+            seed = f"piece:{pieces.id}/{p}/{c}"
+            tint = dict(piece.colour or WHITE)
+            placed = dict(where, scaleX=1.0, scaleY=1.0, scaleZ=1.0)
+            out.append(obj(name, ids.guid(seed), piece.name, placed, piece.description, ColorDiffuse=tint))
+    return out

@@ -152,7 +152,7 @@ def _in_front(ids: Ids, pieces, mine: list[dict], seat: int, offset: float, play
     if not mine:
         return []
     x, z, rot = seat_at(seat, players)
-    scale = piece_scale(pieces)
+    scale = 1.0 if pieces.stand_in else piece_scale(pieces)
     step = max(1.2, 2.2 * scale)
     turn = math.radians(rot)  # along the edge: across the seat's view
     x, z = x + offset * 6.0 * math.cos(turn), z - offset * 6.0 * math.sin(turn)

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pnpgen.errors import Diagnostics, UsageProblem
+from pnpgen.colours import ColourError, parse_colour
+from pnpgen.errors import ContentError, Diagnostics, UsageProblem
 from pnpgen.exports import (
     DeckExport,
     Exported,
@@ -135,6 +136,11 @@ class TtsPieces(DeckExport):
 
     kind = "tts"
     info: tts.PieceSet | None = None
+    palette: dict = {}
+
+    def prepare(self, run, diags: Diagnostics) -> bool:
+        self.palette = dict(run.game.palette)
+        return super().prepare(run, diags)
 
     def write_all(self, folder: Path, w) -> list[str]:
         deck, cards = self.deck, self.cards
@@ -152,11 +158,28 @@ class TtsPieces(DeckExport):
         self.info = tts.PieceSet(
             deck.id, deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM
         )
+        if deck.stand_in is not None:
+            self.info.stand_in = tts.STAND_INS[deck.stand_in[0]]
         for n, ((front, back, count, name), card) in enumerate(zip(cards, deck.cards), 1):
             front_image = image(front, "front", n)  # first: a back like the front is the front's image
             back_image = image(back, "back", n) if back else None
-            self.info.pieces.append(tts.Piece(name, count, front_image, back_image, _text(card)))
+            colour = _stand_in_colour(deck, card, self.palette) if deck.stand_in else None
+            self.info.pieces.append(tts.Piece(name, count, front_image, back_image, _text(card), colour))
         return files
+
+
+def _stand_in_colour(deck, card, palette: dict) -> dict:
+    """The TTS colour (r, g, b from 0 to 1) of a stand-in piece, from the item field its `stand_in` names."""
+    field = deck.stand_in[1]
+    try:
+        hex_colour = parse_colour(card.fields.get(field), palette, allow_none=False)
+    except ColourError as exc:
+        why = f"'{field}' is missing" if field not in card.fields else f"'{field}' {exc}"
+        raise ContentError.at(card.loc, f"{card.name}: stand_in takes its colour from {why}") from None
+    assert hex_colour is not None  # allow_none=False
+    if hex_colour.startswith("cmyk"):
+        raise ContentError.at(card.loc, f"{card.name}: a stand-in's colour must be RGB ('#rrggbb' or a name)")
+    return {k: round(int(hex_colour[i : i + 2], 16) / 255, 4) for k, i in (("r", 1), ("g", 3), ("b", 5))}
 
 
 class TtsBoard(Export):

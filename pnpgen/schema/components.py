@@ -81,6 +81,19 @@ def as_shape(value) -> str:
     return text
 
 
+STAND_INS = ("cube", "disc", "pawn")
+
+
+def as_stand_in(value) -> tuple[str, str]:
+    """{piece: cube|disc|pawn, colour: FIELD} -> (piece, the item field naming each piece's colour)."""
+    if not isinstance(value, dict) or set(value) - {"piece", "colour"} or "piece" not in value:
+        raise Invalid(f"must be {{piece: {'|'.join(STAND_INS)}, colour: FIELD}} (got {describe(value)})")
+    piece, field_name = as_str(value["piece"]), as_str(value.get("colour", "colour"))
+    if piece not in STAND_INS:
+        raise Invalid(f"piece must be one of {', '.join(STAND_INS)} (got {piece!r})")
+    return piece, field_name
+
+
 def as_piece_size(value, shape: str | None) -> tuple[float, float]:
     """A piece's size -> its bounding box in points: 'W x H' for rectangles, one length for the other shapes (the
     side, the diameter, a hex across the flats); either form is accepted for any shape."""
@@ -121,6 +134,13 @@ def _piece_table(kind: str) -> Table:
         )
         keys.append(
             Key("size", as_piece_size, "one length (the side) or 'W x H'", required=True, takes=("shape",))
+        )
+        keys.append(
+            Key(
+                "stand_in",
+                as_stand_in,
+                "a virtual table's own piece for it: {piece: cube|disc|pawn, colour: FIELD}",
+            )
         )
     bleed = {"cards": 3.0, "tiles": 2.0, "tokens": 1.5}[kind]
     keys += [
@@ -245,6 +265,7 @@ def load_deck(
         return None
     return Deck(
         shape=v.get("shape") or "rect",
+        stand_in=v.get("stand_in"),
         id=v["id"],
         name=_name(v, "deck"),
         kind=kind,
