@@ -2,14 +2,18 @@
 
 What goes where, from the content and the facts the rules checker holds it against (`checker.setup_needs`):
 
-- each board's first side face up in the middle of the table (a board's other sides wait in the box bag);
-- every card deck whole, shuffled (the same order for the same game and player count) and face down, in a row
-  behind the boards: dealing is the players' first move, with TTS's own deal;
+- each board's first side face up and locked in the middle of the table, side by side (a board's other sides
+  wait in the box bag);
+- every card deck whole, shuffled (the same order for the same game and player count) and face down, in a
+  column at the table's right end: dealing is the players' first move, with TTS's own deal;
 - a tile set or token sheet that a fact asks for as `p x players + c`: `p` pieces in front of each seat (one
-  kind each, when the set has a kind for every seat: a colour per player) and `c` in the supply; a set the facts
-  ask some other number of: that many in the supply; a set no fact mentions: all of it in the supply. Pieces the
-  count does not use go into a bag "Not used with N players", so every printed piece is in the save;
-- seats round an ellipse, seat 1 nearest the table's front (TTS's White seat), named after TTS's player colours.
+  kind each, when the set has a kind for every seat: a colour per player) and `c` in a supply bag at the left
+  end; a set the facts ask some other number of: that many in its supply bag; a set no fact mentions: all of
+  it in the supply. Pieces the count does not use go into a bag "Not used with N players", so every printed
+  piece is in the save;
+- seat 1 (TTS's White) and every odd seat along the front edge, the others along the back, each with a strip
+  of the edge for its pieces, laid in rows from the boards outwards, a set to a row, named after TTS's player
+  colours.
 
 Positions are in TTS's units (about an inch); the table is `Table_RPG`, the largest of TTS's own tables.
 """
@@ -18,8 +22,11 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 
 from pnpgen.exports.savedobject import (
+    BOARD_IN,
+    INCH_MM,
     BoardSide,
     Ids,
     bag,
@@ -34,7 +41,8 @@ from pnpgen.exports.savedobject import (
 )
 
 SEATS = ("White", "Red", "Yellow", "Green", "Blue", "Purple", "Pink", "Orange", "Teal", "Brown")
-SEAT_X, SEAT_Z = 27.0, 17.0  # the ellipse the seats' pieces are laid on
+SPAN = 36.0  # the length of each long edge the seats share
+GAP = 0.4  # between pieces laid out
 LOOSE = 24  # more pieces than this for one seat go in a bag in front of it
 
 
@@ -50,20 +58,45 @@ def per_seat(needs: dict[int, int], players: int) -> tuple[int, int] | None:
     return p, c
 
 
-def seat_at(i: int, players: int) -> tuple[float, float, float]:
-    """(x, z, rotY) of seat i: seat 0 at the front (z < 0), the others round the table, facing the middle."""
-    angle = -math.pi / 2 + 2 * math.pi * i / players
-    x, z = SEAT_X * math.cos(angle), SEAT_Z * math.sin(angle)
-    return x, z, (math.degrees(math.atan2(x, z)) + 180.0) % 360.0
+@dataclass
+class Seat:
+    """Where a seat's pieces go: a strip `width` wide centred on x, rows laid from `z` outwards (`out` = -1
+    towards the front edge, +1 towards the back), turned `rot` degrees to face the player."""
+
+    x: float
+    z: float
+    out: float
+    width: float
+    rot: float
+
+    def lay(self, n: int, size: float) -> list[tuple[float, float]]:
+        """n places for pieces `size` across, in rows from the strip's inner edge outwards; the strip moves on."""
+        step = size + GAP
+        cols = max(1, min(n, int(self.width // step)))
+        places = [
+            (self.x + (k % cols - (cols - 1) / 2) * step, self.z + self.out * (k // cols + 0.5) * step)
+            for k in range(n)
+        ]
+        self.z += self.out * math.ceil(n / cols) * step
+        return places
 
 
-def grid(n: int, x: float, z: float, step: float, cols: int = 8) -> list[tuple[float, float]]:
-    """n places in rows of `cols`, centred on (x, z)."""
-    cols = max(1, min(cols, n))
-    rows = math.ceil(n / cols)
-    return [
-        (x + (k % cols - (cols - 1) / 2) * step, z + (k // cols - (rows - 1) / 2) * step) for k in range(n)
-    ]
+def seats(players: int, inner_z: float) -> list[Seat]:
+    """Seat 1 (TTS's White) and the odd seats along the front edge, the others along the back, each facing the
+    middle, their strips starting `inner_z` from the middle (clear of the boards)."""
+    front = math.ceil(players / 2)
+    out = []
+    for i in range(players):
+        row, k = (0, i // 2) if i % 2 == 0 else (1, i // 2)
+        count = front if row == 0 else players - front
+        width = SPAN / count
+        x = -SPAN / 2 + (k + 0.5) * width
+        out.append(
+            Seat(x, -inner_z, -1.0, width - 1.0, 180.0)
+            if row == 0
+            else Seat(-x, inner_z, 1.0, width - 1.0, 0.0)
+        )
+    return out
 
 
 def save(
@@ -83,9 +116,9 @@ def save(
     first_sides: dict[str, BoardSide] = {}
     for side in boards:
         first_sides.setdefault(side.id.split("/")[0], side)
-    x = -sum(board_scale(s) * 20 + 2 for s in first_sides.values()) / 2
+    x = -sum(board_scale(s) * BOARD_IN + 2 for s in first_sides.values()) / 2
     for side in boards:
-        span = board_scale(side) * 20  # BOARD_IN units at scale 1
+        span = board_scale(side) * BOARD_IN  # a board's size at scale 1
         if first_sides[side.id.split("/")[0]] is side:
             objects.append(
                 board_object(ids, side, url, transform(x + span / 2, 0.0, board_scale(side)), True)
@@ -93,26 +126,36 @@ def save(
             x += span + 2
         else:
             unused.append(board_object(ids, side, url, transform(0.0, 0.0, board_scale(side))))
-    x = -len(decks) * 2.0 + 2.0
-    for deck in decks:
+    depth = max(
+        (
+            board_scale(s) * BOARD_IN * s.height_mm / max(s.width_mm, s.height_mm)
+            for s in first_sides.values()
+        ),
+        default=0.0,
+    )
+    ends = max(SPAN / 2, x) + 5.0  # the supply at the left end, the decks at the right
+    for n, deck in enumerate(decks):
         order = list(range(len(deck.cards)))
         random.Random(f"{game_id}/{deck.id}/{players}").shuffle(order)
-        face_down = transform(x, 12.0, card_scale(deck), rot_z=180.0)
+        face_down = transform(ends, (n - (len(decks) - 1) / 2) * 5.0, card_scale(deck), rot_z=180.0)
         objects.append(deck_object(ids, deck, url, face_down, order))
-        x += 4.0
-    supply_x = -len(sets) * 1.5 + 1.5
-    for k, pieces in enumerate(sets):
+    places = seats(players, depth / 2 + 1.5)
+    supply: list[dict] = []
+    for pieces in sets:
         copies = piece_objects(ids, pieces, url, transform(0.0, 0.0, piece_scale(pieces)))
-        table, seats, rest = _share(pieces, copies, needs.get(pieces.id, {}), players)
+        table, mine, rest = _share(pieces, copies, needs.get(pieces.id, {}), players)
         unused += rest
         if table:
-            where = transform(supply_x, 17.0)
-            objects.append(bag(ids, f"supply:{pieces.id}", f"Supply: {pieces.name}", table, where))
-            supply_x += 3.0
-        for i, mine in enumerate(seats):
-            objects += _in_front(ids, pieces, mine, i, k - (len(sets) - 1) / 2, players)
+            supply.append(
+                bag(ids, f"supply:{pieces.id}", f"Supply: {pieces.name}", table, transform(0.0, 0.0))
+            )
+        for i, seat_pieces in enumerate(mine):
+            objects += _in_front(ids, pieces, seat_pieces, i, places[i])
+    for n, held in enumerate(supply):
+        held["Transform"] = transform(-ends, (n - (len(supply) - 1) / 2) * 3.0)
+        objects.append(held)
     if unused:
-        where = transform(-32.0, 17.0)
+        where = transform(-ends - 5.0, 0.0)
         objects.append(bag(ids, "unused", f"Not used with {players} players", unused, where))
     note = f"{title}, set up for {players} players. Deal the decks with TTS's deal; every piece is counted."
     return save_state(f"{title} ({players} players)", objects, note, table="Table_RPG", sky="Sky_Museum")
@@ -146,24 +189,28 @@ def _share(pieces, copies: list[dict], needs: dict[int, int], players: int):
     return left[:supply], seats, left[supply:]
 
 
-def _in_front(ids: Ids, pieces, mine: list[dict], seat: int, offset: float, players: int) -> list[dict]:
-    """A seat's pieces in front of it (each set `offset` places along the table's edge), or in a bag there when
-    there are many."""
+def _in_front(ids: Ids, pieces, mine: list[dict], index: int, seat: Seat) -> list[dict]:
+    """A seat's pieces of one set in the next rows of its strip, or in a bag there when there are many."""
     if not mine:
         return []
-    x, z, rot = seat_at(seat, players)
-    scale = 1.0 if pieces.stand_in else piece_scale(pieces)
-    step = max(1.2, 2.2 * scale)
-    turn = math.radians(rot)  # along the edge: across the seat's view
-    x, z = x + offset * 6.0 * math.cos(turn), z - offset * 6.0 * math.sin(turn)
-    name = SEATS[seat % len(SEATS)]
+    name = SEATS[index % len(SEATS)]
+    size = 1.0 if pieces.stand_in else max(pieces.width_mm, pieces.height_mm) / INCH_MM
     if len(mine) > LOOSE:
-        where = transform(x, z, rot_y=rot)
-        return [bag(ids, f"seat:{seat}:{pieces.id}", f"{name}: {pieces.name}", mine, where)]
+        ((x, z),) = seat.lay(1, 2.0)
+        return [
+            bag(
+                ids,
+                f"seat:{index}:{pieces.id}",
+                f"{name}: {pieces.name}",
+                mine,
+                transform(x, z, rot_y=seat.rot),
+            )
+        ]
+    scale = 1.0 if pieces.stand_in else piece_scale(pieces)
     out = []
-    for piece, (px, pz) in zip(mine, grid(len(mine), x, z, step)):
+    for piece, (x, z) in zip(mine, seat.lay(len(mine), size)):
         placed = dict(piece)
-        placed["Transform"] = transform(px, pz, scale, rot_y=rot)
+        placed["Transform"] = transform(x, z, scale, rot_y=seat.rot)
         placed["Nickname"] = f"{name}: {piece['Nickname']}"
         out.append(placed)
     return out
