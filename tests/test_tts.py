@@ -188,6 +188,8 @@ def test_a_save_is_refused_for_a_player_count_the_game_does_not_take(tmp_path):
     result = run_cli("export", "tts", "pieces", "--out", "out", "--save", "--players", "5", cwd=project)
     assert result.exit_code == 2 and "pieces is for 2 players" in result.output
     assert not (project / "out").exists()  # nothing written
+    result = run_cli("export", "tts", "pieces", "--out", "out", "--players", "2", cwd=project)
+    assert result.exit_code == 2 and "give --save too" in result.output
 
 
 @pytest.mark.parametrize("shape", ["square", "rect", "hex", "hex-flat", "triangle", "circle"])
@@ -366,3 +368,21 @@ def test_a_stand_in_without_its_colour_is_refused_where_the_item_is(tmp_path):
     )
     result = run_cli("export", "tts", "pieces", "--out", "out", cwd=project)
     assert result.exit_code == 1 and "coins.yaml:6" in result.output and "cube, disc, pawn" in result.output
+
+
+def test_card_sheet_keys_differ_between_the_shipped_games():
+    """Two saves loaded together must not share a CustomDeck key (TTS would show one deck's cards for the
+    other's): every sheet of every deck of the five games gets its own."""
+    seen: dict[int, str] = {}
+    for game in GAMES:
+        run, _ = loaded(Project(ROOT / "content", ROOT / "output"), game, check=False)
+        ids = so.Ids(game)
+        for deck in run.game.components:
+            if isinstance(deck, Board) or deck.kind != "cards":
+                continue
+            sheets = [so.DeckSheet("f.png", "b.png", 10, 7, False)] * -(-deck.faces // 69)
+            stub = so.CardDeck(deck.id, deck.name, 63.5, 88.9, sheets, [])
+            for key, _ in so.custom_decks(ids, stub, str).values():
+                assert key not in seen, (game, deck.id, seen.get(key))
+                seen[key] = f"{game}/{deck.id}"
+    assert len(seen) >= 15

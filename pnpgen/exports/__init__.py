@@ -5,8 +5,9 @@ into a staging folder, and moves its files into place only when all of them were
 - png (`exports/png.py`): one image per distinct card face (and back), with the shops' 1/8 in bleed by
   default, numbered so an uploader keeps their order, and cards.csv with each card's count:
   `OUT/<game>/png/<deck>/`.
-- tts (`exports/tts.py`; the saved object as data: `exports/savedobject.py`): Tabletop Simulator deck sheets
-  (up to 10 x 7 cards, at most 4096 px a side, RGB) and the back image: `OUT/<game>/tts/<deck>-*`.
+- tts (`exports/tts.py`; the saved object as data: `exports/savedobject.py`; a save set out for N players:
+  `exports/table.py`): Tabletop Simulator deck sheets (up to 10 x 7 cards, at most 4096 px a side, RGB), the
+  back image, pieces cut to their outline and boards: `OUT/<game>/tts/<deck>-*`.
 - sheet (`exports/sheet.py`): a contact sheet of the first page of every file the game builds:
   `OUT/<game>/<game>-contact-sheet.png`.
 
