@@ -278,9 +278,11 @@ def test_a_lone_card_a_kept_aspect_and_stable_unique_keys():
 
 def test_the_same_content_exports_the_same_bytes(tmp_path):
     project = fixture(tmp_path, "basic")
-    first = (export(project, "sample") / "sample-saved-object.json").read_bytes()
-    second = (export(project, "sample") / "sample-saved-object.json").read_bytes()
-    assert first == second
+    folder = export(project, "sample", "--save", "--players", "3")
+    first = {p.name: p.read_bytes() for p in folder.iterdir()}
+    export(project, "sample", "--save", "--players", "3")
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == first
+    assert "sample-save-3p.json" in first and "sample-saved-object.json" in first
 
 
 def test_url_base_names_the_uploaded_images(tmp_path):
@@ -330,6 +332,15 @@ def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path,
     for png in folder.glob("*.png"):
         with Image.open(png) as im:
             assert "dpi" in im.info, png.name
+    for comp in run.game.components:  # every piece image cut to its outline; a tile stretched only if square
+        if isinstance(comp, Board) or comp.kind == "cards":
+            continue
+        for png in folder.glob(f"{comp.id}-[0-9][0-9][0-9]-*.png"):
+            with Image.open(png) as im:
+                measure_cut(im.convert("RGBA"), comp.shape)
+    for tile in [o for o in objects(save) if o["Name"] == "Custom_Tile"]:
+        with Image.open(Path(unquote(urlparse(tile["CustomImage"]["ImageURL"]).path))) as im:
+            assert tile["CustomImage"]["CustomTile"]["Stretch"] == (abs(im.width - im.height) <= 1)
 
 
 @pytest.mark.parametrize("piece", ["cube", "disc", "pawn"])
