@@ -99,9 +99,11 @@ def test_unknown_component_is_a_usage_error(tmp_path):
 
 WRITERS = {  # every command that writes PNG files: its arguments, the fixture game, the dpi its files must say
     "png": (["export", "png", "sample", "--dpi", "150"], "basic", 150),
-    "tts": (["export", "tts", "pieces"], "pieces", None),
+    "tts-cards": (["export", "tts", "sample"], "basic", None),
+    "tts-pieces": (["export", "tts", "pieces"], "pieces", None),
     "sheet": (["export", "sheet", "sample"], "basic", None),
-    "tgc": (["export", "shop", "tgc", "sample"], "basic", 300),
+    "tgc-cards": (["export", "shop", "tgc", "sample"], "basic", 300),
+    "tgc-pieces": (["export", "shop", "tgc", "pieces"], "pieces", 300),
 }
 
 
