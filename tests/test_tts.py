@@ -397,3 +397,19 @@ def test_card_sheet_keys_differ_between_the_shipped_games():
                 assert key not in seen, (game, deck.id, seen.get(key))
                 seen[key] = f"{game}/{deck.id}"
     assert len(seen) >= 15
+
+
+def test_the_facts_give_each_seat_its_share(tmp_path):
+    """checker.setup_needs evaluates the facts' `need` for N and its neighbours; a share per seat only where
+    every count is p x players + c."""
+    from pnpgen.checker import setup_needs
+    from pnpgen.exports.table import per_seat
+
+    project = fixture(tmp_path, "basic")
+    run, _ = loaded(Project(project / "content", project / "out"), "sample", check=False)
+    needs = setup_needs(run.game, run.reader, 3)
+    assert needs["minis"] == {2: 10, 3: 15, 4: 20} and needs["heroes"] == {2: 10}
+    assert per_seat(needs["minis"], 3) == (5, 0) and per_seat(needs["heroes"], 3) is None
+    assert per_seat({2: 9, 3: 13}, 3) == (4, 1) and per_seat({2: 9, 3: 13}, 2) == (4, 1)
+    assert per_seat({1: 58, 2: 58, 3: 80}, 2) is None  # not linear: all of it in the supply
+    assert per_seat({2: 5, 3: 5}, 3) is None  # the same for every count: nobody's own
