@@ -317,12 +317,13 @@ def test_the_schema_check_can_fail():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path, game):
+@pytest.mark.parametrize("most", [False, True], ids=["fewest", "most"])
+def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path, game, most):
     project = tmp_path / "p"
     shutil.copytree(ROOT / "content", project / "content")
     shutil.copytree(ROOT / "layouts", project / "layouts")
     run, _ = loaded(Project(project / "content", project / "out"), game, check=False)
-    players = run.game.players_min
+    players = run.game.players_max if most else run.game.players_min
     folder = export(project, game, "--save", "--players", players)
     check_game(project, game, folder, tmp_path, players=players)
     save = read(folder / f"{game}-save-{players}p.json")
