@@ -414,3 +414,20 @@ def test_the_facts_give_each_seat_its_share(tmp_path):
     assert per_seat({2: 9, 3: 13}, 3) == (4, 1) and per_seat({2: 9, 3: 13}, 2) == (4, 1)
     assert per_seat({1: 58, 2: 58, 3: 80}, 2) is None  # not linear: all of it in the supply
     assert per_seat({2: 5, 3: 5}, 3) is None  # the same for every count: nobody's own
+
+
+def test_tabletop_tools_fails_on_what_it_cannot_read(tmp_path):
+    """The parser test can fail: an object without a GUID (what every object was before) stops tabletop-tools,
+    and two objects with one GUID do not come back as they went in."""
+    url = "file:///x/".__add__
+    pieces = so.PieceSet("c", "Coins", "tokens", "circle", 20.0, 20.0, [so.Piece("C", 2, "c.png", None)])
+    good = so.save_state("t", so.piece_objects(so.Ids("g"), pieces, url, so.transform(0, 0)))
+    round_trip(good, tmp_path / "good")
+    no_guid = json.loads(json.dumps(good))
+    del no_guid["ObjectStates"][0]["GUID"]
+    with pytest.raises(KeyError):
+        round_trip(no_guid, tmp_path / "no-guid")
+    twice = json.loads(json.dumps(good))
+    twice["ObjectStates"][1]["GUID"] = twice["ObjectStates"][0]["GUID"]
+    with pytest.raises(AssertionError):
+        round_trip(twice, tmp_path / "twice")
