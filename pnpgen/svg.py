@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.inputs import READ_FLAGS
+from pnpgen.svgnumbers import NumberError, check_drawing, check_tree
 
 MAX_SVG_BYTES = 5_000_000
 MAX_SVG_SHAPES = 20_000  # the elements it draws, each <use> counting what it repeats: as a face's shapes
@@ -157,7 +158,12 @@ def convert(data: bytes) -> SvgFile:
     root = _parse(data)
     left_out = _clean(root)
     _count(root)
-    drawing, logged = _draw(root)
+    try:
+        check_tree(root)  # every number at its element, before svglib reads one
+        drawing, logged = _draw(root)
+        check_drawing(drawing)  # and what svglib made of them, transforms composed
+    except NumberError as exc:
+        raise SvgError(exc.message, exc.line) from None
     return _measure(drawing, left_out, logged)
 
 
