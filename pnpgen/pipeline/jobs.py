@@ -209,5 +209,10 @@ def plain_error(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     text = re.sub(r"\s*identity=\[[^\]]*\]\s*", " ", str(exc))
+    if "_fp_str" in text or "number too large" in text:  # ReportLab's C accelerator, refusing a number
+        return (
+            "a number too large or not finite reached the PDF, which no PDF may hold; refused "
+            "(a number escaped pnpgen's checks: please report it with the content that led here)"
+        )
     text = re.sub(r"<[^<>]*@0x[0-9a-fA-F]+[^<>]*>", "an object", text).strip()
     return text or type(exc).__name__

@@ -115,12 +115,11 @@ def draw_back_cover(canv, game, pw, ph, cover=None) -> None:
 
 def write_back_cover(path, game, paper: str, cover=None) -> None:
     """The back cover alone, a one-page PDF at the rulebook's paper (the booklet puts it last)."""
-    from reportlab.pdfgen.canvas import Canvas
-
     from pnpgen import __version__
+    from pnpgen.render.finite import FiniteCanvas
 
     pw, ph = paper_pt(paper)
-    canv = Canvas(str(path), pagesize=(pw, ph), invariant=1, pageCompression=1)
+    canv = FiniteCanvas(str(path), pagesize=(pw, ph), invariant=1, pageCompression=1)
     canv.setCreator(f"pnpgen {__version__}")
     draw_back_cover(canv, game, pw, ph, cover)
     canv.showPage()

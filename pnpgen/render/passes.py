@@ -154,7 +154,9 @@ def _pages_for(headings: list[tuple], contents: list[tuple]) -> list[tuple] | No
 
 def _passes(doc, story: list, source: Path, max_passes: int) -> None:
     try:
-        doc.multiBuild(story, maxPasses=max_passes)
+        from pnpgen.render.finite import FiniteCanvas
+
+        doc.multiBuild(story, maxPasses=max_passes, canvasmaker=FiniteCanvas)
     except LayoutError:
         from pnpgen.errors import ContentError, Location, display_path
 

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnpgen import __version__
 from pnpgen.artcolour import as_srgb
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
+from pnpgen.render.finite import FiniteCanvas
 from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
@@ -79,7 +80,9 @@ def _end_form(canvas: Canvas, name: str) -> None:
 def new_canvas(path: Path, size: tuple, title: str, subject: str = "") -> Canvas:
     """Every PDF pnpgen writes starts here: invariant (same input, same bytes), compressed, embedded fonts only."""
     ensure_registered()
-    c = Canvas(str(path), pagesize=size, invariant=1, initialFontName=pdf_name("sans"), pageCompression=1)
+    c = FiniteCanvas(
+        str(path), pagesize=size, invariant=1, initialFontName=pdf_name("sans"), pageCompression=1
+    )
     c.setTitle(title)  # the document ID derives from the metadata, so every file gets its own title
     if subject:
         c.setSubject(subject)
