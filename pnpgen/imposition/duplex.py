@@ -16,6 +16,7 @@ them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float]  # (x0, y0, x1, y1), or a slot's bleed (left, bottom, right, top)
@@ -131,6 +132,8 @@ def parse_offset(text: str) -> tuple[float, float, float]:
         values = [float(p) for p in parts]
     except ValueError:
         raise ValueError(f"expected numbers such as 1.5,-0.5 (got {text!r})") from None
+    if not all(math.isfinite(v) for v in values):  # nan passes every comparison below: refused first
+        raise ValueError(f"expected finite numbers such as 1.5,-0.5 (got {text!r})")
     x, y, angle = (*values, 0.0)[:3]
     if not all(abs(v) <= MAX_OFFSET_MM for v in (x, y)) or abs(angle) > MAX_ANGLE:
         raise ValueError(
