@@ -48,6 +48,7 @@ def _write(
     why = file_name_problem(name)
     if why is not None:  # the names every system can hold
         raise ContentError.at(loc, f"could not write {name}: {why}")
+    _boxes_hold(name, faces, bleed_pt, loc)
     scratch = stage_dir / f".{name}.rgb"
     try:
         if draw is not None:
@@ -68,6 +69,28 @@ def _write(
     if wrong:
         raise ContentError.at(loc, f"{name} would be refused as PDF/X-1a: {'; '.join(wrong)}")
     return name
+
+
+def _boxes_hold(name: str, faces: list, bleed_pt: float, loc) -> None:
+    """The boxes `make_pdfx` writes say each page is its piece's trim with `bleed_pt` all round: refused unless
+    every face was drawn at that bleed and fills it on every side (preflight says so first, at the layout)."""
+    from pnpgen.shop.bleed import missing_bleed
+    from pnpgen.units import MM
+
+    for n, face in enumerate(faces, 1):
+        if abs(face.bleed_pt - bleed_pt) > 0.01:
+            raise ContentError.at(
+                loc,
+                f"could not write {name}: page {n} was drawn with {face.bleed_pt / MM:.2f} mm of bleed, "
+                f"not the {bleed_pt / MM:.2f} mm its BleedBox would claim",
+            )
+        missing = missing_bleed(face) if face.shape in ("rect", "square") else []
+        if missing:
+            raise ContentError.at(
+                loc,
+                f"could not write {name}: page {n} fills no bleed at the {', '.join(missing)}; its "
+                f"BleedBox would claim {bleed_pt / MM:.2f} mm all round",
+            )
 
 
 class PdfExport(Export):

@@ -4,7 +4,8 @@ Every distinct face is drawn at the target's bleed with its operations traced to
 them (`FaceContext.origins`), so a finding names the element (file:line:column) and the card. The same finding
 on many cards is one line with a count. Errors are what the shop would reject or print wrong (ink over its limit,
 transparency in PDF/X-1a); warnings are what it would print, at a risk (text in the cut band or outside the safe
-zone, art under 300 effective dpi, a size it does not sell, a face with no bleed).
+zone, art under 300 effective dpi, a size it does not sell). A face whose bleed is not filled on every side is
+an error: the file's bleed box would claim what is not there.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
 from pnpgen.model import Board, Deck
 from pnpgen.shop import sizes
+from pnpgen.shop.bleed import missing_bleed
 from pnpgen.shop.targets import ShopTarget
 from pnpgen.units import MM
 
@@ -164,12 +166,15 @@ def _board(run, target: ShopTarget, board: Board, found: Findings) -> None:
 
 
 def _face(run, target: ShopTarget, face, spans, label: str, layout_loc: Location, found: Findings) -> None:
-    if face.shape in ("rect", "square") and not _covers_bleed(face):
+    missing = missing_bleed(face) if face.shape in ("rect", "square") else []
+    if missing:  # the file's boxes would claim a bleed that is not there: the shop cuts into white
+        sides = ", ".join(missing)
         found.add(
-            "warning",
+            "error",
             "bleed",
             layout_loc,
-            f"nothing fills the {target.bleed_pt / MM:.1f} mm bleed all round: a white edge may show after cutting",
+            f"nothing fills the {target.bleed_pt / MM:.1f} mm bleed at the {sides}: a white edge would show "
+            "after cutting; extend the background or art over the bleed (such as `area: bleed`)",
             label,
         )
     where = {}
@@ -208,25 +213,6 @@ def _face(run, target: ShopTarget, face, spans, label: str, layout_loc: Location
             _image(target, op, loc, label, found)
         elif isinstance(op, Vector) and target.cmyk:
             _vector(run, target, op, loc, label, found)
-
-
-def _covers_bleed(face) -> bool:
-    """Something opaque reaches every edge of the bleed (a background over the whole bleed, or art)."""
-    b, w, h = face.bleed_pt, face.width_pt, face.height_pt
-    if b <= 0:
-        return True
-    eps = 0.01
-    for op in face.ops:
-        if isinstance(op, Rect) and op.fill is not None and op.opacity >= 1 and op.radius == 0:
-            box = (op.x, op.y, op.x + op.w, op.y + op.h)
-        elif isinstance(op, (Image, Vector)):
-            cx, cy, cw, ch = op.clip
-            box = (max(op.x, cx), max(op.y, cy), min(op.x + op.w, cx + cw), min(op.y + op.h, cy + ch))
-        else:
-            continue
-        if box[0] <= -b + eps and box[1] <= -b + eps and box[2] >= w + b - eps and box[3] >= h + b - eps:
-            return True
-    return False
 
 
 def _text(
