@@ -16,6 +16,8 @@ to move any into place while one has a problem, so no file a shop would reject i
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
@@ -26,7 +28,21 @@ from pnpgen.shop.targets import ShopTarget
 VERSION = "PDF/X-1a:2003"
 REGISTRY = "http://www.color.org"
 PAINT = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS"}
-FIXED_DATE = "D:20000101000000Z"  # SOURCE_DATE_EPOCH-free and deterministic, like pnpgen's other PDFs
+FIXED_DATE = "D:20000101000000Z"
+# every content-stream operator of PDF 1.4: anything else (`nan`, `inf`, a damaged number) is not a PDF/X file's
+OPERATORS = frozenset(
+    "b B b* B* BDC BI BMC BT BX c cm CS cs d d0 d1 Do DP EI EMC ET EX f F f* G g gs h i ID j J K k l m M MP n q Q "
+    "re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w W W* y ' \"".split()
+)
+ARITY = {  # operators that take only numbers, and how many
+    **dict.fromkeys("w M j J i Tc Tw Tz TL Ts Tr g G".split(), 1),
+    **dict.fromkeys("m l Td TD d0".split(), 2),
+    "rg": 3,
+    "RG": 3,
+    **dict.fromkeys("v y re k K".split(), 4),
+    **dict.fromkeys("cm Tm c d1".split(), 6),
+}
+MAX_REAL = 32767.0  # PDF 1.4's limit for a real number (PDF Reference, Appendix C)  # SOURCE_DATE_EPOCH-free and deterministic, like pnpgen's other PDFs
 
 
 def make_pdfx(source: Path, target_path: Path, target: ShopTarget, title: str, bleed_pt: float) -> None:
@@ -178,6 +194,7 @@ def problems(path: Path) -> list[str]:
             for box in ("/TrimBox", "/BleedBox"):
                 if box not in page.obj:
                     found.append(f"page {n} has no {box[1:]}")
+            found += _box_problems(page.obj, n)
             if "/Annots" in page.obj:
                 found.append(f"page {n} has annotations")
         for holder in _holders(pdf):
@@ -185,13 +202,71 @@ def problems(path: Path) -> list[str]:
     return sorted(set(found))
 
 
+def _box_problems(page, n: int) -> list[str]:
+    """Each box four finite numbers, each inside the one before: MediaBox, BleedBox, TrimBox, ArtBox."""
+    boxes: list[tuple[str, list[float]]] = []
+    for key in ("/MediaBox", "/BleedBox", "/TrimBox", "/ArtBox"):
+        if key not in page:
+            continue
+        try:
+            box = [float(v) for v in page[key]]
+        except (TypeError, ValueError):
+            return [f"page {n} has a {key[1:]} that is not four numbers"]
+        if len(box) != 4 or not all(math.isfinite(v) and abs(v) <= 14400 for v in box):
+            return [f"page {n} has a {key[1:]} that is not four finite numbers within a page's 200 in"]
+        if boxes:
+            outer_key, outer = boxes[-1]
+            eps = 0.01
+            if not (
+                box[0] >= outer[0] - eps
+                and box[1] >= outer[1] - eps
+                and box[2] <= outer[2] + eps
+                and box[3] <= outer[3] + eps
+                and box[0] < box[2]
+                and box[1] < box[3]
+            ):
+                return [f"page {n} has a {key[1:]} that is not inside its {outer_key[1:]}"]
+        boxes.append((key, box))
+    return []
+
+
+def _number_problems(name: str, operands) -> list[str]:
+    """An operator PDF does not have (how `nan` and `inf` read, and numbers past what a reader parses), numbers
+    missing or not finite where an operator takes numbers, or a real past PDF 1.4's limit."""
+    if name not in OPERATORS:
+        return [f"'{name[:20]}' where a PDF operator or number must be (a number that is not finite?)"]
+    arity = ARITY.get(name)
+    values = list(operands)
+    if name == "d" and len(values) == 2:  # [dash array] phase
+        values = [*values[0], values[1]] if isinstance(values[0], pikepdf.Array) else values
+    elif name == "TJ" and values and isinstance(values[0], pikepdf.Array):
+        values = [v for v in values[0] if not isinstance(v, (str, bytes, pikepdf.String))]
+    elif arity is None:
+        return []
+    if arity is not None and len(values) != arity:
+        return [f"'{name}' with {len(values)} operands instead of {arity} (a number missing or not finite?)"]
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
+            return [f"'{name}' with an operand that is not a number ({str(v)[:20]})"]
+        limit: float = 2**31 if isinstance(v, int) else MAX_REAL
+        number = float(v)
+        if not math.isfinite(number) or abs(number) > limit:
+            return [f"'{name}' with a number past what PDF 1.4 holds ({v})"]
+    return []
+
+
 def _holder_problems(holder) -> list[str]:
     found = []
     resources = holder.get("/Resources")
     spot = {"fill": False, "stroke": False}
-    for ins in pikepdf.parse_content_stream(holder):
+    try:
+        instructions = pikepdf.parse_content_stream(holder)
+    except Exception as exc:  # pikepdf refuses a stream with a keyword where a value must be (`[1 nan] 0 d`)
+        return [f"a content stream that cannot be read ({type(exc).__name__}: {exc})"]
+    for ins in instructions:
         operands, op = ins.operands, ins.operator
         name = str(op)
+        found += _number_problems(name, operands)
         if name in ("cs", "CS"):
             spot["stroke" if name == "CS" else "fill"] = bool(operands) and is_spot(resources, operands[0])
             if not spot["stroke" if name == "CS" else "fill"]:
