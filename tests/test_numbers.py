@@ -257,3 +257,30 @@ def test_a_printer_profile_with_a_non_finite_offset_is_an_error_at_its_line(valu
     assert "printers.yaml:3:" in result.output and "Traceback" not in result.output, result.output
     assert "finite" in result.output or "at most" in result.output, result.output
     assert not (root / "out").exists()
+
+
+@pytest.mark.parametrize("box", ["size", "trim", "bleed"])
+def test_a_page_whose_size_or_box_is_not_finite_is_refused(box, tmp_path):
+    from pnpgen.render.finite import NotFinite
+    from pnpgen.render.pdf import new_canvas
+
+    c = new_canvas(tmp_path / "x.pdf", (100, math.inf if box == "size" else 100), "t")
+    if box == "trim":
+        c.setTrimBox((0, 0, math.nan, 100))
+    elif box == "bleed":
+        c.setBleedBox((0, 0, 100, -math.inf))
+    with pytest.raises(NotFinite, match="page 1 would have a size or box that is not a finite number"):
+        c.showPage()
+
+
+def test_reportlab_refusing_a_number_is_said_plainly_never_its_internals(tmp_path):
+    """Infinity fails inside ReportLab's C accelerator before any page is closed: its message is replaced."""
+    from pnpgen.pipeline.jobs import plain_error
+    from pnpgen.render.pdf import write_face_pages
+
+    face = Face(100, 100, 0, (Line(0, 0, math.inf, 10),))
+    with pytest.raises(Exception) as caught:
+        write_face_pages(tmp_path / "x.pdf", [face], 0.0, {}, "t")
+    said = plain_error(caught.value)
+    assert said.startswith("a number too large or not finite reached the PDF"), said
+    assert "_rl_accel" not in said and "_fp_" not in said
