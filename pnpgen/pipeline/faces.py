@@ -185,7 +185,9 @@ class Painter:
         where = self._where.get(deck.path)
         if where is None:  # resolved once per deck, not per card
             where = self._where[deck.path] = display_path(deck.path)
-        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({where}:{card.loc.line})"
+        at = card.loc if card.loc.path not in ("", where) else None  # a data sheet's row: its own file
+        place = f"{where}:{card.loc.line}" if at is None else str(at) if at.sheet else f"{at.path}:{at.line}"
+        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({place})"
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}
