@@ -135,10 +135,11 @@ class FaceDrawer:
             p.rect(-b, -b, face.width_pt + 2 * b, face.height_pt + 2 * b)
         elif face.shape == "circle":
             p.circle(face.width_pt / 2, face.height_pt / 2, face.width_pt / 2 + b)
-        else:
-            from pnpgen.shapes import outline
+        else:  # grown by the bleed, as a circle is: a shaped piece's bleed is drawn, and its boxes hold
+            from pnpgen.shapes import grow, outline
 
-            _poly(p, outline(face.shape, face.width_pt, face.height_pt))
+            points = outline(face.shape, face.width_pt, face.height_pt) or []
+            _poly(p, grow(points, [b] * len(points)) if b > 0 else points)
         c.clipPath(p, stroke=0, fill=0)
         c.doForm(name)
         c.restoreState()
