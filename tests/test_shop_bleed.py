@@ -8,7 +8,8 @@ import pikepdf
 import pytest
 from conftest import MM, run_cli
 
-from pnpgen.faces import Face, Image, Rect, Vector
+from pnpgen.faces import Ellipse, Face, Image, Polygon, Rect, Vector
+from pnpgen.shapes import grow, outline
 from pnpgen.shop.bleed import missing_bleed
 
 B = 9.0  # 1/8 in, in pt
@@ -60,6 +61,34 @@ def face(*ops) -> Face:
 )
 def test_missing_bleed_names_every_side_nothing_fills(ops, missing):
     assert missing_bleed(face(*ops)) == missing
+
+
+HW, HH = 100.0, 100.0 * 2 / 3**0.5  # a pointy-top hex's box
+TH = HW * 3**0.5 / 2  # a triangle's height
+HEX = tuple((x, HH - y) for x, y in outline("hex", HW, HH))  # y downwards, as a face's operations
+
+
+@pytest.mark.parametrize(
+    ("shape", "size", "ops", "missing"),
+    [
+        ("hex", (HW, HH), [Rect(-B, -B, HW + 2 * B, HH + 2 * B, fill="#123456")], []),
+        ("hex", (HW, HH), [Polygon(HEX, fill="#123456")], ALL),  # the hex itself: no bleed round it
+        ("hex", (HW, HH), [Polygon(grow(HEX, [B] * 6), fill="#123456")], []),  # the hex grown by the bleed
+        (
+            "hex",
+            (HW, HH),
+            [Rect(-B, -B, HW / 2 + B, HH + 2 * B, fill="#1")],
+            ["top", "right", "bottom"],
+        ),  # left half
+        ("circle", (HW, HW), [Ellipse(0, 0, HW, HW, fill="#123456")], ALL),
+        ("circle", (HW, HW), [Ellipse(-B, -B, HW + 2 * B, HW + 2 * B, fill="#123456")], []),
+        ("circle", (HW, HW), [Ellipse(-B, -B, HW + 2 * B, HW + 2 * B, fill="#1", opacity=0.5)], ALL),
+        ("triangle", (HW, TH), [Rect(-B, -B, HW + 2 * B, TH + 2 * B, fill="#123456")], []),
+        ("triangle", (HW, TH), [Rect(-B, -B, HW + 2 * B, 40, fill="#123456")], ["left", "right", "bottom"]),
+    ],
+)
+def test_a_shaped_piece_needs_its_outline_grown_by_the_bleed_filled(shape, size, ops, missing):
+    assert missing_bleed(Face(*size, B, tuple(ops), shape=shape)) == missing
 
 
 def test_a_face_without_bleed_has_none_to_miss():
@@ -198,3 +227,38 @@ def test_the_pdfx_check_refuses_boxes_that_do_not_nest(boxes, tmp_path):
 
     found = problems(pdf_with(b"0 0 m 1 1 l S", tmp_path, **boxes))
     assert any("Box" in p for p in found), found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("component", ["hex", "tri"])
+def test_a_shaped_piece_is_drawn_with_its_bleed_round_its_outline(component, project):
+    """A hex or triangle alone on its PDF/X page was cut at its outline, the bleed its boxes claim left white:
+    measured, the piece's ink now reaches the BleedBox at the ends of its straight edges (a hex's top and
+    bottom vertices' neighbourhood, a triangle's base), and 1 pt beyond its outline all round."""
+    import pypdfium2
+
+    from pnpgen.shapes import outline
+
+    root = project("pieces")
+    result = run_cli("export", "shop", "pdfx", "pieces", component, "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    path = root / "out" / "pieces" / "shop" / "pdfx" / f"{component}-fronts.pdf"
+    with pikepdf.open(path) as pdf:
+        page = pdf.pages[0].obj
+        trim = [float(v) for v in page.TrimBox]
+        bleed = [float(v) for v in page.BleedBox]
+    scale = 3.0
+    image = pypdfium2.PdfDocument(path)[0].render(scale=scale).to_pil().convert("RGB")
+    w, h = trim[2] - trim[0], trim[3] - trim[1]
+    shape = outline("hex" if component == "hex" else "triangle", w, h)
+    cx, cy = w / 2, h / 2
+    paper = []
+    for (x1, y1), (x2, y2) in zip(shape, shape[1:] + shape[:1]):
+        for i in range(20):
+            x, y = x1 + (x2 - x1) * i / 20, y1 + (y2 - y1) * i / 20
+            d = max(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5, 1e-9)
+            px, py = x + (x - cx) / d * 1.5, y + (y - cy) / d * 1.5  # 1.5 pt outside the cut, in the bleed
+            ix, iy = round((px + trim[0] - bleed[0]) * scale), round((bleed[3] - trim[1] - py) * scale)
+            if 0 <= ix < image.width and 0 <= iy < image.height and min(image.getpixel((ix, iy))) > 245:
+                paper.append((round(px, 1), round(py, 1)))
+    assert not paper, f"paper just outside the cut of {component}: {paper[:5]}"

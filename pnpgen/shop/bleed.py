@@ -5,15 +5,24 @@ side left empty is an error for the shop targets (`preflight`), and each written
 
 from __future__ import annotations
 
-from pnpgen.faces import Image, Rect, Vector
+import math
+
+from pnpgen.faces import Ellipse, Image, Polygon, Rect, Vector
+from pnpgen.shapes import grow, outline
+
+SAMPLES = 48  # points along each edge of a shaped piece's bleed (a circle: four times as many round it)
 
 
 def missing_bleed(face) -> list[str]:
     """The sides (left, top, right, bottom), then the corners, whose bleed nothing opaque fills from the trim to
-    its outer edge: a background or art reaching over it, or several side by side. Empty when all is filled."""
+    its outer edge: a background or art reaching over it, or several side by side. Empty when all is filled.
+    A shaped piece (hex, triangle, circle) is cut along its outline: its band is that outline grown by the
+    bleed, sampled, and a side is named by where its empty points lie."""
     b, w, h = face.bleed_pt, face.width_pt, face.height_pt
     if b <= 0:
         return []
+    if face.shape not in ("rect", "square"):
+        return _shaped(face)
     eps = 0.01
     boxes = []
     for op in face.ops:
@@ -57,3 +66,70 @@ def _spans_cover(spans: list[tuple[float, float]], start: float, end: float) -> 
         if reached >= end:
             return True
     return reached >= end
+
+
+def _opaque(face) -> list:
+    """(kind, shape) of every opaque fill that reaches past the trim's box: what can fill a bleed."""
+    w, h = face.width_pt, face.height_pt
+    found = []
+    for op in face.ops:
+        kind = type(op)
+        if kind in (Rect, Ellipse, Polygon) and (op.fill is None or op.opacity < 1):
+            continue
+        if kind is Rect and op.radius == 0 or kind is Ellipse:
+            box = (op.x, op.y, op.x + op.w, op.y + op.h)
+        elif kind is Polygon:
+            xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+            box = (min(xs), min(ys), max(xs), max(ys))
+        elif kind in (Image, Vector):
+            cx, cy, cw, ch = op.clip
+            box = (max(op.x, cx), max(op.y, cy), min(op.x + op.w, cx + cw), min(op.y + op.h, cy + ch))
+        else:
+            continue
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+            found.append((kind, box, op))
+    return found
+
+
+def _inside(x: float, y: float, kind, box, op) -> bool:
+    if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+        return False
+    if kind is Ellipse:
+        rx, ry = op.w / 2, op.h / 2
+        return ((x - op.x - rx) / rx) ** 2 + ((y - op.y - ry) / ry) ** 2 <= 1.0001
+    if kind is Polygon:
+        pts, inside = op.points, False
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+        return inside
+    return True
+
+
+def _shaped(face) -> list[str]:
+    b, w, h = face.bleed_pt, face.width_pt, face.height_pt
+    fills = _opaque(face)
+    points = []
+    for depth in (0.05 * b, 0.5 * b, 0.95 * b):  # just outside the cut, halfway, just inside the bleed's edge
+        if face.shape == "circle":
+            r = w / 2 + depth
+            n = 4 * SAMPLES
+            points += [
+                (w / 2 + r * math.cos(2 * math.pi * i / n), h / 2 + r * math.sin(2 * math.pi * i / n))
+                for i in range(n)
+            ]
+            continue
+        shape = [
+            (x, h - y) for x, y in outline(face.shape, w, h) or []
+        ]  # y downwards, as a face's operations
+        ring = grow(shape, [depth] * len(shape))
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
+            points += [(x1 + (x2 - x1) * i / SAMPLES, y1 + (y2 - y1) * i / SAMPLES) for i in range(SAMPLES)]
+    eps = 0.01  # a grown corner may reach past the page (trim + bleed), where nothing is printed: not judged
+    inside_page = [(x, y) for x, y in points if -b + eps <= x <= w + b - eps and -b + eps <= y <= h + b - eps]
+    empty = [(x, y) for x, y in inside_page if not any(_inside(x, y, *fill) for fill in fills)]
+    sides = set()
+    for x, y in empty:  # named by where they lie from the centre, as the sides of its box
+        dx, dy = (x - w / 2) / w, (y - h / 2) / h
+        sides.add(("right" if dx > 0 else "left") if abs(dx) >= abs(dy) else ("bottom" if dy > 0 else "top"))
+    return [side for side in ("left", "top", "right", "bottom") if side in sides]

@@ -84,7 +84,7 @@ def _boxes_hold(name: str, faces: list, bleed_pt: float, loc) -> None:
                 f"could not write {name}: page {n} was drawn with {face.bleed_pt / MM:.2f} mm of bleed, "
                 f"not the {bleed_pt / MM:.2f} mm its BleedBox would claim",
             )
-        missing = missing_bleed(face) if face.shape in ("rect", "square") else []
+        missing = missing_bleed(face)
         if missing:
             raise ContentError.at(
                 loc,

@@ -166,7 +166,7 @@ def _board(run, target: ShopTarget, board: Board, found: Findings) -> None:
 
 
 def _face(run, target: ShopTarget, face, spans, label: str, layout_loc: Location, found: Findings) -> None:
-    missing = missing_bleed(face) if face.shape in ("rect", "square") else []
+    missing = missing_bleed(face)
     if missing:  # the file's boxes would claim a bleed that is not there: the shop cuts into white
         sides = ", ".join(missing)
         found.add(
