@@ -284,3 +284,48 @@ def test_reportlab_refusing_a_number_is_said_plainly_never_its_internals(tmp_pat
     said = plain_error(caught.value)
     assert said.startswith("a number too large or not finite reached the PDF"), said
     assert "_rl_accel" not in said and "_fp_" not in said
+
+
+# -- data sheets: a cell that reads as a number that is not finite, in every kind of sheet --------------------
+
+
+class Raw(float):
+    """A number cell written exactly as given (NaN, 1e400) by the sheet makers of test_datasheets."""
+
+    def __new__(cls, text: str):
+        self = super().__new__(cls, 0.0)
+        self.text = text
+        return self
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return self.text
+
+
+SHEETS = {
+    "csv": ("h.csv", "data/h.csv", "content/sample/data/h.csv:3:5"),
+    "xlsx": ("h.xlsx", "{file: data/h.xlsx, sheet: Heroes}", "content/sample/data/h.xlsx:Heroes!E3"),
+    "ods": ("h.ods", "{file: data/h.ods, sheet: Heroes}", "content/sample/data/h.ods:Heroes!E3"),
+}
+
+
+@pytest.mark.parametrize("value", ["NaN", "1e400", "-1e999", "inf"])
+@pytest.mark.parametrize("kind", sorted(SHEETS))
+def test_a_sheet_cell_that_is_not_a_finite_number_is_an_error_at_its_cell(kind, value, project):
+    from test_datasheets import HEADER, ROWS, csv_text, ods, with_sheet, xlsx
+
+    name, ref, where = SHEETS[kind]
+    rows = [[*HEADER, "power"], [*ROWS[0], 2], [*ROWS[1], Raw(value)]]
+    make = {"csv": csv_text, "xlsx": xlsx, "ods": ods}[kind]
+    root = with_sheet(project("basic"), name, make(rows), ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    if kind == "csv" and value in ("NaN", "inf"):  # words in a CSV, as in YAML: refused where used as numbers
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 1, result.output
+    assert f"{where}: error: 'power' must be a finite number" in result.output, result.output
+    assert "Traceback" not in result.output
