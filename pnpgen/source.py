@@ -311,3 +311,55 @@ def load_file(path: Path, display: str):
     from pnpgen.inputs import plain_text
 
     return load_text(plain_text(text), display)
+
+
+class Node:
+    """Where one value of a YAML text stands (`outline`): `start`/`end` index the text pnpgen reads (BOM dropped,
+    line ends made LF); `line`/`col` are 1-based. `kind` is map, seq, scalar or alias; `style` a scalar's
+    (None plain, ' " | >) or a collection's ("flow" or "block"); `items` a list's Nodes or a map's (key, value)."""
+
+    __slots__ = ("kind", "start", "end", "line", "col", "style", "text", "items")
+
+    def __init__(self, kind: str, start_mark, style: str | None, text: str = ""):
+        self.kind, self.style, self.text = kind, style, text
+        self.start, self.line, self.col = start_mark.index, start_mark.line + 1, start_mark.column + 1
+        self.end = self.start
+        self.items: list = []
+
+
+def outline(text: str, display: str) -> Node | None:
+    """Where every value of `text` (plain text: see `inputs.plain_text`) stands, for an editor that changes a
+    file's bytes in place (`pnpgen.edit`). Parsed by the pure-Python parser, whose marks count characters."""
+    stack: list[Node] = []
+    root: Node | None = None
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            kind = type(event)
+            node: Node | None = None
+            if kind is yaml.ScalarEvent:
+                node = Node("scalar", event.start_mark, event.style, event.value)
+            elif kind is yaml.AliasEvent:
+                node = Node("alias", event.start_mark, None, event.anchor)
+            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                flow = "flow" if event.flow_style else "block"
+                stack.append(
+                    Node("seq" if kind is yaml.SequenceStartEvent else "map", event.start_mark, flow)
+                )
+                continue
+            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                node = stack.pop()
+            else:
+                continue
+            node.end = event.end_mark.index
+            if not stack:
+                root = node
+            elif stack[-1].kind == "seq":
+                stack[-1].items.append(node)
+            elif stack[-1].items and stack[-1].items[-1][1] is None:
+                stack[-1].items[-1] = (stack[-1].items[-1][0], node)
+            else:
+                stack[-1].items.append((node, None))
+    except yaml.YAMLError:
+        load_text(text, display)  # the located message the build gives
+        raise
+    return root

@@ -62,6 +62,7 @@ FORBIDDEN = {
     "shop": {"commands", "cli"},
     "changes": {"cli"},  # its command builds (commands.build) before it compares
     "serve": {"cli"},  # its command is a watch (commands.watch) that feeds the page
+    "edit": {"render", "commands", "cli", "serve", "exports", "shop", "changes"},  # the one writer of sources
     "project": {"pipeline", "commands", "cli", "layout", "render", "schema"},
 }
 THIRD_PARTY = {  # library -> the only places that may import it
@@ -280,7 +281,16 @@ def test_every_output_is_a_target_and_the_pipeline_never_asks_its_kind():
 
 
 # Who may import the pipeline: what runs a command (the stages it runs never import it back).
-RUNS_COMMANDS = {"pipeline", "commands", "exports", "shop", "changes", "serve", "cli"}
+RUNS_COMMANDS = {
+    "pipeline",
+    "commands",
+    "exports",
+    "shop",
+    "changes",
+    "serve",
+    "cli",
+    "edit",
+}  # edit: staging
 # The only mutable module globals: per-process registries, each documented where it is made.
 PROCESS_GLOBALS = {
     ("budget.py", "_watchdogs"),

@@ -171,6 +171,7 @@ class LayoutLibrary:
                 elements = [el if e.id == el.id else e for e in elements]
             else:
                 elements.append(el)
+        duplicate_ids(raw_elements, diags)
         if len(elements) > MAX_ELEMENTS:
             diags.error(data.loc, f"layout has {len(elements)} elements; the limit is {MAX_ELEMENTS}")
         diags.raise_if_errors()
@@ -187,6 +188,10 @@ class LayoutLibrary:
                 return None
             used |= d
         return frozenset(used)
+
+    def element(self, raw, loc: Location, diags: Diagnostics) -> Element | None:
+        """One element of a layout file checked by its type's field tables (None, and `diags` told, when bad)."""
+        return self._element(raw, loc, diags)
 
     def _element(self, raw, loc: Location, diags: Diagnostics) -> Element | None:
         if not isinstance(raw, LMap):
@@ -242,3 +247,18 @@ class LayoutLibrary:
         return Element(
             definition.name, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc, definition
         )
+
+
+def duplicate_ids(raw_elements: LList, diags: Diagnostics) -> None:
+    """An `id:` names one element of a layout file (a layout that extends another replaces the parent's element
+    of the same id); a second element of one file with the same id is an error at its `id:`."""
+    seen: dict = {}
+    for raw in raw_elements:
+        if isinstance(raw, LMap) and "id" in raw:
+            ident = raw["id"]
+            if not isinstance(ident, str) or not ident:
+                diags.error(raw.loc_of("id"), f"'id' must be a name (got {ident!r})")
+            elif ident in seen:
+                diags.error(raw.loc_of("id"), f"duplicate id '{ident}' (first at line {seen[ident].line})")
+            else:
+                seen[ident] = raw.loc_of("id")

@@ -1,0 +1,52 @@
+"""The one writer of layout and card files: `pnpgen edit`, and the editor in `pnpgen serve`, change files
+through these functions only. A change is made in place, like a person would make it: only the edited values'
+characters change; comments, key order, quoting, indentation, flow or block style, line endings and a byte order
+mark stay (`textfile`, `source.outline`). Every value is checked by the field tables the build uses before
+anything is written; a refused edit leaves the file untouched.
+
+The API (stable: extended, never renamed):
+
+- `locate(project, game_root, layout, element) -> Where`: the file of the layout's `extends` chain that
+  defines an element (`element`: its `id:` or its position in the layout as built, from 0), its line, whether
+  it can be moved by dragging and, if not, why and which line to edit.
+- `set_values(path, element, {key: value}, expect_digest=None) -> Edit`: set (or, with None, remove) keys
+  of one element of the layout file `path` (`element`: its `id:` or its position in that file's
+  `elements:`, from 0).
+- `add_element(path, kind, values, after=None, expect_digest=None) -> Edit`; `delete_element(path, element,
+  expect_digest=None) -> Edit`; `duplicate_element(path, element, new_id=None, expect_digest=None) -> Edit`;
+  `move_order(path, element, to, expect_digest=None) -> Edit` (its new position, from 0).
+- `set_card_field(source_file, card, field, value, expect_digest=None) -> Edit` (`pnpgen.edit.cards`): a card
+  field in a YAML file or a CSV cell; a workbook (XLSX, ODS, XLS) is refused with the sheet and cell to change.
+
+Every call returns an `Edit`: the new digest (sha256 of the file's bytes) and the changed lines. When
+`expect_digest` is given and the file's bytes no longer have it, the call raises `Conflict` (a ContentError; the
+server answers 409) and writes nothing. Other refusals raise `ContentError` with file:line:column. Writes are
+atomic (temporary file, one rename).
+"""
+
+from __future__ import annotations
+
+from pnpgen.edit.layout import (
+    Edit,
+    Where,
+    add_element,
+    delete_element,
+    duplicate_element,
+    locate,
+    move_order,
+    set_values,
+)
+from pnpgen.edit.textfile import Conflict, digest
+
+__all__ = [
+    "Conflict",
+    "Edit",
+    "Where",
+    "add_element",
+    "delete_element",
+    "digest",
+    "duplicate_element",
+    "locate",
+    "move_order",
+    "set_values",
+]
