@@ -26,17 +26,10 @@ atomic (temporary file, one rename).
 
 from __future__ import annotations
 
-from pnpgen.edit.layout import (
-    Edit,
-    Where,
-    add_element,
-    delete_element,
-    duplicate_element,
-    locate,
-    move_order,
-    set_values,
-)
+from pnpgen.edit.layout import Edit, Where, set_values
+from pnpgen.edit.order import add_element, delete_element, duplicate_element, move_order
 from pnpgen.edit.textfile import Conflict, digest
+from pnpgen.edit.where import locate, writable_reason
 
 __all__ = [
     "Conflict",
@@ -49,4 +42,5 @@ __all__ = [
     "locate",
     "move_order",
     "set_values",
+    "writable_reason",
 ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from pnpgen.edit import scalars
 from pnpgen.edit.textfile import TextFile, read, write
-from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
 from pnpgen.layout.elements import COMMON_KEYS, TYPES
 from pnpgen.layout.kinds import Length
 from pnpgen.source import LList, LMap, Node, load_text, outline
@@ -117,10 +117,15 @@ def _line_start(text: str, i: int) -> int:
 
 
 def _line_end(text: str, i: int) -> int:
-    """The index just past the line ending of the line holding index `i` (or the text's end)."""
-    if i > 0 and text[i - 1] == "\n" and (i == len(text) or True):
-        if i == _line_start(text, i):
-            return i
+    """Just past the line ending of the line a value ending at `i` stands on (`i` itself when the value took
+    its line ending with it, as a block scalar does)."""
+    if i > 0 and text[i - 1] == "\n":
+        return i
+    return _next_line(text, i)
+
+
+def _next_line(text: str, i: int) -> int:
+    """Just past the line ending of the line holding index `i` (or the text's end)."""
     j = text.find("\n", i)
     return len(text) if j < 0 else j + 1
 
@@ -252,36 +257,3 @@ def set_values(path: Path, element: Ref, values: dict[str, Any], expect_digest: 
             )
     changes = _value_changes(o, node, str(etype), values)
     return _finish(o, o.tf.spliced(changes), i)
-
-
-def add_element(
-    path: Path, kind: str, values: dict[str, Any], after: Ref | None = None, expect_digest: str | None = None
-) -> Edit:
-    """Add an element of type `kind` with `values`, after the element `after` (default: last, drawn on top)."""
-    raise NotImplementedError
-
-
-def delete_element(path: Path, element: Ref, expect_digest: str | None = None) -> Edit:
-    """Delete one element (its lines, comments inside it too)."""
-    raise NotImplementedError
-
-
-def duplicate_element(
-    path: Path, element: Ref, new_id: str | None = None, expect_digest: str | None = None
-) -> Edit:
-    """Copy one element's text just after it; `new_id` replaces the copy's `id:` (required when it has one)."""
-    raise NotImplementedError
-
-
-def move_order(path: Path, element: Ref, to: int, expect_digest: str | None = None) -> Edit:
-    """Move one element to position `to` of the file's `elements:` (drawn later = on top)."""
-    raise NotImplementedError
-
-
-def locate(project: Any, game_root: Path, layout: str, element: Ref) -> Where:
-    """Where the element of layout `layout` (as the game's build finds it) is defined, and if it can be dragged."""
-    raise NotImplementedError
-
-
-def _display(path: Path) -> str:
-    return display_path(path)
