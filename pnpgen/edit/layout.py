@@ -44,7 +44,7 @@ class Where:
 
 
 @dataclass
-class _Open:
+class Opened:
     tf: TextFile
     root: Node
     data: LMap
@@ -52,7 +52,7 @@ class _Open:
     raw: LList
 
 
-def _open(path: Path, expect_digest: str | None) -> _Open:
+def open_layout(path: Path, expect_digest: str | None) -> Opened:
     tf = read(path, expect_digest)
     data = load_text(tf.plain, tf.display)
     root = outline(tf.plain, tf.display)
@@ -62,10 +62,10 @@ def _open(path: Path, expect_digest: str | None) -> _Open:
     seq = next((v for k, v in root.items if k.kind == "scalar" and k.text == "elements"), None)
     if not isinstance(raw, LList) or seq is None or seq.kind != "seq":
         raise ContentError.at(data.loc_of("elements"), "'elements' must be a list of elements")
-    return _Open(tf, root, data, seq, raw)
+    return Opened(tf, root, data, seq, raw)
 
 
-def _index(o: _Open, element: Ref) -> int:
+def index_of(o: Opened, element: Ref) -> int:
     """The position in the file's `elements:` of an element named by id or position."""
     if isinstance(element, int) and not isinstance(element, bool):
         if 0 <= element < len(o.raw):
@@ -86,7 +86,7 @@ def _index(o: _Open, element: Ref) -> int:
     )
 
 
-def _element_node(o: _Open, i: int) -> Node:
+def element_node(o: Opened, i: int) -> Node:
     node = o.seq.items[i]
     if node.kind != "map" or not isinstance(o.raw[i], LMap):
         raise ContentError.at(
@@ -95,7 +95,7 @@ def _element_node(o: _Open, i: int) -> Node:
     return node
 
 
-def _places(o: _Open) -> int:
+def places_of(o: Opened) -> int:
     """Decimals a new number gets: 1 (0.1 mm), or as many as the file already writes (at most 3)."""
     most = 1
     stack = [o.root]
@@ -112,29 +112,29 @@ def _places(o: _Open) -> int:
     return min(most, scalars.MAX_DECIMALS)
 
 
-def _line_start(text: str, i: int) -> int:
+def line_start(text: str, i: int) -> int:
     return text.rfind("\n", 0, i) + 1
 
 
-def _line_end(text: str, i: int) -> int:
+def line_end(text: str, i: int) -> int:
     """Just past the line ending of the line a value ending at `i` stands on (`i` itself when the value took
     its line ending with it, as a block scalar does)."""
     if i > 0 and text[i - 1] == "\n":
         return i
-    return _next_line(text, i)
+    return next_line(text, i)
 
 
-def _next_line(text: str, i: int) -> int:
+def next_line(text: str, i: int) -> int:
     """Just past the line ending of the line holding index `i` (or the text's end)."""
     j = text.find("\n", i)
     return len(text) if j < 0 else j + 1
 
 
-def _value_changes(o: _Open, node: Node, etype: str, values: dict[str, Any]) -> list[tuple[int, int, str]]:
+def _value_changes(o: Opened, node: Node, etype: str, values: dict[str, Any]) -> list[tuple[int, int, str]]:
     plain = o.tf.plain
     flow = node.style == "flow"
     keys = {k.text: (k, v) for k, v in node.items if k.kind == "scalar"}
-    places = _places(o)
+    places = places_of(o)
     indent = node.items[0][0].col - 1 if node.items else node.col + 1
     changes: list[tuple[int, int, str]] = []
     inserts: list[str] = []
@@ -172,14 +172,14 @@ def _value_changes(o: _Open, node: Node, etype: str, values: dict[str, Any]) -> 
                 changes.append((node.start + 1, node.start + 1, ", ".join(inserts)))
         else:
             last = node.items[-1][1]
-            at = _line_end(plain, last.end)
+            at = line_end(plain, last.end)
             lead = "" if at == 0 or plain[at - 1] == "\n" else "\n"
             changes.append((at, at, lead + "".join(" " * indent + s + "\n" for s in inserts)))
     del plain
     return changes
 
 
-def _removal(o: _Open, node: Node, k: Node, v: Node) -> tuple[int, int, str]:
+def _removal(o: Opened, node: Node, k: Node, v: Node) -> tuple[int, int, str]:
     plain = o.tf.plain
     items = node.items
     i = next(j for j, (kk, _) in enumerate(items) if kk is k)
@@ -189,16 +189,16 @@ def _removal(o: _Open, node: Node, k: Node, v: Node) -> tuple[int, int, str]:
         if i > 0:
             return (items[i - 1][1].end, v.end, "")
         return (k.start, v.end, "")
-    if i + 1 < len(items) and plain[_line_start(plain, k.start) : k.start].strip() not in ("",):
+    if i + 1 < len(items) and plain[line_start(plain, k.start) : k.start].strip() not in ("",):
         return (k.start, items[i + 1][0].start, "")  # the first key of a `- key: ...` line: the next moves up
     if i + 1 < len(items):
-        return (_line_start(plain, k.start), _line_start(plain, items[i + 1][0].start), "")
+        return (line_start(plain, k.start), line_start(plain, items[i + 1][0].start), "")
     if len(items) == 1:
         raise ContentError.at(Location(o.tf.display, k.line, k.col), "an element keeps at least one key")
-    return (_line_start(plain, k.start), _line_end(plain, v.end), "")
+    return (line_start(plain, k.start), line_end(plain, v.end), "")
 
 
-def _finish(o: _Open, new_text: str, index: int | None) -> Edit:
+def finish(o: Opened, new_text: str, index: int | None) -> Edit:
     """Check the new text as the build would, then write it: a refused edit writes nothing."""
     from pnpgen.inputs import plain_text
 
@@ -239,9 +239,9 @@ def changed_lines(old: str, new: str) -> tuple[tuple[int, str], ...]:
 
 def set_values(path: Path, element: Ref, values: dict[str, Any], expect_digest: str | None = None) -> Edit:
     """Set each key of `values` on one element of the layout file `path` (None removes the key), in place."""
-    o = _open(path, expect_digest)
-    i = _index(o, element)
-    node = _element_node(o, i)
+    o = open_layout(path, expect_digest)
+    i = index_of(o, element)
+    node = element_node(o, i)
     raw = o.raw[i]
     etype = raw.get("type")
     definition = TYPES.get(etype) if isinstance(etype, str) else None
@@ -256,4 +256,4 @@ def set_values(path: Path, element: Ref, values: dict[str, Any], expect_digest: 
                 raw.loc_of("type"), "an element's type cannot be changed; add a new element"
             )
     changes = _value_changes(o, node, str(etype), values)
-    return _finish(o, o.tf.spliced(changes), i)
+    return finish(o, o.tf.spliced(changes), i)

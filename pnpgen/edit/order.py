@@ -10,16 +10,16 @@ from typing import Any
 from pnpgen.edit import scalars
 from pnpgen.edit.layout import (
     Edit,
+    Opened,
     Ref,
-    _element_node,
-    _finish,
-    _index,
-    _line_end,
-    _line_start,
-    _next_line,
-    _open,
-    _Open,
-    _places,
+    element_node,
+    finish,
+    index_of,
+    line_end,
+    line_start,
+    next_line,
+    open_layout,
+    places_of,
 )
 from pnpgen.errors import ContentError, Location
 from pnpgen.layout.elements import TYPES
@@ -35,10 +35,10 @@ def _last(node: Node) -> int:
     return node.end
 
 
-def _dash(o: _Open, node: Node) -> int:
+def _dash(o: Opened, node: Node) -> int:
     """The index of the `-` that starts a block list's item."""
     plain = o.tf.plain
-    i = plain.rfind("-", _line_start(plain, node.start), node.start)
+    i = plain.rfind("-", line_start(plain, node.start), node.start)
     if i < 0 or o.seq.style == "flow":
         raise ContentError.at(
             Location(o.tf.display, node.line, node.col),
@@ -47,27 +47,27 @@ def _dash(o: _Open, node: Node) -> int:
     return i
 
 
-def _span(o: _Open, i: int, above: bool = True) -> tuple[int, int]:
+def _span(o: Opened, i: int, above: bool = True) -> tuple[int, int]:
     """The text of element `i`: its lines, from the start of its `-` line to the end of its last value's line,
     with the comment lines after it indented deeper than its `-` and (`above`) the comment lines right above
     its `-`, indented as far."""
     plain = o.tf.plain
     node = o.seq.items[i]
     dash = _dash(o, node)
-    col = dash - _line_start(plain, dash)
-    start = _line_start(plain, dash)
+    col = dash - line_start(plain, dash)
+    start = line_start(plain, dash)
     floor = _span_floor(o, i)
     while above and start > floor:  # comment lines right above its `-`, as far in as it is, are its own
-        above = _line_start(plain, start - 1)
+        above = line_start(plain, start - 1)
         line = plain[above:start]
         if line.lstrip(" ").startswith("#") and len(line) - len(line.lstrip(" ")) == col:
             start = above
         else:
             break
-    end = _line_end(plain, _last(node))
-    limit = _line_start(plain, o.seq.items[i + 1].start) if i + 1 < len(o.seq.items) else len(plain)
+    end = line_end(plain, _last(node))
+    limit = line_start(plain, o.seq.items[i + 1].start) if i + 1 < len(o.seq.items) else len(plain)
     while end < limit:
-        nxt = _next_line(plain, end)
+        nxt = next_line(plain, end)
         line = plain[end:nxt]
         stripped = line.lstrip(" ")
         if stripped.startswith("#") and len(line) - len(stripped) > col:
@@ -79,29 +79,29 @@ def _span(o: _Open, i: int, above: bool = True) -> tuple[int, int]:
     return start, end
 
 
-def _span_floor(o: _Open, i: int) -> int:
+def _span_floor(o: Opened, i: int) -> int:
     """Where the text before element `i` ends: the previous element's end, or the line after `elements:`."""
     plain = o.tf.plain
     if i == 0:
         key = next(k for k, v in o.root.items if v is o.seq)
-        return _next_line(plain, key.end)
-    return _line_end(plain, _last(o.seq.items[i - 1]))
+        return next_line(plain, key.end)
+    return line_end(plain, _last(o.seq.items[i - 1]))
 
 
-def _text_of(o: _Open, i: int) -> str:
+def _text_of(o: Opened, i: int) -> str:
     a, b = _span(o, i)
     text = o.tf.plain[a:b]
     return text if text.endswith("\n") else text + "\n"
 
 
-def _insert_at(o: _Open, position: int) -> int:
+def _insert_at(o: Opened, position: int) -> int:
     """Where an element's text goes so that it becomes element `position` of the file."""
     if position < len(o.seq.items):
         return _span(o, position)[0]
     return _span(o, len(o.seq.items) - 1)[1]
 
 
-def _lead(o: _Open, at: int) -> str:
+def _lead(o: Opened, at: int) -> str:
     return "" if at == 0 or o.tf.plain[at - 1] == "\n" else "\n"
 
 
@@ -110,13 +110,13 @@ def add_element(
 ) -> Edit:
     """Add an element of type `kind` with `values` after the element `after` (default: last, drawn on top),
     written like its neighbours: a block mapping, or a flow one when most of them are."""
-    o = _open(path, expect_digest)
+    o = open_layout(path, expect_digest)
     definition = TYPES.get(kind)
     if definition is None:
         from pnpgen.errors import did_you_mean
 
         raise ContentError.at(o.raw.loc, f"unknown element type '{kind}'", did_you_mean(kind, TYPES))
-    places = _places(o)
+    places = places_of(o)
 
     def text(key: str, value: Any, flow: bool, indent: int) -> str:
         digits = places if isinstance(definition.keys.get(key), Length) else 6
@@ -126,10 +126,10 @@ def add_element(
     items.update((k, v) for k, v in values.items() if k not in items and v is not None)
     if not o.seq.items:
         raise ContentError.at(o.raw.loc, "add the first element by hand: this file's 'elements' is empty")
-    position = len(o.raw) if after is None else _index(o, after) + 1
+    position = len(o.raw) if after is None else index_of(o, after) + 1
     first = o.seq.items[0]
     dash = _dash(o, first)
-    col = dash - _line_start(o.tf.plain, dash)
+    col = dash - line_start(o.tf.plain, dash)
     key_col = first.col - 1 if first.kind == "map" and first.style != "flow" else col + 2
     flows = sum(1 for n in o.seq.items if n.style == "flow")
     if flows * 2 > len(o.seq.items):
@@ -145,17 +145,17 @@ def add_element(
             + "".join(" " * key_col + ln for ln in lines[1:])
         )
     at = _insert_at(o, position)
-    return _finish(o, o.tf.spliced([(at, at, _lead(o, at) + new)]), position)
+    return finish(o, o.tf.spliced([(at, at, _lead(o, at) + new)]), position)
 
 
 def delete_element(path: Path, element: Ref, expect_digest: str | None = None) -> Edit:
     """Delete one element: its lines, and the comments indented inside it."""
-    o = _open(path, expect_digest)
-    i = _index(o, element)
+    o = open_layout(path, expect_digest)
+    i = index_of(o, element)
     if len(o.raw) == 1:
         raise ContentError.at(o.raw.loc_at(i), "a layout keeps at least one element; change this one instead")
     a, b = _span(o, i)
-    return _finish(o, o.tf.spliced([(a, b, "")]), None)
+    return finish(o, o.tf.spliced([(a, b, "")]), None)
 
 
 def duplicate_element(
@@ -163,9 +163,9 @@ def duplicate_element(
 ) -> Edit:
     """Copy one element's text just after it (drawn on top of it). The copy of an element with an `id:` gets
     `new_id`, or its id with the first free `-2`, `-3`... after it."""
-    o = _open(path, expect_digest)
-    i = _index(o, element)
-    node = _element_node(o, i)
+    o = open_layout(path, expect_digest)
+    i = index_of(o, element)
+    node = element_node(o, i)
     raw = o.raw[i]
     a, b = _span(o, i, above=False)
     copy = o.tf.plain[a:b]
@@ -184,7 +184,7 @@ def duplicate_element(
         copy += "\n"
     if copy is None:
         copy = o.tf.plain[a:b] + ("" if o.tf.plain[a:b].endswith("\n") else "\n")
-    edit = _finish(o, o.tf.spliced([(b, b, _lead(o, b) + copy)]), i + 1)
+    edit = finish(o, o.tf.spliced([(b, b, _lead(o, b) + copy)]), i + 1)
     if new_id is not None and not (isinstance(raw, LMap) and "id" in raw):
         from pnpgen.edit.layout import set_values
 
@@ -194,14 +194,14 @@ def duplicate_element(
 
 def move_order(path: Path, element: Ref, to: int, expect_digest: str | None = None) -> Edit:
     """Move one element to position `to` (from 0) of the file's `elements:`: later is drawn on top."""
-    o = _open(path, expect_digest)
-    i = _index(o, element)
+    o = open_layout(path, expect_digest)
+    i = index_of(o, element)
     n = len(o.raw)
     if not 0 <= to < n:
         raise ContentError.at(o.raw.loc, f"no position {to} in this file's {n} elements (counted from 0)")
     if to == i:
-        return _finish(o, o.tf.text, i)
+        return finish(o, o.tf.text, i)
     a, b = _span(o, i)
     text = _text_of(o, i)
     at = _insert_at(o, to + 1 if to > i else to)
-    return _finish(o, o.tf.spliced([(a, b, ""), (at, at, _lead(o, at) + text)]), to)
+    return finish(o, o.tf.spliced([(a, b, ""), (at, at, _lead(o, at) + text)]), to)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pnpgen.edit.layout import Ref, Where, _open
+from pnpgen.edit.layout import Ref, Where, open_layout
 from pnpgen.errors import ContentError, Location, display_path
 from pnpgen.source import LMap
 
@@ -38,7 +38,7 @@ def locate(project: Any, game_root: Path, layout: str, element: Ref) -> Where:
         path = lib.find(name)
         if path is None:
             break
-        o = _open(path, None)
+        o = open_layout(path, None)
         for i, raw in enumerate(o.raw):
             loc = o.raw.loc_at(i)
             if (loc.path, loc.line, loc.col) == (el.loc.path, el.loc.line, el.loc.col):
