@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnpgen.edit import scalars
+from pnpgen.edit import mapping
+from pnpgen.edit.mapping import line_end, line_start, next_line  # noqa: F401 - shared with order
 from pnpgen.edit.textfile import TextFile, read, write
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
 from pnpgen.layout.elements import COMMON_KEYS, TYPES
@@ -96,110 +97,13 @@ def element_node(o: Opened, i: int) -> Node:
 
 
 def places_of(o: Opened) -> int:
-    """Decimals a new number gets: 1 (0.1 mm), or as many as the file already writes (at most 3)."""
-    most = 1
-    stack = [o.root]
-    while stack:
-        n = stack.pop()
-        if n.kind == "scalar" and n.style is None and n.text[:1] in "-+.0123456789" and n.text[1:2] != "":
-            try:
-                float(n.text)
-            except ValueError:
-                continue
-            most = max(most, scalars.decimals_of(n.text))
-        for it in n.items:
-            stack.extend(x for x in (it if isinstance(it, tuple) else (it,)) if x is not None)
-    return min(most, scalars.MAX_DECIMALS)
+    """Decimals a new length gets: 1 (0.1 mm), or as many as the file already writes (at most 3)."""
+    return mapping.places(o.root)
 
 
-def line_start(text: str, i: int) -> int:
-    return text.rfind("\n", 0, i) + 1
-
-
-def line_end(text: str, i: int) -> int:
-    """Just past the line ending of the line a value ending at `i` stands on (`i` itself when the value took
-    its line ending with it, as a block scalar does)."""
-    if i > 0 and text[i - 1] == "\n":
-        return i
-    return next_line(text, i)
-
-
-def next_line(text: str, i: int) -> int:
-    """Just past the line ending of the line holding index `i` (or the text's end)."""
-    j = text.find("\n", i)
-    return len(text) if j < 0 else j + 1
-
-
-def _value_changes(o: Opened, node: Node, etype: str, values: dict[str, Any]) -> list[tuple[int, int, str]]:
-    plain = o.tf.plain
-    flow = node.style == "flow"
-    keys = {k.text: (k, v) for k, v in node.items if k.kind == "scalar"}
-    places = places_of(o)
-    indent = node.items[0][0].col - 1 if node.items else node.col + 1
-    changes: list[tuple[int, int, str]] = []
-    inserts: list[str] = []
-    definition = TYPES.get(etype)
-    for key, value in values.items():
-        kind = definition.keys.get(key) if definition else None
-        digits = places if isinstance(kind, Length) else 6
-        if key in keys:
-            k, v = keys[key]
-            if value is None:
-                changes.append(_removal(o, node, k, v))
-                continue
-            if v.kind == "alias":
-                raise ContentError.at(
-                    Location(o.tf.display, v.line, v.col),
-                    f"'{key}' is an alias here; edit the anchor it names",
-                )
-            if v.kind != "scalar" and v.style != "flow":
-                raise ContentError.at(
-                    Location(o.tf.display, v.line, v.col),
-                    f"'{key}' is written as a block {'list' if v.kind == 'seq' else 'mapping'}; edit it by hand",
-                )
-            text = scalars.scalar(value, v, digits, flow or v.style == "flow", v.col - 1 + 2)
-            changes.append((v.start, v.end, text))
-        elif value is not None:
-            inserts.append(
-                f"{scalars.scalar(key, None, 0, flow, 0)}: {scalars.scalar(value, None, digits, flow, indent + 2)}"
-            )
-    if inserts:
-        if flow:
-            if node.items:
-                at = node.items[-1][1].end
-                changes.append((at, at, "".join(", " + s for s in inserts)))
-            else:
-                changes.append((node.start + 1, node.start + 1, ", ".join(inserts)))
-        else:
-            last = node.items[-1][1]
-            at = line_end(plain, last.end)
-            lead = "" if at == 0 or plain[at - 1] == "\n" else "\n"
-            changes.append((at, at, lead + "".join(" " * indent + s + "\n" for s in inserts)))
-    del plain
-    return changes
-
-
-def _removal(o: Opened, node: Node, k: Node, v: Node) -> tuple[int, int, str]:
-    plain = o.tf.plain
-    items = node.items
-    i = next(j for j, (kk, _) in enumerate(items) if kk is k)
-    if node.style == "flow":
-        if i + 1 < len(items):
-            return (k.start, items[i + 1][0].start, "")
-        if i > 0:
-            return (items[i - 1][1].end, v.end, "")
-        return (k.start, v.end, "")
-    if i + 1 < len(items) and plain[line_start(plain, k.start) : k.start].strip() not in ("",):
-        return (k.start, items[i + 1][0].start, "")  # the first key of a `- key: ...` line: the next moves up
-    if i + 1 < len(items):
-        return (line_start(plain, k.start), line_start(plain, items[i + 1][0].start), "")
-    if len(items) == 1:
-        raise ContentError.at(Location(o.tf.display, k.line, k.col), "an element keeps at least one key")
-    return (line_start(plain, k.start), line_end(plain, v.end), "")
-
-
-def finish(o: Opened, new_text: str, index: int | None) -> Edit:
-    """Check the new text as the build would, then write it: a refused edit writes nothing."""
+def finish(o: Opened, new_text: str, index: int | None, wanted: dict[str, Any] | None = None) -> Edit:
+    """Check the new text as the build would (and that element `index` reads back with the `wanted` values),
+    then write it: a refused edit writes nothing."""
     from pnpgen.inputs import plain_text
 
     tf = o.tf
@@ -211,21 +115,46 @@ def finish(o: Opened, new_text: str, index: int | None) -> Edit:
     diags = Diagnostics()
     check_elements(raw, diags, [index] if index is not None else range(len(raw)))
     diags.raise_if_errors()
+    if wanted and index is not None:
+        reads_back(raw[index], wanted, raw.loc_at(index))
     written = write(tf, new_text)
     from pnpgen.edit.textfile import digest
 
     return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
 
 
+def reads_back(new: LMap, wanted: dict[str, Any], loc: Location) -> None:
+    """Each wanted value as the new text reads it: the same (a number to its written precision), or refused."""
+    for key, value in wanted.items():
+        got = new.get(key)
+        if value is None:
+            same = key not in new
+        elif isinstance(value, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+            same = abs(got - value) <= 0.0005 + 1e-9 * abs(value)
+        else:
+            same = got == value or (isinstance(value, tuple) and got == list(value))
+        if not same:
+            raise ContentError.at(
+                loc, f"'{key}' cannot be written so that it reads back as {value!r} (got {got!r})"
+            )
+
+
 def check_elements(raw: LList, diags: Diagnostics, which) -> None:
     """The elements at positions `which` of a layout file, checked by the build's field tables; ids unique."""
-    from pnpgen.layout.spec import LayoutLibrary, duplicate_ids
+    from pnpgen.layout.spec import duplicate_ids
+
+    check_elements_of([raw[i] for i in which], diags, [raw.loc_at(i) for i in which])
+    duplicate_ids(raw, diags)
+
+
+def check_elements_of(elements: list, diags: Diagnostics, locs: list | None = None) -> None:
+    """Elements checked by the build's field tables (`LayoutLibrary.element`)."""
+    from pnpgen.layout.spec import LayoutLibrary
     from pnpgen.templating import Compiler
 
     lib = LayoutLibrary([], Compiler())
-    for i in which:
-        lib.element(raw[i], raw.loc_at(i), diags)
-    duplicate_ids(raw, diags)
+    for n, raw in enumerate(elements):
+        lib.element(raw, locs[n] if locs else raw.loc, diags)
 
 
 def changed_lines(old: str, new: str) -> tuple[tuple[int, str], ...]:
@@ -255,5 +184,21 @@ def set_values(path: Path, element: Ref, values: dict[str, Any], expect_digest: 
             raise ContentError.at(
                 raw.loc_of("type"), "an element's type cannot be changed; add a new element"
             )
-    changes = _value_changes(o, node, str(etype), values)
-    return finish(o, o.tf.spliced(changes), i)
+
+    check = LMap(raw)
+    check.loc, check.key_locs, check.val_locs = raw.loc, dict(raw.key_locs), dict(raw.val_locs)
+    for key, value in values.items():
+        if value is None:
+            check.pop(key, None)
+        else:
+            check[key] = value
+    diags = Diagnostics()
+    check_elements_of([check], diags)  # a bad value is reported where the key stands now; nothing is written
+    diags.raise_if_errors()
+
+    def digits(key: str) -> int:
+        return places if isinstance(definition.keys.get(key) if definition else None, Length) else 6
+
+    places = places_of(o)
+    changes = mapping.changes(o.tf, node, values, digits, "an element")
+    return finish(o, o.tf.spliced(changes), i, dict(values))

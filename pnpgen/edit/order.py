@@ -21,18 +21,11 @@ from pnpgen.edit.layout import (
     open_layout,
     places_of,
 )
+from pnpgen.edit.mapping import last_end
 from pnpgen.errors import ContentError, Location
 from pnpgen.layout.elements import TYPES
 from pnpgen.layout.kinds import Length
 from pnpgen.source import LMap, Node
-
-
-def _last(node: Node) -> int:
-    """Where the last value inside `node` ends (a block collection's own end reaches into what follows)."""
-    while node.kind in ("map", "seq") and node.style != "flow" and node.items:
-        last = node.items[-1]
-        node = last[1] if isinstance(last, tuple) else last
-    return node.end
 
 
 def _dash(o: Opened, node: Node) -> int:
@@ -64,7 +57,7 @@ def _span(o: Opened, i: int, above: bool = True) -> tuple[int, int]:
             start = above
         else:
             break
-    end = line_end(plain, _last(node))
+    end = line_end(plain, last_end(node))
     limit = line_start(plain, o.seq.items[i + 1].start) if i + 1 < len(o.seq.items) else len(plain)
     while end < limit:
         nxt = next_line(plain, end)
@@ -85,7 +78,7 @@ def _span_floor(o: Opened, i: int) -> int:
     if i == 0:
         key = next(k for k, v in o.root.items if v is o.seq)
         return next_line(plain, key.end)
-    return line_end(plain, _last(o.seq.items[i - 1]))
+    return line_end(plain, last_end(o.seq.items[i - 1]))
 
 
 def _text_of(o: Opened, i: int) -> str:

@@ -47,8 +47,9 @@ def _reads_back(text: str, value: Any, flow: bool) -> bool:
 def string(value: str, old: Node | None, flow: bool, indent: int) -> str:
     """`value` as a YAML scalar: in the old scalar's style when it had one that can hold it."""
     style = old.style if old is not None and old.kind == "scalar" else None
-    if style in ("|", ">") and old is not None and "\n" in value.rstrip("\n"):
-        return _block(value, old, indent)
+    if style in ("|", ">") and old is not None and value[:1] not in (" ", "\n", ""):
+        if not any(line[:1] == " " for line in value.split("\n")):
+            return _block(value, old, indent)
     if style == "'" and "\n" not in value:
         return "'" + value.replace("'", "''") + "'"
     if style is None and "\n" not in value and value == value.strip() and _reads_back(value, value, flow):
@@ -60,20 +61,14 @@ def string(value: str, old: Node | None, flow: bool, indent: int) -> str:
 
 
 def _block(value: str, old: Node, indent: int) -> str:
-    """A block scalar (| or >) keeps its header and its lines' indentation."""
-    header = old.text_header if hasattr(old, "text_header") else old.style or "|"
-    pad = " " * indent
-    body = value[:-1] if value.endswith("\n") else value
-    chomp = (
-        ""
-        if value.endswith("\n") and not value.endswith("\n\n")
-        else "-"
-        if not value.endswith("\n")
-        else "+"
-    )
-    lines = [(pad + line) if line else "" for line in body.split("\n")]
-    del header
-    return (old.style or "|") + chomp + "\n" + "\n".join(lines) + "\n"
+    """A block scalar (| or >) keeps its style when the text allows (no line starting with a space), its lines
+    indented `indent`; without its final line ending (the caller keeps what followed the old one)."""
+    body = value.rstrip("\n")
+    ends = len(value) - len(body)
+    chomp = "-" if ends == 0 else "" if ends == 1 else "+"
+    style = old.style if old.style == "|" or "\n" not in body else "|"
+    lines = [(" " * indent + line) if line else "" for line in body.split("\n")]
+    return style + chomp + "\n" + "\n".join(lines) + "\n" * max(ends - 1, 0)
 
 
 def scalar(value: Any, old: Node | None, places: int, flow: bool, indent: int) -> str:
