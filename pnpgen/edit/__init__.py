@@ -15,8 +15,10 @@ The API (stable: extended, never renamed):
 - `add_element(path, kind, values, after=None, expect_digest=None) -> Edit`; `delete_element(path, element,
   expect_digest=None) -> Edit`; `duplicate_element(path, element, new_id=None, expect_digest=None) -> Edit`;
   `move_order(path, element, to, expect_digest=None) -> Edit` (its new position, from 0).
-- `set_card_field(source_file, card, field, value, expect_digest=None) -> Edit` (`pnpgen.edit.cards`): a card
-  field in a YAML file or a CSV cell; a workbook (XLSX, ODS, XLS) is refused with the sheet and cell to change.
+- `set_card_field(source_file, card, field, value, expect_digest=None, sheet=None) -> Edit`: a card field in
+  a YAML file or a CSV cell (`card`: its position in the file from 0, or its name); a workbook (XLSX, ODS,
+  XLS) is refused with the sheet and cell to change.
+- `writable_reason(game_root, path) -> str`: why the editor may not write a file ('' when it may).
 
 Every call returns an `Edit`: the new digest (sha256 of the file's bytes) and the changed lines. When
 `expect_digest` is given and the file's bytes no longer have it, the call raises `Conflict` (a ContentError; the
@@ -26,6 +28,7 @@ atomic (temporary file, one rename).
 
 from __future__ import annotations
 
+from pnpgen.edit.cards import set_card_field
 from pnpgen.edit.layout import Edit, Where, set_values
 from pnpgen.edit.order import add_element, delete_element, duplicate_element, move_order
 from pnpgen.edit.textfile import Conflict, digest
@@ -41,6 +44,7 @@ __all__ = [
     "duplicate_element",
     "locate",
     "move_order",
+    "set_card_field",
     "set_values",
     "writable_reason",
 ]

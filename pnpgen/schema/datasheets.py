@@ -173,14 +173,17 @@ def _text(raw) -> str:
     return text
 
 
+def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
+    """How a CSV file is written (its delimiter, its quote): what the sniffer finds, else Excel's."""
+    try:
+        return csv.Sniffer().sniff(text[:20_000], delimiters=",;\t|")
+    except csv.Error:
+        return csv.excel
+
+
 def _csv_cells(text: str, display: str):
     """(row number, {column number: text}) for each row that is not empty; row numbers count physical lines."""
-    sample = text[:20_000]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel
-    rows = csv.reader(io.StringIO(text, newline=""), dialect)
+    rows = csv.reader(io.StringIO(text, newline=""), csv_dialect(text))
     line = 1
     try:
         for cells in rows:

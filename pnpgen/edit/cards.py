@@ -1,0 +1,218 @@
+"""Card data changed where it is kept: a field of a card in a YAML file (its line, in place, as `mapping` does
+for layouts) or a cell of a CSV file (its delimiter and quoting kept). A workbook (XLSX, ODS, XLS) is never
+written: the refusal names the sheet and the cell to change in a spreadsheet program.
+
+`card` is the card's position in the file (from 0: the items of its `cards:`, `tiles:` or `tokens:` list, or the
+sheet's rows after the header, empty rows not counted, as the build reads them) or its `name`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnpgen.edit import mapping, scalars
+from pnpgen.edit.layout import Edit, changed_lines, reads_back
+from pnpgen.edit.textfile import TextFile, digest, read, write
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
+from pnpgen.source import LList, LMap, Node, load_text, outline
+
+LISTS = ("cards", "tiles", "tokens")
+WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
+
+
+def set_card_field(
+    source_file: Path,
+    card: int | str,
+    field: str,
+    value: Any,
+    expect_digest: str | None = None,
+    sheet: str | None = None,
+) -> Edit:
+    """Set one field of one card where the build reads it (None: a YAML card loses the field, a cell empties)."""
+    suffix = source_file.suffix.lower()
+    if suffix in WORKBOOKS:
+        raise _workbook(source_file, card, field, sheet)
+    tf = read(source_file, expect_digest)
+    if suffix == ".csv":
+        return _csv(tf, card, field, value)
+    return _yaml(tf, card, field, value)
+
+
+def _pick(names: list, card: int | str, loc: Location, what: str) -> int:
+    if isinstance(card, int) and not isinstance(card, bool):
+        if 0 <= card < len(names):
+            return card
+        raise ContentError.at(loc, f"no card {card} in this {what}: it has {len(names)} (counted from 0)")
+    if names.count(card) > 1:
+        raise ContentError.at(loc, f"{names.count(card)} cards are named '{card}'; give the card's position")
+    if card in names:
+        return names.index(card)
+    raise ContentError.at(
+        loc, f"no card named '{card}' in this {what}", did_you_mean(str(card), [str(n) for n in names if n])
+    )
+
+
+# -- YAML --------------------------------------------------------------------------------------------------------
+
+
+def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
+    from pnpgen.schema.components import CARD
+
+    data = load_text(tf.plain, tf.display)
+    root = outline(tf.plain, tf.display)
+    key = next((k for k in LISTS if isinstance(data, LMap) and isinstance(data.get(k), LList)), None)
+    if key is None or root is None or root.kind != "map":
+        raise ContentError.at(Location(tf.display, 1, 1), "no list of cards here (cards:, tiles: or tokens:)")
+    items: LList = data[key]
+    seq = next(v for k, v in root.items if k.text == key)
+    i = _pick([c.get("name") if isinstance(c, LMap) else None for c in items], card, items.loc, "file")
+    node: Node = seq.items[i]
+    raw = items[i]
+    if node.kind != "map" or not isinstance(raw, LMap):
+        raise ContentError.at(items.loc_at(i), "this card is not written as a mapping here")
+    check = LMap(raw)
+    check.loc, check.key_locs, check.val_locs = raw.loc, dict(raw.key_locs), dict(raw.val_locs)
+    if value is None:
+        check.pop(field, None)
+    else:
+        check[field] = value
+    diags = Diagnostics()
+    CARD.read(check, diags)  # the build's table of card keys: count, name, designed, front, back
+    diags.raise_if_errors()
+    places = mapping.places(root)
+    changes = mapping.changes(tf, node, {field: value}, lambda _k: places, "a card")
+    text = tf.spliced(changes)
+    from pnpgen.inputs import plain_text
+
+    plain = plain_text(text)
+    new = load_text(plain, tf.display)
+    reads_back(new[key][i], {field: value}, items.loc_at(i))
+    written = write(tf, text)
+    return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
+
+
+# -- CSV ---------------------------------------------------------------------------------------------------------
+
+
+def _cells(text: str, delimiter: str, quote: str) -> list[list[tuple[int, int, str, bool]]]:
+    """Each row of a CSV text, each cell (start, end, value, quoted), indexes into `text` (LF line ends)."""
+    rows: list[list[tuple[int, int, str, bool]]] = []
+    row: list[tuple[int, int, str, bool]] = []
+    i, n = 0, len(text)
+    while i < n or row:
+        start = i
+        if i < n and text[i] == quote:
+            j, parts = i + 1, []
+            while j < n:
+                if text[j] == quote:
+                    if j + 1 < n and text[j + 1] == quote:
+                        parts.append(quote)
+                        j += 2
+                        continue
+                    break
+                parts.append(text[j])
+                j += 1
+            end = min(j + 1, n)
+            value, quoted = "".join(parts), True
+            while end < n and text[end] not in (delimiter, "\n"):
+                end += 1  # characters after a closing quote stay in the cell's span
+        else:
+            end = i
+            while end < n and text[end] not in (delimiter, "\n"):
+                end += 1
+            value, quoted = text[i:end], False
+        row.append((start, end, value, quoted))
+        if end < n and text[end] == delimiter:
+            i = end + 1
+            continue
+        rows.append(row)
+        row = []
+        i = end + 1
+        if i > n:
+            break
+    return rows
+
+
+def _csv(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
+    from pnpgen.schema.datasheets import csv_dialect
+
+    dialect = csv_dialect(tf.plain)
+    delimiter, quote = dialect.delimiter, dialect.quotechar or '"'
+    rows = [r for r in _cells(tf.plain, delimiter, quote) if any(c[2].strip() for c in r)]
+    if not rows:
+        raise ContentError.at(
+            Location(tf.display, 1, 1), "the file has no header row (the first row names the fields)"
+        )
+    header = [c[2].strip() for c in rows[0]]
+    if field not in header:
+        raise ContentError.at(
+            Location(tf.display, tf.line_of(rows[0][0][0]), 1),
+            f"no column '{field}' in the header row; add the column first",
+            did_you_mean(field, [h for h in header if h]),
+        )
+    col = header.index(field)
+    names = [
+        r[header.index("name")][2] if "name" in header and header.index("name") < len(r) else None
+        for r in rows[1:]
+    ]
+    i = _pick(names, card, Location(tf.display), "sheet") + 1
+    row = rows[i]
+    line = tf.line_of(row[0][0])
+    if isinstance(value, (list, tuple, dict)):
+        raise ContentError.at(Location(tf.display, line, col + 1), f"'{field}' takes one value in a cell")
+    text = (
+        "" if value is None else scalars.number(value, 6) if isinstance(value, (int, float)) else str(value)
+    )
+    if col < len(row):
+        start, end, _old, quoted = row[col]
+        new = _cell(text, quoted, delimiter, quote)
+        change = (start, end, new)
+    else:  # a short row: the cells it lacks are added empty
+        at = row[-1][1]
+        change = (at, at, delimiter * (col - len(row) + 1) + _cell(text, False, delimiter, quote))
+    new_text = tf.spliced([change])
+    from pnpgen.inputs import plain_text
+
+    plain = plain_text(new_text)
+    check = [r for r in _cells(plain, delimiter, quote) if any(c[2].strip() for c in r)]
+    got = check[i][col][2] if col < len(check[i]) else ""
+    if len(check) != len(rows) or got != text:
+        raise ContentError.at(
+            Location(tf.display, line, col + 1), f"'{field}' cannot be written in this cell as given"
+        )
+    written = write(tf, new_text)
+    return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
+
+
+def _cell(text: str, quoted: bool, delimiter: str, quote: str) -> str:
+    if quoted or any(ch in text for ch in (delimiter, quote, "\n", "\r")) or text != text.strip():
+        return quote + text.replace(quote, quote * 2) + quote
+    return text
+
+
+# -- workbooks ---------------------------------------------------------------------------------------------------
+
+
+def _workbook(path: Path, card: int | str, field: str, sheet: str | None) -> ContentError:
+    """The refusal for a workbook's cell: it names the sheet and the cell to change."""
+    from pnpgen.errors import display_path
+    from pnpgen.inputs import Reader
+    from pnpgen.schema.datasheets import load_rows
+
+    display = display_path(path)
+    diags = Diagnostics()
+    rows = load_rows(Reader([path.parent], path.parent), path, sheet, Location(display), {}, diags)
+    i = _pick([r.get("name") for r in rows], card, Location(display), "sheet")
+    row = rows[i]
+    if field in row:
+        loc = row.loc_of(field)
+    else:
+        columns = {k: v.col for r in rows for k, v in r.key_locs.items()}
+        if field not in columns:
+            return ContentError.at(row.loc, f"no column '{field}' in the sheet", did_you_mean(field, columns))
+        loc = Location(display, row.loc.line, columns[field], row.loc.sheet)
+    return ContentError.at(
+        loc,
+        f"a workbook is read-only here: change '{field}' of this card in your spreadsheet program "
+        f"(sheet '{loc.sheet}', cell {str(loc).rsplit('!', 1)[-1]})",
+    )
