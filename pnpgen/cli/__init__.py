@@ -400,6 +400,7 @@ def new(game, content, debug):
 
 
 # More commands, each group in a module of its own (they register themselves on `main`).
+from pnpgen.cli import edit as _edit  # noqa: E402, F401
 from pnpgen.cli import export as _export  # noqa: E402, F401
 from pnpgen.cli import iterate as _iterate  # noqa: E402, F401
 from pnpgen.cli import printing as _printing_commands  # noqa: E402, F401

@@ -18,7 +18,8 @@ The API (stable: extended, never renamed):
 - `set_card_field(source_file, card, field, value, expect_digest=None, sheet=None) -> Edit`: a card field in
   a YAML file or a CSV cell (`card`: its position in the file from 0, or its name); a workbook (XLSX, ODS,
   XLS) is refused with the sheet and cell to change.
-- `writable_reason(game_root, path) -> str`: why the editor may not write a file ('' when it may).
+- `writable_reason(game_root, path, card_files=()) -> str`: why the editor may not write a file ('' when it
+  may): the game's own `layouts/*.yaml`, and `card_files_of(game.decks, project.root)`.
 
 Every call returns an `Edit`: the new digest (sha256 of the file's bytes) and the changed lines. When
 `expect_digest` is given and the file's bytes no longer have it, the call raises `Conflict` (a ContentError; the
@@ -32,9 +33,10 @@ from pnpgen.edit.cards import set_card_field
 from pnpgen.edit.layout import Edit, Where, set_values
 from pnpgen.edit.order import add_element, delete_element, duplicate_element, move_order
 from pnpgen.edit.textfile import Conflict, digest
-from pnpgen.edit.where import locate, writable_reason
+from pnpgen.edit.where import card_files_of, locate, writable_reason
 
 __all__ = [
+    "card_files_of",
     "Conflict",
     "Edit",
     "Where",

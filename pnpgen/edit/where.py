@@ -3,6 +3,7 @@ move it, and which files of a game the editor may write at all."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +59,9 @@ def _where(path: Path, i: int, raw: Any, loc: Location, game_root: Path) -> Wher
 
     if not isinstance(raw, LMap):
         return no("it is not written as a mapping here")
-    if writable_reason(game_root, path):
-        return no(writable_reason(game_root, path))
+    why = writable_reason(game_root, path)
+    if why:
+        return no(why)
     if "for_each" in raw:
         return no("it is made by 'for_each' (one copy per item): edit its values in the file", "for_each")
     if "area" in raw and not all(k in raw for k in BOX_KEYS):
@@ -70,9 +72,10 @@ def _where(path: Path, i: int, raw: Any, loc: Location, game_root: Path) -> Wher
     return Where(path, line, i, ident, True)
 
 
-def writable_reason(game_root: Path, path: Path) -> str:
+def writable_reason(game_root: Path, path: Path, card_files: Iterable[Path] = ()) -> str:
     """Why the editor may not write `path` ('' when it may): only a layout file in the game's own `layouts/`
-    (a shared or built-in layout is copied into the game first) or a card data file of the game."""
+    (a shared or built-in layout is copied into the game first) or one of `card_files` inside the game folder,
+    the files its decks read their cards from (`card_files_of`)."""
     try:
         real, root = path.resolve(), game_root.resolve()
     except OSError:
@@ -87,4 +90,26 @@ def writable_reason(game_root: Path, path: Path) -> str:
         )
     if rel.parts[0] == "layouts" and len(rel.parts) == 2 and rel.suffix == ".yaml":
         return ""
-    return "it is not one of the game's layout files"
+    if any(_real(p) == real for p in card_files):
+        return ""
+    return "it is neither one of the game's layout files nor a file its cards are read from"
+
+
+def _real(path: Path) -> Path | None:
+    try:
+        return path.resolve()
+    except OSError:
+        return None
+
+
+def card_files_of(decks: Iterable[Any], project_root: Path) -> set[Path]:
+    """The files a game's decks read their cards from: each component's file and its data sheet."""
+    from pnpgen.inputs import path_of
+
+    out: set[Path] = set()
+    for deck in decks:
+        out.add(Path(deck.path))
+        for key in getattr(deck, "inputs", {}):
+            if key.lower().endswith((".csv", ".yaml", ".yml")):
+                out.add(path_of(key, project_root))
+    return out
