@@ -130,7 +130,7 @@ def test_a_new_element_type_is_one_registration(tmp_path, monkeypatch):
     errors = load_errors(tmp_path, "elements:\n  - {type: dot, x: 1, y: 2, w: 3, fil: red}\n")
     assert errors == [
         "2:35: unknown key 'fil' in dot element | did you mean 'fill'? "
-        "(accepted: as, fill, for_each, h, id, size, type, w, when, x, y)",
+        "(accepted: as, fill, for_each, h, id, overlap, size, type, w, when, x, y)",
         "2:5: dot element needs 'h'",
     ]
 

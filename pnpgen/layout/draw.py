@@ -181,6 +181,10 @@ def draw_face(
                     spans.append((start, len(ops), el))
                 if len(ops) > MAX_OPS:
                     raise DrawProblem(el.loc, f"this face draws more than {MAX_OPS:,} shapes")
+        if len(spans) > 1:
+            from pnpgen.layout.warnings import note_overlaps
+
+            note_overlaps(ops, spans, fc, card_label)
     except (TemplateProblem, DrawProblem) as exc:
         fc.fault(exc.location, exc.message, card_label)
         return None

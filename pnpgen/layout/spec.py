@@ -36,6 +36,7 @@ class Element:
     props: dict  # key -> Value
     loc: Location
     definition: ElementType  # what the type takes and how it draws (`pnpgen.layout.elements`)
+    overlap: str | None = None  # "allowed": meant to overlap (`pnpgen.layout.warnings` names it in no warning)
 
 
 @dataclass(frozen=True)
@@ -240,12 +241,26 @@ class LayoutLibrary:
                         ok = False
         if not ok:
             return None
+        if "overlap" in raw and raw["overlap"] != "allowed":
+            diags.error(raw.loc_of("overlap"), f"'overlap' takes only 'allowed' (got {raw['overlap']!r})")
+            return None
+        if "id" in raw and (not isinstance(raw["id"], str) or not raw["id"]):
+            diags.error(raw.loc_of("id"), f"'id' must be a name (got {raw['id']!r})")
+            return None
         when = self.compiler.expression(raw["when"], raw.loc_of("when")) if "when" in raw else None
         for_each = (
             self.compiler.expression(raw["for_each"], raw.loc_of("for_each")) if "for_each" in raw else None
         )
         return Element(
-            definition.name, raw.get("id"), when, for_each, str(raw.get("as", "item")), props, loc, definition
+            definition.name,
+            raw.get("id"),
+            when,
+            for_each,
+            str(raw.get("as", "item")),
+            props,
+            loc,
+            definition,
+            raw.get("overlap"),
         )
 
 
@@ -256,9 +271,7 @@ def duplicate_ids(raw_elements: LList, diags: Diagnostics) -> None:
     for raw in raw_elements:
         if isinstance(raw, LMap) and "id" in raw:
             ident = raw["id"]
-            if not isinstance(ident, str) or not ident:
-                diags.error(raw.loc_of("id"), f"'id' must be a name (got {ident!r})")
-            elif ident in seen:
+            if ident in seen:
                 diags.error(raw.loc_of("id"), f"duplicate id '{ident}' (first at line {seen[ident].line})")
             else:
                 seen[ident] = raw.loc_of("id")

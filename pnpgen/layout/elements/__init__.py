@@ -14,7 +14,7 @@ import pkgutil
 
 from pnpgen.layout.kinds import ElementType, Kind
 
-COMMON_KEYS = ("type", "id", "when", "for_each", "as")
+COMMON_KEYS = ("type", "id", "when", "for_each", "as", "overlap")
 
 
 def _check(module: str, t: ElementType) -> None:

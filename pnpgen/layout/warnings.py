@@ -1,0 +1,230 @@
+"""Layout warnings: what a designer sees only by looking, found on every drawn face. Text overlapping another
+element's text; an element hidden under a later opaque one (a filled rectangle or ellipse); text or icons
+outside the safe zone; text set under the size a player reads in print.
+
+The build reports the first two through `note_overlaps` (called by `draw.draw_face`; the safe zone and the
+size floor are reported by the elements that draw text and icons); `face_warnings` gives all four for one face,
+each with the boxes of the elements concerned, for the editor's page. An element with `overlap: allowed` is
+meant to overlap: neither check names it. Boxes are in points from the trim's top-left corner, y downwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pnpgen import units
+from pnpgen.errors import Location
+from pnpgen.faces import Ellipse, Icon, Image, Rect, Text, Vector
+
+TOLERANCE_PT = 1.0  # boxes that share less than this, across and down, only touch
+HIDDEN_SHARE = 0.2  # an icon or shape with this much of its area under a later opaque one is hidden
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@dataclass(frozen=True)
+class LayoutWarning:
+    """One warning on one face: its kind (overlap, hidden, outside-safe, small-text), the element's location
+    and box (x, y, w, h in points), and for overlap and hidden the other element's."""
+
+    kind: str
+    message: str
+    loc: Location
+    box: tuple[float, float, float, float]
+    other: Location | None = None
+    other_box: tuple[float, float, float, float] | None = None
+
+
+class _Part:
+    """What one element drew, as boxes: its set text (glyph boxes, line by line), its icons, its shapes, the
+    opaque parts of them, and all of it."""
+
+    __slots__ = ("el", "text", "marks", "opaque", "box", "allowed")
+
+    def __init__(self, el: Any, ops: Any, icons: dict):
+        from pnpgen.text.fonts import unit_width, vertical_metrics
+
+        self.el = el
+        self.allowed = getattr(el, "overlap", None) == "allowed"
+        self.text: list[Box] = []
+        self.marks: list[Box] = []  # icons and shapes: what can be hidden (art is framed on purpose)
+        self.opaque: list[Box] = []
+        boxes: list[Box] = []
+        for op in ops:
+            kind = type(op)
+            if kind is Text:
+                if not op.text.strip():
+                    continue
+                ascent, descent = vertical_metrics(op.font)
+                b = (
+                    op.x,
+                    op.y - ascent * op.size * 0.75,
+                    op.x + unit_width(op.text, op.font) * op.size,
+                    op.y + descent * op.size * 0.5,
+                )
+                self.text.append(b)
+            elif kind is Icon:
+                bounds = icons[op.name].bounds if op.name in icons else (0, 0, 100, 100)
+                bx0, by0, bx1, by1 = bounds
+                b = (
+                    op.x + op.w * bx0 / 100,
+                    op.y + op.h * by0 / 100,
+                    op.x + op.w * bx1 / 100,
+                    op.y + op.h * by1 / 100,
+                )
+                self.marks.append(b)
+            elif kind is Rect or kind is Ellipse:
+                b = (op.x, op.y, op.x + op.w, op.y + op.h)
+                self.marks.append(b)
+                if op.fill and op.opacity >= 0.999:
+                    if kind is Ellipse:  # the rectangle inside it
+                        dx, dy = op.w * 0.1464, op.h * 0.1464
+                        self.opaque.append((b[0] + dx, b[1] + dy, b[2] - dx, b[3] - dy))
+                    else:
+                        self.opaque.append(b)
+            elif kind is Image or kind is Vector:
+                b = (op.x, op.y, op.x + op.w, op.y + op.h)
+            else:
+                continue
+            boxes.append(b)
+        self.box: Box | None = (
+            (
+                min(b[0] for b in boxes),
+                min(b[1] for b in boxes),
+                max(b[2] for b in boxes),
+                max(b[3] for b in boxes),
+            )
+            if boxes
+            else None
+        )
+
+
+def _shared(a: Box, b: Box) -> tuple[float, float]:
+    return min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+
+
+def _meet(a: Box, b: Box) -> bool:
+    """Whether two boxes share more than TOLERANCE_PT across and down."""
+    t = TOLERANCE_PT
+    return (
+        a[2] - b[0] > t
+        and b[2] - a[0] > t
+        and a[3] - b[1] > t
+        and b[3] - a[1] > t
+        and (a[2] - a[0] > t and b[2] - b[0] > t and a[3] - a[1] > t and b[3] - b[1] > t)
+    )
+
+
+def _area(b: Box) -> float:
+    return max(b[2] - b[0], 0.0) * max(b[3] - b[1], 0.0)
+
+
+def _xywh(b: Box) -> tuple[float, float, float, float]:
+    return (b[0], b[1], b[2] - b[0], b[3] - b[1])
+
+
+def _name(el: Any, of: Any) -> str:
+    """The other element, as a message names it: its type and id, and its line (its file when another)."""
+    what = el.type + " element" + (f" '{el.id}'" if el.id else "")
+    where = f"line {el.loc.line}" if el.loc.path == of.loc.path else str(el.loc)
+    return f"the {what} at {where}"
+
+
+def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
+    """Text over another element's text, and text, icons and shapes hidden under a later opaque element."""
+    out: list[LayoutWarning] = []
+    t = TOLERANCE_PT
+    for j, top in enumerate(parts):
+        if top.box is None or top.allowed or not (top.text or top.opaque):
+            continue  # nothing it draws can cover or overlap another element
+        tx0, ty0, tx1, ty1 = top.box
+        for under in parts[:j]:
+            ub = under.box
+            if ub is None or under.allowed or not (under.text or under.marks):
+                continue
+            if ub[0] >= tx1 - t or tx0 >= ub[2] - t or ub[1] >= ty1 - t or ty0 >= ub[3] - t:
+                continue
+            if top.text and under.text and any(_meet(a, b) for a in top.text for b in under.text):
+                out.append(
+                    LayoutWarning(
+                        "overlap",
+                        f"this {top.el.type} element's text overlaps the text of {_name(under.el, top.el)}",
+                        top.el.loc,
+                        _xywh(top.box),
+                        under.el.loc,
+                        _xywh(under.box),
+                    )
+                )
+            if not top.opaque:
+                continue
+            hidden = any(_meet(t, o) for t in under.text for o in top.opaque) or any(
+                _area(o) > _area(under.box) and _covered(m, o) for m in under.marks for o in top.opaque
+            )  # a shape larger than the cover is a background it stands on, not hidden
+            if hidden:
+                out.append(
+                    LayoutWarning(
+                        "hidden",
+                        f"this {under.el.type} element is hidden under {_name(top.el, under.el)}, drawn after it with a solid fill",
+                        under.el.loc,
+                        _xywh(under.box),
+                        top.el.loc,
+                        _xywh(top.box),
+                    )
+                )
+    return out
+
+
+def _covered(m: Box, o: Box) -> bool:
+    w, h = _shared(m, o)
+    return w > TOLERANCE_PT and h > TOLERANCE_PT and w * h >= HIDDEN_SHARE * _area(m)
+
+
+def parts_of(ops: Any, spans: Any, icons: dict) -> list[_Part]:
+    """Each element's part of a face's operations (`spans`: (first op, end op, Element), as `draw_face` makes)."""
+    return [_Part(el, ops[a:b], icons) for a, b, el in spans]
+
+
+def note_overlaps(ops: list, spans: list, fc: Any, label: str) -> None:
+    """The build's overlap and hidden warnings for one face, noted once per element and message."""
+    if len(spans) < 2:
+        return
+    for w in overlaps(parts_of(ops, spans, fc.icons)):
+        fc.note(w.loc, w.message, label)
+
+
+def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
+    """Every layout warning of one drawn face, with the elements' boxes (for the editor's page)."""
+    from pnpgen.layout.draw import GAME_TEXT_FLOOR, RULES_TEXT_FLOOR, RULES_WORDS, outside_safe
+    from pnpgen.layout.elements.text import plain_words
+
+    parts = parts_of(face.ops, spans, fc.icons)
+    out = overlaps(parts)
+    safe = units.mm(fc.safe_pt)
+    for (a, b, el), part in zip(spans, parts):
+        if part.box is None:
+            continue
+        shown = [op for op in face.ops[a:b] if type(op) is Text or type(op) is Icon]
+        if shown and outside_safe(shown, fc):
+            what = "text" if any(type(op) is Text for op in shown) else "icon"
+            out.append(
+                LayoutWarning(
+                    "outside-safe",
+                    f"{what} reaches outside the safe zone ({safe:g} mm inside the cut)",
+                    el.loc,
+                    _xywh(part.box),
+                )
+            )
+        sizes = [op.size for op in shown if type(op) is Text and op.text.strip()]
+        if sizes:
+            words = len(plain_words(" ".join(op.text for op in shown if type(op) is Text)))
+            floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
+            if min(sizes) < floor - 0.005:
+                out.append(
+                    LayoutWarning(
+                        "small-text",
+                        f"text is set as small as {min(sizes):.1f} pt, under {floor:g} pt",
+                        el.loc,
+                        _xywh(part.box),
+                    )
+                )
+    return out
