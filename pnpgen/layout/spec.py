@@ -36,7 +36,7 @@ class Element:
     props: dict  # key -> Value
     loc: Location
     definition: ElementType  # what the type takes and how it draws (`pnpgen.layout.elements`)
-    overlap: str | None = None  # "allowed": meant to overlap (`pnpgen.layout.warnings` names it in no warning)
+    overlap: str | None = None  # "allowed": meant to overlap (no layout warning names it)
 
 
 @dataclass(frozen=True)
