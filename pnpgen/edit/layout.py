@@ -158,8 +158,9 @@ def check_elements_of(elements: list, diags: Diagnostics, locs: list | None = No
 
 
 def changed_lines(old: str, new: str) -> tuple[tuple[int, str], ...]:
+    """The lines of `new` that `old` did not have (1-based number, text)."""
     a, b = old.split("\n"), new.split("\n")
-    out = []
+    out: list[tuple[int, str]] = []
     for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag in ("replace", "insert"):
             out.extend((j + 1, b[j]) for j in range(j1, j2))

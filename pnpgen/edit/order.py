@@ -22,6 +22,7 @@ from pnpgen.edit.layout import (
     places_of,
 )
 from pnpgen.edit.mapping import last_end
+from pnpgen.edit.textfile import read
 from pnpgen.errors import ContentError, Location
 from pnpgen.layout.elements import TYPES
 from pnpgen.layout.kinds import Length
@@ -51,10 +52,10 @@ def _span(o: Opened, i: int, above: bool = True) -> tuple[int, int]:
     start = line_start(plain, dash)
     floor = _span_floor(o, i)
     while above and start > floor:  # comment lines right above its `-`, as far in as it is, are its own
-        above = line_start(plain, start - 1)
-        line = plain[above:start]
+        prev = line_start(plain, start - 1)
+        line = plain[prev:start]
         if line.lstrip(" ").startswith("#") and len(line) - len(line.lstrip(" ")) == col:
-            start = above
+            start = prev
         else:
             break
     end = line_end(plain, last_end(node))
@@ -162,6 +163,7 @@ def duplicate_element(
     raw = o.raw[i]
     a, b = _span(o, i, above=False)
     copy = o.tf.plain[a:b]
+    copy += "" if copy.endswith("\n") else "\n"
     if isinstance(raw, LMap) and "id" in raw:
         ids = {e.get("id") for e in o.raw if isinstance(e, LMap)}
         if new_id is None:
@@ -171,17 +173,13 @@ def duplicate_element(
             new_id = f"{raw['id']}-{n}"
         v = next(v for k, v in node.items if k.text == "id")
         copy = copy[: v.start - a] + scalars.scalar(new_id, v, 0, node.style == "flow", 0) + copy[v.end - a :]
-    elif new_id is not None:
-        copy = None  # the id is a new key: added after the copy is placed
-    if not (copy or "").endswith("\n") and copy is not None:
-        copy += "\n"
-    if copy is None:
-        copy = o.tf.plain[a:b] + ("" if o.tf.plain[a:b].endswith("\n") else "\n")
     edit = finish(o, o.tf.spliced([(b, b, _lead(o, b) + copy)]), i + 1)
-    if new_id is not None and not (isinstance(raw, LMap) and "id" in raw):
-        from pnpgen.edit.layout import set_values
+    if new_id is not None and not (isinstance(raw, LMap) and "id" in raw):  # the copy's id is a new key
+        from pnpgen.edit.layout import changed_lines, set_values
 
-        return set_values(path, i + 1, {"id": new_id}, edit.digest)
+        named = set_values(path, i + 1, {"id": new_id}, edit.digest)
+        final = read(path).plain
+        return Edit(path, edit.before, named.digest, changed_lines(o.tf.plain, final))
     return edit
 
 

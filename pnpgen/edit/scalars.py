@@ -66,7 +66,7 @@ def _block(value: str, old: Node, indent: int) -> str:
     body = value.rstrip("\n")
     ends = len(value) - len(body)
     chomp = "-" if ends == 0 else "" if ends == 1 else "+"
-    style = old.style if old.style == "|" or "\n" not in body else "|"
+    style = ">" if old.style == ">" and "\n" not in body else "|"
     lines = [(" " * indent + line) if line else "" for line in body.split("\n")]
     return style + chomp + "\n" + "\n".join(lines) + "\n" * max(ends - 1, 0)
 

@@ -137,7 +137,8 @@ def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
     for j, top in enumerate(parts):
         if top.box is None or top.allowed or not (top.text or top.opaque):
             continue  # nothing it draws can cover or overlap another element
-        tx0, ty0, tx1, ty1 = top.box
+        tb = top.box
+        tx0, ty0, tx1, ty1 = tb
         for under in parts[:j]:
             ub = under.box
             if ub is None or under.allowed or not (under.text or under.marks):
@@ -150,25 +151,26 @@ def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
                         "overlap",
                         f"this {top.el.type} element's text overlaps the text of {_name(under.el, top.el)}",
                         top.el.loc,
-                        _xywh(top.box),
+                        _xywh(tb),
                         under.el.loc,
-                        _xywh(under.box),
+                        _xywh(ub),
                     )
                 )
             if not top.opaque:
                 continue
             hidden = any(_meet(t, o) for t in under.text for o in top.opaque) or any(
-                _area(o) > _area(under.box) and _covered(m, o) for m in under.marks for o in top.opaque
+                _area(o) > _area(ub) and _covered(m, o) for m in under.marks for o in top.opaque
             )  # a shape larger than the cover is a background it stands on, not hidden
             if hidden:
                 out.append(
                     LayoutWarning(
                         "hidden",
-                        f"this {under.el.type} element is hidden under {_name(top.el, under.el)}, drawn after it with a solid fill",
+                        f"this {under.el.type} element is hidden under {_name(top.el, under.el)}, "
+                        "drawn after it with a solid fill",
                         under.el.loc,
-                        _xywh(under.box),
+                        _xywh(ub),
                         top.el.loc,
-                        _xywh(top.box),
+                        _xywh(tb),
                     )
                 )
     return out
