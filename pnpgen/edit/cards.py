@@ -80,6 +80,7 @@ def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
     CARD.read(check, diags)  # the build's table of card keys: count, name, designed, front, back
     diags.raise_if_errors()
     places = mapping.places(root)
+    value = round(value, places) if type(value) is float else value  # as it is written
     changes = mapping.changes(tf, node, {field: value}, lambda _k: places, "a card")
     text = tf.spliced(changes)
     from pnpgen.inputs import plain_text

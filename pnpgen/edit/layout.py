@@ -130,7 +130,7 @@ def reads_back(new: LMap, wanted: dict[str, Any], loc: Location) -> None:
         if value is None:
             same = key not in new
         elif isinstance(value, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
-            same = abs(got - value) <= 0.0005 + 1e-9 * abs(value)
+            same = abs(got - value) <= 1e-9 * max(1.0, abs(value))
         else:
             same = got == value or (isinstance(value, tuple) and got == list(value))
         if not same:
@@ -201,5 +201,8 @@ def set_values(path: Path, element: Ref, values: dict[str, Any], expect_digest: 
         return places if isinstance(definition.keys.get(key) if definition else None, Length) else 6
 
     places = places_of(o)
+    values = {
+        k: round(v, digits(k)) if type(v) is float else v for k, v in values.items()
+    }  # as it is written
     changes = mapping.changes(o.tf, node, values, digits, "an element")
     return finish(o, o.tf.spliced(changes), i, dict(values))
