@@ -224,7 +224,8 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
                 out.append(
                     LayoutWarning(
                         "small-text",
-                        f"text is set as small as {min(sizes):.1f} pt, under {floor:g} pt",
+                        f"{'rules' if floor == RULES_TEXT_FLOOR else 'game'} text is set as small as "
+                        f"{min(sizes):.1f} pt, under the {floor:g} pt a player reads in print",
                         el.loc,
                         _xywh(part.box),
                     )

@@ -1,0 +1,150 @@
+"""Layout warnings, measured on drawn faces: text over text, an element hidden under a later solid one, text or
+icons outside the safe zone, text under the size floor; `overlap: allowed` quiets the first two; `build` prints
+them and `--strict` fails on them."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+
+from pnpgen.edit import add_element, set_values
+from pnpgen.errors import Diagnostics, Location
+from pnpgen.layout.draw import FaceContext, draw_face, template_names
+from pnpgen.layout.spec import LayoutLibrary
+from pnpgen.layout.warnings import face_warnings
+from pnpgen.schema.icons import BUILTIN, load_icons
+from pnpgen.templating import Compiler
+from pnpgen.units import MM
+
+CARD = (63.5, 88.9)  # mm, safe zone 3 mm
+
+
+def drawn(tmp_path, elements: str):
+    """One face of a layout of `elements` (YAML list items), drawn as a build draws it, with its warnings."""
+    (tmp_path / "l.yaml").write_text("elements:\n" + elements)
+    lib = LayoutLibrary([tmp_path], Compiler())
+    fc = FaceContext(
+        CARD[0] * MM, CARD[1] * MM, 3 * MM, 3 * MM, {}, load_icons(BUILTIN, {}, Diagnostics()), tmp_path
+    )
+    fc.origins = {}
+    diags = Diagnostics()
+    layout = lib.get("l", Location("test"))
+    face = draw_face(
+        layout, fc, template_names(fc, {"name": "Ash"}, {"id": "d"}, {"id": "g"}), "card 1", diags
+    )
+    assert face is not None
+    spans = fc.origins[face][0]
+    found = face_warnings(face, spans, fc)
+    fc.flush_notes(diags)
+    return found, diags
+
+
+TITLE = "  - {id: title, type: text, x: 5, y: 5, w: 50, h: 8, text: The Title, size: 12}\n"
+CASES = {
+    "overlap": (
+        TITLE + "  - {id: sub, type: text, x: 5, y: 6, w: 50, h: 8, text: The Subtitle, size: 12}\n",
+        "overlap",
+        "sub",
+        "this text element's text overlaps the text of the text element 'title' at line 2",
+    ),
+    "hidden text": (
+        TITLE + "  - {id: panel, type: rect, x: 0, y: 0, w: 63.5, h: 20, fill: white}\n",
+        "hidden",
+        "title",
+        "this text element is hidden under the rect element 'panel' at line 3, drawn after it with a solid fill",
+    ),
+    "hidden icon": (
+        "  - {id: disc, type: icon, name: circle, x: 10, y: 40, size: 8}\n"
+        "  - {id: panel, type: ellipse, x: 5, y: 30, w: 40, h: 30, fill: '#223344'}\n",
+        "hidden",
+        "disc",
+        "this icon element is hidden under the ellipse element 'panel' at line 3",
+    ),
+    "outside safe text": (
+        "  - {id: edge, type: text, x: 0.5, y: 40, w: 30, h: 8, text: Edge}\n",
+        "outside-safe",
+        "edge",
+        "text reaches outside the safe zone (3 mm inside the cut)",
+    ),
+    "outside safe icon": (
+        "  - {id: edge, type: icon, name: star, x: 60, y: 40, size: 8}\n",
+        "outside-safe",
+        "edge",
+        "icon reaches outside the safe zone",
+    ),
+    "small text": (
+        "  - {id: tiny, type: text, x: 5, y: 40, w: 50, h: 8, text: Tiny, size: 4, min_size: 4}\n",
+        "small-text",
+        "tiny",
+        "game text is set as small as 4.0 pt, under the 6 pt a player reads in print",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_kind_of_warning_is_found_on_the_drawn_face_with_its_boxes(tmp_path, case):
+    elements, kind, element, message = CASES[case]
+    found, diags = drawn(tmp_path, elements)
+    assert [w.kind for w in found] == [kind], found
+    (w,) = found
+    line = next(i for i, text in enumerate(elements.splitlines(), 2) if f"id: {element}," in text)
+    assert w.loc.line == line and message in w.message
+    x, y, wd, ht = w.box  # points from the trim's top-left corner: the element's drawn box
+    assert wd > 0 and ht > 0 and -3 * MM <= x <= CARD[0] * MM and -3 * MM <= y <= CARD[1] * MM
+    if kind in ("overlap", "hidden"):
+        assert w.other is not None and w.other_box is not None
+        ox, oy, ow, oh = w.other_box
+        assert min(x + wd, ox + ow) > max(x, ox) and min(y + ht, oy + oh) > max(y, oy)  # the boxes meet
+    # the build reports the same (overlap and hidden by the new check; the others by their elements)
+    assert any(message.split(" (")[0] in d.message for d in diags.warnings), diags.items
+
+
+@pytest.mark.parametrize("case", ["overlap", "hidden text", "hidden icon"])
+@pytest.mark.parametrize("which", ["over", "under"])
+def test_overlap_allowed_on_either_element_says_it_is_meant(tmp_path, case, which):
+    elements, _kind, _element, _message = CASES[case]
+    lines = elements.splitlines(keepends=True)
+    i = 1 if which == "over" else 0
+    lines[i] = lines[i].replace("}\n", ", overlap: allowed}\n")
+    found, diags = drawn(tmp_path, "".join(lines))
+    assert found == [] and diags.warnings == []
+
+
+@pytest.mark.parametrize(
+    "elements",
+    [
+        # a background under a panel, text on both: drawn in the right order
+        "  - {type: rect, area: bleed, fill: black}\n"
+        "  - {type: rect, x: 3, y: 3, w: 57.5, h: 82.9, fill: white}\n" + TITLE,
+        # a shape larger than the cover drawn after it is a background, not hidden
+        "  - {type: rect, x: 0, y: 0, w: 63.5, h: 40, fill: '#cc0000'}\n  - {type: rect, x: 10, y: 10, w: 20, h: 10, fill: '#0000cc'}\n",
+        # stroked, unfilled or see-through covers hide nothing
+        TITLE + "  - {type: rect, x: 0, y: 0, w: 63.5, h: 20, stroke: black}\n"
+        "  - {type: rect, x: 0, y: 0, w: 63.5, h: 20, fill: white, opacity: 0.5}\n",
+        # text that only touches another's box (lines apart) does not overlap
+        TITLE + "  - {type: text, x: 5, y: 13, w: 50, h: 8, text: Below, size: 12}\n",
+    ],
+)
+def test_a_well_made_layout_gives_no_warning(tmp_path, elements):
+    found, diags = drawn(tmp_path, elements)
+    assert found == [] and diags.warnings == []
+
+
+def test_build_prints_layout_warnings_and_strict_fails_on_them(project):
+    root = project("basic")
+    hero = root / "content" / "sample" / "layouts" / "hero.yaml"
+    assert run_cli("build", "--out", "out", "--strict", cwd=root).exit_code == 0
+    good = {p: p.read_bytes() for p in (root / "out").rglob("*") if p.is_file()}
+    add_element(hero, "rect", {"x": 0, "y": 50, "w": 63.5, "h": 40, "fill": "white"})  # over the rules text
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0
+    assert (
+        "hero.yaml:30:5: warning: this text element is hidden under the rect element at line 39"
+        in result.output
+    )
+    result = run_cli("build", "--out", "out", "--strict", cwd=root)
+    assert result.exit_code == 1 and "hidden under the rect element at line 39" in result.output
+    set_values(hero, 5, {"overlap": "allowed"})
+    result = run_cli("build", "--out", "out", "--strict", cwd=root)
+    assert result.exit_code == 0 and "hidden" not in result.output
+    assert good.keys() <= {p for p in (root / "out").rglob("*") if p.is_file()}
