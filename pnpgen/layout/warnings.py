@@ -195,7 +195,9 @@ def note_overlaps(ops: list, spans: list, fc: Any, label: str) -> None:
 
 
 def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
-    """Every layout warning of one drawn face, with the elements' boxes (for the editor's page)."""
+    """Every layout warning of one drawn face, with the elements' boxes (for the editor's page). `spans` are the
+    face's `FaceContext.origins[face][0]`: draw with `origins` given (`Painter.deck(deck, diags, origins={})`,
+    or `fc = painter.context(deck); fc.origins = {}`); `fc` gives the safe zone, the size and the icons."""
     from pnpgen.layout.draw import GAME_TEXT_FLOOR, RULES_TEXT_FLOOR, RULES_WORDS, outside_safe
     from pnpgen.layout.elements.text import plain_words
 
