@@ -446,3 +446,30 @@ def test_pnpgen_edit_changes_a_csv_card(tmp_path):
     result = run_cli("edit", path, "Tide", "cost=5")
     assert result.exit_code == 0, result.output
     assert path.read_bytes().decode() == CSV.replace("Tide;3;", "Tide;5;")
+
+
+def test_a_link_or_a_pipe_is_never_written_through(tmp_path):
+    import os
+
+    real = tmp_path / "real.yaml"
+    real.write_text(LAYOUT)
+    link = tmp_path / "link.yaml"
+    try:
+        link.symlink_to(real)
+    except OSError:  # Windows without the right to make links
+        pytest.skip("cannot make a link here")
+    with pytest.raises(ContentError, match="this is a link; edit the file it points to"):
+        set_values(link, "title", {"x": 1})
+    assert link.is_symlink() and real.read_text() == LAYOUT
+    if hasattr(os, "mkfifo"):
+        pipe = tmp_path / "pipe.yaml"
+        os.mkfifo(pipe)
+        result = run_cli("edit", pipe, "title", "x=1")
+        assert result.exit_code == 1 and "not a regular file" in result.output
+
+
+def test_an_element_of_the_parent_layout_is_pointed_to(tmp_path):
+    path = tmp_path / "hero.yaml"
+    path.write_text(STYLES["extends"].replace("{X}", "5"))
+    with pytest.raises(ContentError, match="the layout this one extends, 'base'"):
+        set_values(path, "background", {"x": 1})

@@ -78,12 +78,13 @@ def index_of(o: Opened, element: Ref) -> int:
     ids = [e.get("id") if isinstance(e, LMap) else None for e in o.raw]
     if element in ids:
         return ids.index(element)
+    hint = did_you_mean(str(element), [str(i) for i in ids if i is not None]) if any(ids) else ""
+    if "extends" in o.data:
+        hint = (
+            hint + "; " if hint else ""
+        ) + f"it may be defined by the layout this one extends, '{o.data['extends']}'"
     raise ContentError.at(
-        o.raw.loc,
-        f"no element with id '{element}' in this file",
-        did_you_mean(str(element), [str(i) for i in ids if i is not None])
-        if any(ids)
-        else "no element has an id",
+        o.raw.loc, f"no element with id '{element}' in this file", hint or "no element has an id"
     )
 
 

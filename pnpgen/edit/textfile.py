@@ -9,8 +9,11 @@ the caller saw (`Conflict`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,8 +97,15 @@ def _next_line_end(text: str, pos: int) -> int:
 def read(path: Path, expect_digest: str | None = None) -> TextFile:
     """The file at `path`; `Conflict` when `expect_digest` is given and the bytes are no longer those."""
     display = display_path(path)
+    if path.is_symlink():  # replacing it would put a file where the link was: the target is what to edit
+        raise ContentError.at(
+            Location(display), f"this is a link; edit the file it points to ({display_path(path.resolve())})"
+        )
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a folder, a pipe, a device: never opened
+            raise ContentError.at(Location(display), "not a regular file; nothing was written")
+        size = st.st_size
         if size > MAX_EDIT_BYTES:
             raise ContentError.at(
                 Location(display), f"file is {size:,} bytes; the limit is {MAX_EDIT_BYTES:,}"
@@ -137,10 +147,8 @@ def write(tf: TextFile, text: str) -> bytes:
     try:
         with open(temp, "wb") as fh:
             fh.write(data)
-        try:
-            os.chmod(temp, path.stat().st_mode & 0o7777)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # the file keeps its permissions (on Windows: its read-only bit)
+            shutil.copymode(path, temp)
         try:
             os.replace(temp, path)
         except OSError as exc:
