@@ -329,15 +329,18 @@ class Node:
 
 def outline(text: str, display: str) -> Node | None:
     """Where every value of `text` (plain text: see `inputs.plain_text`) stands, for an editor that changes a
-    file's bytes in place (`pnpgen.edit`). Parsed by the pure-Python parser, whose marks count characters."""
+    file's bytes in place (`pnpgen.edit`). libyaml's marks count characters, as Python's parser's do (tested
+    with text beyond the BMP before the values, tests/test_edit.py)."""
     stack: list[Node] = []
     root: Node | None = None
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=_Loader):
             kind = type(event)
             node: Node | None = None
             if kind is yaml.ScalarEvent:
-                node = Node("scalar", event.start_mark, event.style, event.value)
+                node = Node(
+                    "scalar", event.start_mark, event.style or None, event.value
+                )  # libyaml: plain is ""
             elif kind is yaml.AliasEvent:
                 node = Node("alias", event.start_mark, None, event.anchor)
             elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
