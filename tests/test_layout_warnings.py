@@ -22,6 +22,12 @@ CARD = (63.5, 88.9)  # mm, safe zone 3 mm
 def drawn(tmp_path, elements: str):
     """One face of a layout of `elements` (YAML list items), drawn as a build draws it, with its warnings."""
     (tmp_path / "l.yaml").write_text("elements:\n" + elements)
+    from PIL import Image
+
+    for name in ("pic.jpg", "pic.png"):  # a picture: a JPEG hides what is under it, a PNG may be see-through
+        Image.new("RGBA" if name.endswith("png") else "RGB", (480, 360), (200, 120, 40, 128)).save(
+            tmp_path / name
+        )
     lib = LayoutLibrary([tmp_path], Compiler())
     fc = FaceContext(
         CARD[0] * MM, CARD[1] * MM, 3 * MM, 3 * MM, {}, load_icons(BUILTIN, {}, Diagnostics()), tmp_path
@@ -59,6 +65,13 @@ CASES = {
         "hidden",
         "disc",
         "this icon element is hidden under the ellipse element 'panel' at line 3",
+    ),
+    "hidden under a picture": (
+        "  - {id: cost, type: ellipse, x: 10, y: 40, w: 8, h: 8, fill: '#aa2200'}\n"
+        "  - {id: art, type: image, src: pic.jpg, x: 5, y: 30, w: 40, h: 30}\n",
+        "hidden",
+        "cost",
+        "this ellipse element is hidden under the image element 'art' at line 3, drawn after it (a JPEG has no",
     ),
     "outside safe text": (
         "  - {id: edge, type: text, x: 0.5, y: 40, w: 30, h: 8, text: Edge}\n",
@@ -99,7 +112,7 @@ def test_each_kind_of_warning_is_found_on_the_drawn_face_with_its_boxes(tmp_path
     assert any(message.split(" (")[0] in d.message for d in diags.warnings), diags.items
 
 
-@pytest.mark.parametrize("case", ["overlap", "hidden text", "hidden icon"])
+@pytest.mark.parametrize("case", ["overlap", "hidden text", "hidden icon", "hidden under a picture"])
 @pytest.mark.parametrize("which", ["over", "under"])
 def test_overlap_allowed_on_either_element_says_it_is_meant(tmp_path, case, which):
     elements, _kind, _element, _message = CASES[case]
@@ -121,6 +134,9 @@ def test_overlap_allowed_on_either_element_says_it_is_meant(tmp_path, case, whic
         # stroked, unfilled or see-through covers hide nothing
         TITLE + "  - {type: rect, x: 0, y: 0, w: 63.5, h: 20, stroke: black}\n"
         "  - {type: rect, x: 0, y: 0, w: 63.5, h: 20, fill: white, opacity: 0.5}\n",
+        # a PNG may be see-through: it hides nothing (a JPEG does)
+        "  - {type: ellipse, x: 10, y: 40, w: 8, h: 8, fill: '#aa2200'}\n"
+        "  - {type: image, src: pic.png, x: 5, y: 30, w: 40, h: 30}\n",
         # text that only touches another's box (lines apart) does not overlap
         TITLE + "  - {type: text, x: 5, y: 13, w: 50, h: 8, text: Below, size: 12}\n",
     ],

@@ -1,6 +1,6 @@
 """Layout warnings: what a designer sees only by looking, found on every drawn face. Text overlapping another
-element's text; an element hidden under a later opaque one (a filled rectangle or ellipse); text or icons
-outside the safe zone; text set under the size a player reads in print.
+element's text; an element hidden under a later opaque one (a filled rectangle or ellipse, a JPEG picture);
+text or icons outside the safe zone; text set under the size a player reads in print.
 
 The build reports the first two through `note_overlaps` (called by `draw.draw_face`; the safe zone and the
 size floor are reported by the elements that draw text and icons); `face_warnings` gives all four for one face,
@@ -20,6 +20,7 @@ from pnpgen.faces import Ellipse, Icon, Image, Rect, Text, Vector
 TOLERANCE_PT = 1.0  # boxes that share less than this, across and down, only touch
 HIDDEN_SHARE = 0.2  # an icon or shape with this much of its area under a later opaque one is hidden
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+JPEG = (".jpg", ".jpeg")
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,10 @@ class _Part:
                     else:
                         self.opaque.append(b)
             elif kind is Image or kind is Vector:
-                b = (op.x, op.y, op.x + op.w, op.y + op.h)
+                cx, cy, cw, ch = op.clip  # what shows of the art: its box cut to the clip
+                b = (max(op.x, cx), max(op.y, cy), min(op.x + op.w, cx + cw), min(op.y + op.h, cy + ch))
+                if kind is Image and op.path.lower().endswith(JPEG):  # a JPEG has no transparency: it hides
+                    self.opaque.append(b)
             else:
                 continue
             boxes.append(b)
@@ -166,7 +170,11 @@ def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
                     LayoutWarning(
                         "hidden",
                         f"this {under.el.type} element is hidden under {_name(top.el, under.el)}, "
-                        "drawn after it with a solid fill",
+                        + (
+                            "drawn after it (a JPEG has no transparency)"
+                            if top.el.type == "image"
+                            else "drawn after it with a solid fill"
+                        ),
                         under.el.loc,
                         _xywh(ub),
                         top.el.loc,
