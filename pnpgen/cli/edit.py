@@ -103,7 +103,7 @@ def edit(file, args, add, delete, duplicate, new_id, move_to, sheet, expect, deb
 
 
 def _is_cards(file: Path) -> bool:
-    """A data sheet, or a YAML file without `elements:` (a deck's file)."""
+    """A data sheet, or a YAML file with none of a layout's keys (a deck's file)."""
     if file.suffix.lower() not in (".yaml", ".yml"):
         return True
     from pnpgen.edit.textfile import read
@@ -111,7 +111,9 @@ def _is_cards(file: Path) -> bool:
 
     tf = read(file)
     data = load_text(tf.plain, tf.display)
-    return isinstance(data, LMap) and "elements" not in data
+    from pnpgen.layout.spec import LAYOUT_KEYS
+
+    return isinstance(data, LMap) and not any(key in data for key in LAYOUT_KEYS)
 
 
 def _said(result) -> None:
