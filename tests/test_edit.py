@@ -236,6 +236,43 @@ def test_a_file_changed_since_it_was_loaded_is_not_overwritten(tmp_path):
     assert path.read_text() == STYLES["comments"].replace("{X}", "6")
 
 
+@pytest.mark.parametrize(
+    "name, text, edit",
+    [
+        (
+            "deck.yaml",
+            "id: d\nkind: cards\ncards:\n  - {name: Ash, cost: 2}\n",
+            lambda p, d: set_card_field(p, "Ash", "cost", 3, d),
+        ),
+        ("cards.csv", "name,cost\nAsh,2\n", lambda p, d: set_card_field(p, "Ash", "cost", 3, d)),
+    ],
+)
+def test_a_card_file_changed_since_it_was_loaded_is_not_overwritten(tmp_path, name, text, edit):
+    path = tmp_path / name
+    path.write_text(text)
+    seen = digest(path.read_bytes())
+    path.write_text(text.replace("Ash", "Ask"))
+    with pytest.raises(Conflict):
+        edit(path, seen)
+    assert path.read_text() == text.replace("Ash", "Ask")
+
+
+@pytest.mark.parametrize("layout", ["flow", "block"])
+def test_a_list_value_is_written_in_flow_style(tmp_path, layout):
+    path = tmp_path / "l.yaml"
+    if layout == "flow":
+        path.write_text(
+            "elements:\n  - {type: polygon, points: [[0, 0], [10, 0], [5, 8]], fill: white}  # tri\n"
+        )
+    else:
+        path.write_text(
+            "elements:\n  - type: polygon   # tri\n    points: [[0, 0], [10, 0], [5, 8]]\n    fill: white\n"
+        )
+    before = path.read_text()
+    set_values(path, 0, {"points": [[0, 0], [12.5, 0], [6.25, 9]]})
+    assert path.read_text() == before.replace("[[0, 0], [10, 0], [5, 8]]", "[[0, 0], [12.5, 0], [6.25, 9]]")
+
+
 def test_unknown_elements_are_named_with_the_ids_there_are(tmp_path):
     path = tmp_path / "hero.yaml"
     path.write_text(STYLES["comments"].replace("{X}", "5"))
