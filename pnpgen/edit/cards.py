@@ -14,6 +14,7 @@ from pnpgen.edit import mapping, scalars
 from pnpgen.edit.layout import Edit, changed_lines, reads_back
 from pnpgen.edit.textfile import TextFile, digest, read, write
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
+from pnpgen.inputs import plain_text
 from pnpgen.source import LList, LMap, Node, load_text, outline
 
 LISTS = ("cards", "tiles", "tokens")
@@ -83,8 +84,6 @@ def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
     value = round(value, places) if type(value) is float else value  # as it is written
     changes = mapping.changes(tf, node, {field: value}, lambda _k: places, "a card")
     text = tf.spliced(changes)
-    from pnpgen.inputs import plain_text
-
     plain = plain_text(text)
     new = load_text(plain, tf.display)
     reads_back(new[key][i], {field: value}, items.loc_at(i))
@@ -172,8 +171,6 @@ def _csv(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
         at = row[-1][1]
         change = (at, at, delimiter * (col - len(row) + 1) + _cell(text, False, delimiter, quote))
     new_text = tf.spliced([change])
-    from pnpgen.inputs import plain_text
-
     plain = plain_text(new_text)
     check = [r for r in _cells(plain, delimiter, quote) if any(c[2].strip() for c in r)]
     got = check[i][col][2] if col < len(check[i]) else ""

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.edit import mapping
-from pnpgen.edit.mapping import line_end, line_start, next_line  # noqa: F401 - shared with order
-from pnpgen.edit.textfile import TextFile, read, write
+from pnpgen.edit.textfile import TextFile, digest, read, write
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
+from pnpgen.inputs import plain_text
 from pnpgen.layout.elements import COMMON_KEYS, TYPES
 from pnpgen.layout.kinds import Length
 from pnpgen.source import LList, LMap, Node, load_text, outline
@@ -105,8 +105,6 @@ def places_of(o: Opened) -> int:
 def finish(o: Opened, new_text: str, index: int | None, wanted: dict[str, Any] | None = None) -> Edit:
     """Check the new text as the build would (and that element `index` reads back with the `wanted` values),
     then write it: a refused edit writes nothing."""
-    from pnpgen.inputs import plain_text
-
     tf = o.tf
     plain = plain_text(new_text)
     data = load_text(plain, tf.display)
@@ -119,8 +117,6 @@ def finish(o: Opened, new_text: str, index: int | None, wanted: dict[str, Any] |
     if wanted and index is not None:
         reads_back(raw[index], wanted, raw.loc_at(index))
     written = write(tf, new_text)
-    from pnpgen.edit.textfile import digest
-
     return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
 
 

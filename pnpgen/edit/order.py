@@ -15,13 +15,10 @@ from pnpgen.edit.layout import (
     element_node,
     finish,
     index_of,
-    line_end,
-    line_start,
-    next_line,
     open_layout,
     places_of,
 )
-from pnpgen.edit.mapping import last_end
+from pnpgen.edit.mapping import last_end, line_end, line_start, next_line
 from pnpgen.edit.textfile import read
 from pnpgen.errors import ContentError, Location
 from pnpgen.layout.elements import TYPES
