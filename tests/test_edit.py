@@ -21,7 +21,7 @@ from pnpgen.edit import (
     set_card_field,
     set_values,
 )
-from pnpgen.errors import ContentError
+from pnpgen.errors import ContentError, Location
 from pnpgen.layout.elements import TYPES
 from pnpgen.layout.kinds import Length
 from pnpgen.project import Project
@@ -386,6 +386,20 @@ def test_locate_finds_the_file_of_the_extends_chain_and_whether_a_drag_may_move_
     assert not pips.movable and "for_each" in pips.why and pips.edit_line == 4
     cost = locate(project, game, "hero", "cost")
     assert not cost.movable and "'y' is a template" in cost.why and cost.edit_line == 8
+    from pnpgen.layout.spec import LayoutLibrary
+    from pnpgen.templating import Compiler
+
+    built = LayoutLibrary(project.layout_folders(game), Compiler()).get("hero", Location("t"))
+    where = [locate(project, game, "hero", el) for el in built.elements]  # the built elements themselves
+    assert [(w.path.parent.name, w.line) for w in where] == [
+        ("layouts", 2),
+        ("layouts", 3),
+        ("layouts", 4),
+        ("layouts", 5),
+    ]
+    assert (
+        where[0].path.parent.parent == tmp_path and where[1].id == "name"
+    )  # the child's name replaced the parent's
 
 
 # -- cards -------------------------------------------------------------------------------------------------------

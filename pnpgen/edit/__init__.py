@@ -7,7 +7,8 @@ anything is written; a refused edit leaves the file untouched.
 The API (stable: extended, never renamed):
 
 - `locate(project, game_root, layout, element) -> Where`: the file of the layout's `extends` chain that
-  defines an element (`element`: its `id:` or its position in the layout as built, from 0), its line, whether
+  defines an element (`element`: its `id:`, its position in the layout as built from 0, or the built `Element`
+  a drawn span names in `FaceContext.origins`), its line, whether
   it can be moved by dragging and, if not, why and which line to edit.
 - `set_values(path, element, {key: value}, expect_digest=None) -> Edit`: set (or, with None, remove) keys
   of one element of the layout file `path` (`element`: its `id:` or its position in that file's

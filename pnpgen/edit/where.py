@@ -18,15 +18,18 @@ def _is_template(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
-def locate(project: Any, game_root: Path, layout: str, element: Ref) -> Where:
+def locate(project: Any, game_root: Path, layout: str, element: Ref | Any) -> Where:
     """Where the element of the layout `layout` (found as the game's build finds it) is defined: `element` is
-    its `id:` or its position in the layout as built (the parents' elements first), from 0."""
+    its `id:`, its position in the layout as built (the parents' elements first) from 0, or the built
+    `layout.spec.Element` itself (what `FaceContext.origins` names for each drawn span)."""
     from pnpgen.layout.spec import LayoutLibrary
     from pnpgen.templating import Compiler
 
     lib = LayoutLibrary(project.layout_folders(game_root), Compiler(), project.reader(game_root))
     built = lib.get(layout, Location(display_path(game_root)))
-    if isinstance(element, int) and not isinstance(element, bool):
+    if hasattr(element, "loc") and hasattr(element, "definition"):  # the element as built
+        el = element
+    elif isinstance(element, int) and not isinstance(element, bool):
         if not 0 <= element < len(built.elements):
             raise ContentError.at(built.loc, f"layout '{layout}' has {len(built.elements)} elements (from 0)")
         el = built.elements[element]
