@@ -91,7 +91,13 @@ STYLES = {
         "    text: '{{ card.name }}'\n"
     ),
 }
-ENDINGS = {"lf": ("", "\n"), "crlf": ("", "\r\n"), "bom-crlf": ("\ufeff", "\r\n"), "bom-lf": ("\ufeff", "\n")}
+ENDINGS = {
+    "lf": ("", "\n"),
+    "crlf": ("", "\r\n"),
+    "cr": ("", "\r"),
+    "bom-crlf": ("\ufeff", "\r\n"),
+    "bom-lf": ("\ufeff", "\n"),
+}
 
 
 def written(template: str, x: str, ending: tuple[str, str]) -> bytes:
