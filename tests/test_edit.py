@@ -138,21 +138,24 @@ def test_a_file_that_writes_finer_lengths_keeps_its_precision(tmp_path):
 
 
 def _examples():
-    """Every registered element type's example, with each length key it sets: the class of numeric keys."""
+    """Every registered element type's example, with each number it sets: the class of numeric keys (a length
+    moves by 2.5 mm, any other number by 1)."""
     for name, t in sorted(TYPES.items()):
         example = load_text(t.example, "example")
         for key, kind in t.keys.items():
-            if isinstance(kind, Length) and isinstance(example.get(key), (int, float)):
-                yield pytest.param(t.example, key, example[key], id=f"{name}-{key}")
+            value = example.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                step = 2.5 if isinstance(kind, Length) else 1
+                yield pytest.param(t.example, key, value, step, id=f"{name}-{key}")
 
 
 def _text(value) -> str:
     return json.dumps(value) if isinstance(value, (str, list)) else str(value)
 
 
-@pytest.mark.parametrize("example, key, old", list(_examples()))
+@pytest.mark.parametrize("example, key, old, step", list(_examples()))
 @pytest.mark.parametrize("style", ["flow", "block"])
-def test_every_length_key_of_every_element_type_is_set_in_place(tmp_path, example, key, old, style):
+def test_every_numeric_key_of_every_element_type_is_set_in_place(tmp_path, example, key, old, step, style):
     data = load_text(example, "example")
     if style == "flow":
         body = "  - {" + ", ".join(f"{k}: {_text(v)}" for k, v in data.items()) + "}   # the example\n"
@@ -164,7 +167,7 @@ def test_every_length_key_of_every_element_type_is_set_in_place(tmp_path, exampl
     before = f"# every type\nelements:\n{body}"
     path = tmp_path / "l.yaml"
     path.write_text(before)
-    new = old + 2.5
+    new = old + step
     set_values(path, 0, {key: new})
     after = path.read_text()
     assert load_text(after, "l")["elements"][0][key] == pytest.approx(new)
