@@ -323,6 +323,8 @@ def test_whole_elements_move_with_their_comments(tmp_path, nl):
     assert path.read_bytes() == ("elements:\n\n" + TITLE + FRAME).replace("\n", nl).encode()
     move_order(path, "frame", 0)  # blank lines between elements stay where they were
     assert path.read_bytes() == ("elements:\n\n" + FRAME + TITLE).replace("\n", nl).encode()
+    unmoved = move_order(path, "frame", 0)
+    assert unmoved.lines == () and unmoved.digest == unmoved.before == digest(path.read_bytes())
     delete_element(path, "frame")
     assert path.read_bytes() == ("elements:\n\n" + TITLE).replace("\n", nl).encode()
 

@@ -187,8 +187,8 @@ def move_order(path: Path, element: Ref, to: int, expect_digest: str | None = No
     n = len(o.raw)
     if not 0 <= to < n:
         raise ContentError.at(o.raw.loc, f"no position {to} in this file's {n} elements (counted from 0)")
-    if to == i:
-        return finish(o, o.tf.text, i)
+    if to == i:  # already there: nothing is written
+        return Edit(o.tf.path, o.tf.digest, o.tf.digest, ())
     a, b = _span(o, i)
     text = _text_of(o, i)
     at = _insert_at(o, to + 1 if to > i else to)
