@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from test_datasheets import ods, xlsx
 
 from pnpgen.edit import (
@@ -535,3 +535,47 @@ def test_an_element_of_the_parent_layout_is_pointed_to(tmp_path):
     path.write_text(STYLES["extends"].replace("{X}", "5"))
     with pytest.raises(ContentError, match="the layout this one extends, 'base'"):
         set_values(path, "background", {"x": 1})
+
+
+# -- the shipped layouts: files people wrote, full of comments ----------------------------------------------------
+
+SHIPPED = sorted(
+    p
+    for pattern in ("content/*/layouts/*.yaml", "layouts/*.yaml", "pnpgen/layouts/*.yaml")
+    for p in ROOT.glob(pattern)
+)
+
+
+@pytest.mark.parametrize("source", SHIPPED, ids=[p.relative_to(ROOT).as_posix() for p in SHIPPED])
+def test_each_shipped_layout_takes_an_edit_in_one_line_and_back_byte_for_byte(tmp_path, source):
+    data = load_text(source.read_text(encoding="utf-8"), "l")
+    found = next(
+        (
+            (i, key, el[key])
+            for i, el in enumerate(data.get("elements") or [])
+            for key in ("x", "y", "w", "h", "size")
+            if isinstance(el, dict) and type(el.get(key)) in (int, float) and "for_each" not in el
+        ),
+        None,
+    )
+    if found is None:
+        pytest.skip("no element with a constant length")
+    i, key, old = found
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    moved = set_values(path, i, {key: old + 1})
+    assert len(moved.lines) == 1 and key in moved.lines[0][1]
+    before, after = source.read_bytes().splitlines(), path.read_bytes().splitlines()
+    assert len(before) == len(after) and sum(a != b for a, b in zip(before, after)) == 1
+    set_values(path, i, {key: old}, expect_digest=moved.digest)
+    assert path.read_bytes() == source.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "old, value, text", [("5.0", 15, "15.0"), ("5.0", 2.25, "2.2"), ("5.50", 6, "6.00"), ("5", 6.0, "6")]
+)
+def test_a_number_keeps_the_decimals_it_was_written_with(tmp_path, old, value, text):
+    path = tmp_path / "hero.yaml"
+    path.write_bytes(written(STYLES["comments"], old, ENDINGS["lf"]))
+    set_values(path, "title", {"x": value})
+    assert path.read_bytes() == written(STYLES["comments"], text, ENDINGS["lf"])

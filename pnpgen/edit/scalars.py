@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from pnpgen.errors import ContentError
 from pnpgen.source import Node, load_text
 
+_NUMBER = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)$")
 MAX_DECIMALS = 3  # a length is written to 0.1 mm, or as finely as its file already writes them (up to this)
 
 
@@ -21,18 +23,24 @@ def decimals_of(text: str) -> int:
     return len(t.split(".", 1)[1].rstrip())
 
 
-def number(value: float, places: int) -> str:
-    """`value` to `places` decimals, trailing zeros dropped: 12.5, 10, -3.25 (never -0)."""
+def number(value: float, places: int, kept: int = 0) -> str:
+    """`value` to `places` decimals, trailing zeros dropped but for `kept` of them (the number it replaces was
+    written `1.0`: so is its successor, `2.0`): 12.5, 10, -3.25, never -0."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
+    if isinstance(value, int) and not kept:
         return str(value)
     if not math.isfinite(value):
         raise ValueError(f"not a finite number: {value!r}")
+    places = max(places, kept)
     text = f"{round(value, places):.{places}f}"
     if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+        whole, frac = text.split(".")
+        frac = frac.rstrip("0").ljust(kept, "0")
+        text = whole + ("." + frac if frac else "")
+    if text.startswith("-") and text.strip("-0.") == "":  # -0, -0.0: zero
+        text = text[1:]
+    return text
 
 
 def _reads_back(text: str, value: Any, flow: bool) -> bool:
@@ -78,7 +86,10 @@ def scalar(value: Any, old: Node | None, places: int, flow: bool, indent: int) -
     if value is None:
         return "null"
     if isinstance(value, (int, float)):
-        return number(value, places)
+        kept = 0
+        if old is not None and old.kind == "scalar" and old.style is None and _NUMBER.match(old.text):
+            kept = decimals_of(old.text)
+        return number(value, places, kept)
     if isinstance(value, str):
         return string(value, old, flow, indent)
     if isinstance(value, (list, tuple)):
