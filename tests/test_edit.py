@@ -579,3 +579,46 @@ def test_a_number_keeps_the_decimals_it_was_written_with(tmp_path, old, value, t
     path.write_bytes(written(STYLES["comments"], old, ENDINGS["lf"]))
     set_values(path, "title", {"x": value})
     assert path.read_bytes() == written(STYLES["comments"], text, ENDINGS["lf"])
+
+
+CARD_FILES = sorted(
+    p
+    for pattern in (
+        "content/*/decks/*.yaml",
+        "content/*/tiles/*.yaml",
+        "content/*/tokens/*.yaml",
+        "content/*/data/*.csv",
+    )
+    for p in ROOT.glob(pattern)
+)
+
+
+@pytest.mark.parametrize("source", CARD_FILES, ids=[p.relative_to(ROOT).as_posix() for p in CARD_FILES])
+def test_each_shipped_card_file_takes_an_edit_and_back_byte_for_byte(tmp_path, source):
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    if source.suffix == ".csv":
+        import csv
+        import io
+
+        from pnpgen.schema.datasheets import csv_dialect
+
+        text = source.read_text(encoding="utf-8-sig")
+        rows = [
+            r
+            for r in csv.reader(io.StringIO(text, newline=""), csv_dialect(text))
+            if any(c.strip() for c in r)
+        ]
+        field, old = rows[0][-1], rows[1][-1]
+        new: object = old + " (edited)"
+    else:
+        data = load_text(source.read_text(encoding="utf-8"), "d")
+        items = next((data[k] for k in ("cards", "tiles", "tokens") if isinstance(data.get(k), list)), None)
+        if not items:
+            pytest.skip("no items written in the file")
+        field, old = "count", items[0].get("count")
+        new = (old or 1) + 1
+    edited = set_card_field(path, 0, field, new)
+    assert len(edited.lines) == 1
+    set_card_field(path, 0, field, old, expect_digest=edited.digest)
+    assert path.read_bytes() == source.read_bytes()
