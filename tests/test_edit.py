@@ -613,12 +613,41 @@ def test_each_shipped_card_file_takes_an_edit_and_back_byte_for_byte(tmp_path, s
         new: object = old + " (edited)"
     else:
         data = load_text(source.read_text(encoding="utf-8"), "d")
-        items = next((data[k] for k in ("cards", "tiles", "tokens") if isinstance(data.get(k), list)), None)
+        items = next(
+            (data[k] for k in ("cards", "tiles", "tokens", "sides") if isinstance(data.get(k), list)), None
+        )
         if not items:
             pytest.skip("no items written in the file")
-        field, old = "count", items[0].get("count")
-        new = (old or 1) + 1
+        if "sides" in data:  # a board side's fields
+            field, old = "edited", None
+            new = "yes"
+        else:
+            field, old = "count", items[0].get("count")
+            new = (old or 1) + 1
     edited = set_card_field(path, 0, field, new)
     assert len(edited.lines) == 1
     set_card_field(path, 0, field, old, expect_digest=edited.digest)
     assert path.read_bytes() == source.read_bytes()
+
+
+BOARD = (
+    "id: map\nkind: board\nsize: 200mm x 200mm\nsides:   # two\n"
+    "  - id: front\n    layout: hero\n    fields: {grid: 9}   # the grid\n"
+    "  - id: back\n    layout: hero\n"
+)
+
+
+def test_a_board_sides_fields_are_its_card_data(tmp_path):
+    path = tmp_path / "board.yaml"
+    path.write_text(BOARD)
+    set_card_field(path, "front", "grid", 12)
+    set_card_field(path, "back", "title", "Night side")
+    assert path.read_text() == BOARD.replace("{grid: 9}", "{grid: 12}").replace(
+        "  - id: back\n    layout: hero\n",
+        "  - id: back\n    layout: hero\n    fields: {title: Night side}\n",
+    )
+    set_card_field(path, "back", "title", None)  # its last field: the mapping stays, empty
+    set_card_field(path, 0, "grid", 9)
+    assert path.read_text() == BOARD.replace(
+        "  - id: back\n    layout: hero\n", "  - id: back\n    layout: hero\n    fields: {}\n"
+    )

@@ -3,7 +3,8 @@ for layouts) or a cell of a CSV file (its delimiter and quoting kept). A workboo
 written: the refusal names the sheet and the cell to change in a spreadsheet program.
 
 `card` is the card's position in the file (from 0: the items of its `cards:`, `tiles:` or `tokens:` list, or the
-sheet's rows after the header, empty rows not counted, as the build reads them) or its `name`."""
+sheet's rows after the header, empty rows not counted, as the build reads them) or its `name`. A board's side is
+a card too: named by its `id`, its fields are those of its `fields:` mapping."""
 
 from __future__ import annotations
 
@@ -57,20 +58,42 @@ def _pick(names: list, card: int | str, loc: Location, what: str) -> int:
 
 
 def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
-    from pnpgen.schema.components import CARD
-
     data = load_text(tf.plain, tf.display)
     root = outline(tf.plain, tf.display)
-    key = next((k for k in LISTS if isinstance(data, LMap) and isinstance(data.get(k), LList)), None)
+    key = next(
+        (k for k in (*LISTS, "sides") if isinstance(data, LMap) and isinstance(data.get(k), LList)), None
+    )
     if key is None or root is None or root.kind != "map":
-        raise ContentError.at(Location(tf.display, 1, 1), "no list of cards here (cards:, tiles: or tokens:)")
+        raise ContentError.at(
+            Location(tf.display, 1, 1), "no list of cards here (cards:, tiles:, tokens:, or a board's sides:)"
+        )
     items: LList = data[key]
     seq = next(v for k, v in root.items if k.text == key)
-    i = _pick([c.get("name") if isinstance(c, LMap) else None for c in items], card, items.loc, "file")
+    names = [c.get("id" if key == "sides" else "name") if isinstance(c, LMap) else None for c in items]
+    i = _pick(names, card, items.loc, "file")
     node: Node = seq.items[i]
     raw = items[i]
     if node.kind != "map" or not isinstance(raw, LMap):
         raise ContentError.at(items.loc_at(i), "this card is not written as a mapping here")
+    places = mapping.places(root)
+    value = round(value, places) if type(value) is float else value  # as it is written
+    if key == "sides":  # a board side's card-like fields are its `fields:` mapping
+        changes = _side(tf, node, raw, field, value, places)
+    else:
+        _check_card(raw, field, value)
+        changes = mapping.changes(tf, node, {field: value}, lambda _k: places, "a card")
+    text = tf.spliced(changes)
+    plain = plain_text(text)
+    new = load_text(plain, tf.display)[key][i]
+    reads_back((new.get("fields") or {}) if key == "sides" else new, {field: value}, items.loc_at(i))
+    written = write(tf, text)
+    return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
+
+
+def _check_card(raw: LMap, field: str, value: Any) -> None:
+    """The card with its new value, checked by the build's table of card keys (count, name, designed...)."""
+    from pnpgen.schema.components import CARD
+
     check = LMap(raw)
     check.loc, check.key_locs, check.val_locs = raw.loc, dict(raw.key_locs), dict(raw.val_locs)
     if value is None:
@@ -78,17 +101,26 @@ def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
     else:
         check[field] = value
     diags = Diagnostics()
-    CARD.read(check, diags)  # the build's table of card keys: count, name, designed, front, back
+    CARD.read(check, diags)
     diags.raise_if_errors()
-    places = mapping.places(root)
-    value = round(value, places) if type(value) is float else value  # as it is written
-    changes = mapping.changes(tf, node, {field: value}, lambda _k: places, "a card")
-    text = tf.spliced(changes)
-    plain = plain_text(text)
-    new = load_text(plain, tf.display)
-    reads_back(new[key][i], {field: value}, items.loc_at(i))
-    written = write(tf, text)
-    return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
+
+
+def _side(tf: TextFile, node: Node, raw: LMap, field: str, value: Any, places: int) -> list[mapping.Change]:
+    """The splices that set a field of a board side: inside its `fields:` mapping (added when it has none)."""
+    at = next((v for k, v in node.items if k.text == "fields"), None)
+    if at is None:
+        if value is None:
+            return []
+        return mapping.changes(tf, node, {"fields": {field: value}}, lambda _k: places, "a board side")
+    if at.kind != "map":
+        raise ContentError.at(
+            Location(tf.display, at.line, at.col), "'fields' is not written as a mapping here"
+        )
+    if (
+        value is None and field in raw["fields"] and len(raw["fields"]) == 1
+    ):  # its last field: an empty mapping
+        return mapping.changes(tf, node, {"fields": {}}, lambda _k: places, "a board side")
+    return mapping.changes(tf, at, {field: value}, lambda _k: places, "a board side's fields")
 
 
 # -- CSV ---------------------------------------------------------------------------------------------------------

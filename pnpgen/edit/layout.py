@@ -4,6 +4,7 @@ the order. See `pnpgen.edit` for the API; `textfile` keeps every byte not edited
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,7 @@ def finish(o: Opened, new_text: str, index: int | None, wanted: dict[str, Any] |
     return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
 
 
-def reads_back(new: LMap, wanted: dict[str, Any], loc: Location) -> None:
+def reads_back(new: Mapping[str, Any], wanted: dict[str, Any], loc: Location) -> None:
     """Each wanted value as the new text reads it: the same (a number to its written precision), or refused."""
     for key, value in wanted.items():
         got = new.get(key)
