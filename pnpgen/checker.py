@@ -186,6 +186,10 @@ def check_game(
         _check_fact(fact, env, compiler, players, set(facts.errata), report)
     _check_uses(facts.uses, game, env, report, reader, display)
     _check_rulebook(game, reader, report)
+    if facts.rules:
+        from pnpgen.rules import check_diagrams
+
+        check_diagrams(game, reader, facts.rules, report)
     report.add_file_problems("facts", diags)
     return report
 

@@ -37,6 +37,7 @@ class Card:
     back: FaceRef | None  # the card's own back, overriding the deck's
     loc: Location
     front: FaceRef | None = None  # the card's own front, overriding the deck's
+    id: str | None = None  # its stable name in diagrams, unique in its deck (`name` may repeat)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable
 from pnpgen.errors import column_letters
 from pnpgen.render.flowables import MUTED, drafting, drawer_for
 from pnpgen.render.pdf import colour as rl_colour
+from pnpgen.rulebook.crops import ARROW_LABEL_SIZE, arrow_label_centre, label_half
 from pnpgen.shapes import outline
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
@@ -166,7 +167,7 @@ class DiagramFlowable(Flowable):
         c.restoreState()
 
     def _arrow(self, x1, y1, x2, y2, label, colour, dashed):
-        c = self.canv
+        c, s = self.canv, self.scale
         (ax, ay), (bx, by) = self.at(x1, y1), self.at(x2, y2)
         length = math.hypot(bx - ax, by - ay)
         if length < 1:
@@ -197,8 +198,10 @@ class DiagramFlowable(Flowable):
             p.close()
             c.drawPath(p, stroke=1, fill=1)
             c.restoreState()
-        if label:
-            self._label((ax + bx) / 2, (ay + by) / 2, label, 7.5, colour)
+        if label:  # beside the arrow, never on it: where the rulebook's crop check found room for it
+            hw, hh = (d / s for d in label_half(label, ARROW_LABEL_SIZE))
+            cx, cy = arrow_label_centre(x1, y1, x2, y2, hw, hh, 1.5 / s)
+            self._label(*self.at(cx, cy), label, ARROW_LABEL_SIZE, colour)
 
     def _label(self, x, y, text, size, colour):
         c = self.canv

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.errors import ContentError, Diagnostics, Location, column_letters, did_you_mean, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.faces import Face
-from pnpgen.schema.diagrams import AREA, ARROW, DIAGRAM, GRID, LABEL, MARK, PIECE, VIEW
+from pnpgen.schema.diagrams import AREA, VIEW
+from pnpgen.schema.scene import read_scene
 from pnpgen.source import LMap
 
 
@@ -45,6 +46,9 @@ class DiagramPlan:
     arrows: list = field(default_factory=list)  # (x1, y1, x2, y2, label, colour, dashed)
     labels: list = field(default_factory=list)  # (x, y, text, size, colour)
     marks: list = field(default_factory=list)  # (x, y, w, h, fill, cross)
+    locs: list = field(default_factory=list)  # each piece's place in the diagram file
+    arrow_locs: list = field(default_factory=list)
+    label_locs: list = field(default_factory=list)
 
     def snapshot(self) -> str:
         """What the diagram shows, as stable text (its faces' draw operations included)."""
@@ -72,13 +76,11 @@ def load_diagram(
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return None
-    if not isinstance(data, LMap):
-        diags.error(Location(display, 1, 1), "a diagram file must be a mapping with 'caption', 'grid', ...")
-        return None
     before = len(diags.errors)
-    top = DIAGRAM.read(data, diags)
-    if len(diags.errors) > before:
+    scene = read_scene(run.game, diagram_id, data, display, diags)
+    if scene is None:
         return None
+    top, g = scene.top, scene.grid
     comps = {c.id: c for c in run.game.components}
     board_face, extent, fill = None, None, None
     if top["board"] is not None:
@@ -110,9 +112,6 @@ def load_diagram(
             diags.error(data.key_loc("area"), "a diagram has a board or an area, not both")
     elif top["side"] is not None:
         diags.error(data.key_loc("side"), "'side' needs a 'board'")
-    g = GRID.read(top["grid"], diags, "the diagram's grid")
-    if len(diags.errors) > before:
-        return None
     ch = g["cell_h"] if g["cell_h"] is not None else g["cell"]
     lines = g["lines"] if g["lines"] is not None else board_face is None
     grid = Grid(g["x"], g["y"], g["cols"], g["rows"], g["cell"], ch, lines, g["coords"])
@@ -131,123 +130,50 @@ def load_diagram(
                 diags.error(top["view"].loc, "the view reaches past the board (or area) it shows")
     if len(diags.errors) > before:
         return None
-    plan = DiagramPlan(diagram_id, top["caption"], top["width"], view, fill, board_face, grid)
-    _pieces(run, data, top["pieces"] or [], comps, grid, plan, diags)
-    for i in range(len(top["arrows"] or [])):
-        a = _item(ARROW, top["arrows"], i, "arrow", diags)
-        if a and _on_grid(a, "from", grid, diags) and _on_grid(a, "to", grid, diags):
-            (x1, y1), (x2, y2) = grid.centre(a["from"]), grid.centre(a["to"])
-            plan.arrows.append((x1, y1, x2, y2, a["label"], a["colour"], a["dashed"]))
-    for i in range(len(top["labels"] or [])):
-        lab = _item(LABEL, top["labels"], i, "label", diags)
-        if lab and _on_grid(lab, "at", grid, diags):
-            plan.labels.append((*grid.centre(lab["at"]), lab["text"], lab["size"], lab["colour"]))
-    for i in range(len(top["marks"] or [])):
-        m = _item(MARK, top["marks"], i, "mark", diags)
-        if m and _on_grid(m, "at", grid, diags):
-            cx, cy = grid.centre(m["at"])
-            plan.marks.append((cx - grid.cw / 2, cy - grid.ch / 2, grid.cw, grid.ch, m["fill"], m["cross"]))
+    caption = top["caption"] + (f" ({top['part']})" if top["part"] else "")
+    plan = DiagramPlan(diagram_id, caption, top["width"], view, fill, board_face, grid)
+    for p in scene.pieces:
+        face = _face(run, p, diags)
+        if face is not None:
+            plan.pieces.append((face, *grid.centre(p.at), *_size(face, p.size_pt), p.rotate))
+            plan.locs.append(p.loc)
+    for arrow in scene.arrows:
+        (x1, y1), (x2, y2) = grid.centre(arrow.start), grid.centre(arrow.end)
+        plan.arrows.append((x1, y1, x2, y2, arrow.label, arrow.colour, arrow.dashed))
+        plan.arrow_locs.append(arrow.loc)
+    for lab in scene.labels:
+        plan.labels.append((*grid.centre(lab.at), lab.text, lab.size, lab.colour))
+        plan.label_locs.append(lab.loc)
+    for cell, mark_fill, cross in scene.marks:
+        cx, cy = grid.centre(cell)
+        plan.marks.append((cx - grid.cw / 2, cy - grid.ch / 2, grid.cw, grid.ch, mark_fill, cross))
+    if not top["part"]:
+        from pnpgen.rulebook.crops import check_crops
+
+        check_crops(plan, data, diags)
     return plan if len(diags.errors) == before else None
 
 
-def _item(table, items, i: int, what: str, diags: Diagnostics):
-    value = items[i]
-    if not isinstance(value, LMap):
-        diags.error(items.loc_at(i), f"a diagram {what} must be a mapping such as {_EXAMPLE[what]}")
-        return None
-    out = table.read(value, diags, f"diagram {what} {i + 1}")
-    return out if out.ok else None
-
-
-_EXAMPLE = {
-    "piece": "{piece: worshipers, card: Mystic, at: C4}",
-    "arrow": "{from: C4, to: E4}",
-    "label": "{at: C4, text: '1'}",
-    "mark": "{at: C4}",
-}
-
-
-def _on_grid(values, key: str, grid: Grid, diags: Diagnostics) -> bool:
-    col, row = values[key]
-    if 0.5 <= col <= grid.cols + 0.5 and 0.5 <= row <= grid.rows + 0.5:
-        return True
-    last = column_letters(grid.cols)
-    diags.error(
-        values.loc_of(key),
-        f"cell {_show(values.data[key])} is outside the {grid.cols} x {grid.rows} grid "
-        f"(columns A to {last}, rows 1 to {grid.rows})",
-    )
-    return False
-
-
-def _show(value) -> str:
-    return f"'{value}'" if isinstance(value, str) else "[" + ", ".join(str(v) for v in value) + "]"
-
-
-def _pieces(run, data, items, comps: dict, grid: Grid, plan: DiagramPlan, diags: Diagnostics) -> None:
-    for i in range(len(items)):
-        p = _item(PIECE, items, i, "piece", diags)
-        if not p or not _on_grid(p, "at", grid, diags):
-            continue
-        deck = comps.get(p["piece"])
-        if deck is None:
-            diags.error(
-                p.loc_of("piece"), f"no component '{p['piece']}' to place", did_you_mean(p["piece"], comps)
-            )
-            continue
-        if deck.kind == "board":  # a board laid on the table (a strip, a small board): `card` names its side
-            face = _board_side(run, deck, p, diags)
-            if face is not None:
-                plan.pieces.append((face, *grid.centre(p["at"]), *_size(face, p["size"]), p["rotate"]))
-            continue
-        index = _card_index(deck, p["card"])
-        if index is None:
-            names = [c.name for c in deck.cards]
-            diags.error(
-                p.loc_of("card"),
-                f"component '{deck.id}' has no card {p['card']!r} (it has {len(names)})",
-                did_you_mean(str(p["card"]), names) if isinstance(p["card"], str) else "",
-            )
-            continue
-        faces = run.card_faces(deck, index)
-        face = None if faces is None else faces[1 if p["back"] else 0]
-        if face is None:
-            what = "a back" if p["back"] else "a face"
-            diags.error(p.loc_of("card"), f"card {p['card']!r} of '{deck.id}' has no {what} to draw")
-            continue
-        plan.pieces.append((face, *grid.centre(p["at"]), *_size(face, p["size"]), p["rotate"]))
+def _face(run, p, diags: Diagnostics):
+    comp = p.component
+    if comp.kind == "board":  # a board laid on the table (a strip, a small board): `card` named its side
+        faces = run.board_faces(comp)
+        if faces is None:
+            diags.error(p.loc, f"board '{comp.id}' could not be drawn (see its own messages)")
+            return None
+        return faces[p.index]
+    faces = run.card_faces(comp, p.index)
+    face = None if faces is None else faces[1 if p.back else 0]
+    if face is None:
+        what = "a back" if p.back else "a face"
+        diags.error(p.loc, f"card {p.card.name!r} of '{comp.id}' has no {what} to draw")
+    return face
 
 
 def _size(face, size: float | None) -> tuple[float, float]:
     w, h = face.width_pt, face.height_pt
     k = 1.0 if size is None else size / max(w, h)
     return w * k, h * k
-
-
-def _board_side(run, board, p, diags: Diagnostics):
-    sides = [s.id for s in board.sides]
-    card = p["card"]
-    index = card - 1 if isinstance(card, int) else (sides.index(card) if card in sides else -1)
-    if not 0 <= index < len(sides) or p["back"]:
-        diags.error(
-            p.loc_of("back" if p["back"] else "card"),
-            f"board '{board.id}' is placed by its side: 'card' is one of {', '.join(sides)} (or 1 to {len(sides)})",
-        )
-        return None
-    faces = run.board_faces(board)
-    if faces is None:
-        diags.error(p.loc_of("piece"), f"board '{board.id}' could not be drawn (see its own messages)")
-        return None
-    return faces[index]
-
-
-def _card_index(deck, card) -> int | None:
-    if isinstance(card, int):
-        return card - 1 if 1 <= card <= len(deck.cards) else None
-    for i, c in enumerate(deck.cards):
-        if c.name == card:
-            return i
-    return None
 
 
 @dataclass

@@ -105,6 +105,7 @@ def as_piece_size(value, shape: str | None) -> tuple[float, float]:
 
 CARD_KEYS = (
     Key("name", as_str, "the card's name; default 'card N'"),
+    Key("id", as_id, "a stable name for diagrams where names repeat; unique in its component"),
     Key("count", as_count, "copies to print, 1 to 10,000", default=1),
     Key("designed", as_bool, "true: our own design, not listed by the source document", default=False),
     Key("back", as_face, "this card's own back: a layout name or {layout: name, ...}", takes=("loc",)),
@@ -258,6 +259,7 @@ def load_deck(
             card = _card(row, len(cards) + 1, row.loc, defaults, diags)
             if card:
                 cards.append(card)
+    _unique_ids(cards, diags)
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
         diags.error(data.loc_of(kind), f"the {table.what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
@@ -282,6 +284,18 @@ def load_deck(
     )
 
 
+def _unique_ids(cards: list[Card], diags: Diagnostics) -> None:
+    """A card's `id` names it in diagrams: two cards of one component never share one."""
+    seen: dict[str, Card] = {}
+    for card in cards:
+        if card.id is None:
+            continue
+        if card.id in seen:
+            first = seen[card.id].loc
+            diags.error(card.loc, f"card id '{card.id}' is used twice (first at line {first.line})")
+        seen.setdefault(card.id, card)
+
+
 def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagnostics) -> Card | None:
     if not isinstance(item, LMap):
         diags.error(loc, f"a card must be a mapping of fields (got {describe(item)})")
@@ -295,8 +309,11 @@ def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagn
                 v[key] = defaults[key]
     name = v["name"] or f"card {index}"
     fields = {**(defaults.fields() if defaults is not None else {}), **v.fields(), "name": name}
+    if v["id"] is not None:
+        fields["id"] = v["id"]
     return Card(
         index=index,
+        id=v["id"],
         name=name,
         count=v["count"],
         designed=v["designed"],

@@ -83,9 +83,21 @@ def _items(limit: int, what: str):
 
 
 def as_card(value):
-    """A card of a component: its name, or its position from 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise Invalid(f"must be a card's name or its position from 1 (got {describe(value)})")
+    """A card of a component: its `id`, or its `name` where no other card has it; never its place in the list
+    (moving a card in its file must change no picture)."""
+    if isinstance(value, bool) or not isinstance(value, str):
+        if isinstance(value, int):
+            raise Invalid(
+                f"must name a card by its id or name, not by its place in the list (got {value}): "
+                "moving a card in its file would change the picture"
+            )
+        raise Invalid(f"must be a card's id or name (got {describe(value)})")
+    return value
+
+
+def as_shows(value) -> str:
+    if value not in ("legal", "illegal"):
+        raise Invalid(f"must be 'legal' or 'illegal' (got {describe(value)})")
     return value
 
 
@@ -108,6 +120,15 @@ DIAGRAM = Table(
         Key("arrows", _items(MAX_ARROWS, "arrows"), "arrows from cell to cell"),
         Key("labels", _items(MAX_LABELS, "labels"), "text placed on cells"),
         Key("marks", _items(MAX_MARKS, "marks"), "cells shaded to show where something may go"),
+        Key(
+            "shows",
+            as_shows,
+            "`illegal`: a wrong move on purpose, which must break one of the game's rules",
+            default="legal",
+        ),
+        Key(
+            "part", as_str, "which part of a piece the view shows, when it cuts one (printed in the caption)"
+        ),
     ),
 )
 AREA = Table(
@@ -144,7 +165,7 @@ PIECE = Table(
     "diagram piece",
     (
         Key("piece", as_id, "a component's id (a board too: `card` then names its side)", required=True),
-        Key("card", as_card, "which of its cards: name or position from 1; default: the first", default=1),
+        Key("card", as_card, "which card: its id, or its name where no other has it (a board: its side)"),
         Key("at", as_cell, "the cell it stands on", required=True),
         Key("back", as_bool, "show its back instead of its front", default=False),
         Key("size", _between(2, 600, as_length, "mm"), "its longer side as drawn; default: its true size"),
@@ -159,6 +180,7 @@ ARROW = Table(
         Key("label", as_str, "text at its middle"),
         Key("colour", as_colour, "default: dark ink", default="#1f1d1a"),
         Key("dashed", as_bool, "a dashed line: a move that may not be made", default=False),
+        Key("kind", as_id, "what the arrow means, for the game's rules (`feeds`, `sails` ...)"),
     ),
 )
 LABEL = Table(

@@ -53,6 +53,7 @@ FILE = Table(
         Key("errata", listing(), "where the documents cannot all be true, and what the content does"),
         Key("uses", listing(), "every piece the rules use, and the component that is it"),
         Key("numbers", listing(), "every number of the document's components and setup sections"),
+        Key("rules", listing(), "rules every diagram must obey (see the keys of a rule)"),
     ),
     title="Keys of facts.yaml",
 )
@@ -110,7 +111,24 @@ NUMBER = Table(
         Key("why", as_str, "or why it is not a count of pieces"),
     ),
 )
-TABLES = (FILE, FACT, ERRATUM, USE, NUMBER)
+RULE = Table(
+    "rule",
+    (
+        Key("id", as_id, "unique among the rules", required=True),
+        Key("section", as_str, "where the document says it"),
+        Key("says", as_str, "the rule, in short, in our words", required=True),
+        Key("diagrams", as_words, "the diagrams it is about; default: every diagram"),
+        Key("each", as_expression, "an expression giving the items to check one by one, each as `it`"),
+        Key(
+            "holds",
+            as_expression,
+            "an expression that must be true (for every item of `each`)",
+            required=True,
+        ),
+        Key("note", as_str, "free text for the reader of facts.yaml"),
+    ),
+)
+TABLES = (FILE, FACT, ERRATUM, USE, NUMBER, RULE)
 
 
 @dataclass
@@ -120,6 +138,7 @@ class Facts:
     errata: dict[str, Values] = field(default_factory=dict)  # by id
     uses: list[Values] = field(default_factory=list)
     numbers: list[Values] = field(default_factory=list)
+    rules: list[Values] = field(default_factory=list)
 
 
 def read_facts(data, diags: Diagnostics, display: str) -> Facts:
@@ -152,6 +171,12 @@ def read_facts(data, diags: Diagnostics, display: str) -> Facts:
                 did_you_mean(str(n["fact"]), [s for s in seen if s]),
             )
         out.numbers.append(n)
+    ids: set = set()
+    for rule in _items(top["rules"], RULE, "a rule is {id:, says:, holds: expression}", diags):
+        if rule["id"] in ids:
+            diags.error(rule.loc_of("id"), f"rule id '{rule['id']}' is used twice")
+        ids.add(rule["id"])
+        out.rules.append(rule)
     return out
 
 

@@ -1,0 +1,152 @@
+"""What a diagram's view may not do: cut a piece, a label or the board's own print in half, or let an arrow's
+label cover its arrow. The geometry here is shared with `render/diagram.py`, which draws labels where
+`arrow_label_centre` puts them, so what is checked is what is printed.
+
+Lengths are the plan's (points of the board or area, y down) unless said; a label's type size is in printed
+points, so its box in the plan's units depends on the scale it is printed at (`printed_scale`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from pnpgen.errors import Diagnostics
+from pnpgen.text.fonts import unit_width
+from pnpgen.units import MM
+
+COLUMN_PT = 170 * MM  # the rulebook's text column on A4, its narrowest paper (Letter's is 175.9 mm)
+MAX_H_PT = 200 * MM  # a diagram is never printed taller (render/diagram.py)
+ARROW_LABEL_SIZE = 7.5
+LABEL_FONT = "sans-bold"
+TOLERANCE = 0.5  # points: a piece touching the view's edge is not cut
+
+
+def printed_scale(plan, column_pt: float = COLUMN_PT) -> float:
+    """Printed points per plan point, as `DiagramFlowable` prints the diagram in a column of that width."""
+    vw, vh = plan.view[2], plan.view[3]
+    scale = min(plan.width_pt or column_pt, column_pt) / vw
+    return MAX_H_PT / vh if vh * scale > MAX_H_PT else scale
+
+
+def label_half(text: str, size: float) -> tuple[float, float]:
+    """Half the width and height of a label's box (its halo), in printed points."""
+    pad = size * 0.35
+    return unit_width(text, LABEL_FONT) * size / 2 + pad, size * 0.55 + pad * 0.6
+
+
+def arrow_label_centre(x1, y1, x2, y2, half_w: float, half_h: float, gap: float) -> tuple[float, float]:
+    """Where an arrow's label goes: beside the middle of the arrow, pushed off it along its normal by the box's
+    own reach in that direction plus `gap`, so the box never covers the line it names."""
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    if ny < 0 or (ny == 0 and nx < 0):  # always the same side of the page: above, or left of an upright arrow
+        nx, ny = -nx, -ny
+    reach = abs(nx) * half_w + abs(ny) * half_h + gap
+    return (x1 + x2) / 2 + nx * reach, (y1 + y2) / 2 + ny * reach
+
+
+def box_meets_segment(cx, cy, half_w, half_h, x1, y1, x2, y2) -> bool:
+    """Whether a box (centre, half sizes) and a line segment share a point (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = x2 - x1, y2 - y1
+    for p, q in (
+        (-dx, x1 - (cx - half_w)),
+        (dx, (cx + half_w) - x1),
+        (-dy, y1 - (cy - half_h)),
+        (dy, (cy + half_h) - y1),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _cut(box, view) -> bool:
+    """Whether a box (x0, y0, x1, y1) is partly inside the view and partly outside it."""
+    vx0, vy0, vx1, vy1 = view[0], view[1], view[0] + view[2], view[1] + view[3]
+    x0, y0, x1, y1 = box
+    inside = x0 < vx1 - TOLERANCE and x1 > vx0 + TOLERANCE and y0 < vy1 - TOLERANCE and y1 > vy0 + TOLERANCE
+    whole = (
+        x0 >= vx0 - TOLERANCE and x1 <= vx1 + TOLERANCE and y0 >= vy0 - TOLERANCE and y1 <= vy1 + TOLERANCE
+    )
+    return inside and not whole
+
+
+def _piece_box(cx, cy, w, h, rotate):
+    a = math.radians(rotate)
+    hw = (abs(math.cos(a)) * w + abs(math.sin(a)) * h) / 2
+    hh = (abs(math.sin(a)) * w + abs(math.cos(a)) * h) / 2
+    return cx - hw, cy - hh, cx + hw, cy + hh
+
+
+def _text_boxes(face):
+    """The boxes of a face's own text (a board's legend, its letters), in the face's points, y down."""
+    for op in face.ops:
+        if type(op).__name__ == "Text" and op.text.strip():
+            w = unit_width(op.text, op.font) * op.size if _known(op.font) else len(op.text) * op.size * 0.6
+            yield op.text, (op.x, op.y - op.size * 0.8, op.x + w, op.y + op.size * 0.25)
+
+
+def _known(font: str) -> bool:
+    try:
+        unit_width("x", font)
+    except Exception:  # a game's own font this module cannot measure: a generous estimate instead
+        return False
+    return True
+
+
+def check_crops(plan, data, diags: Diagnostics) -> None:
+    """Report, at the diagram file's line, every piece, label or printed word of the board that the view cuts in
+    half, and every arrow whose label would cover it. A diagram with `part:` says which part it shows."""
+    view, scale = plan.view, printed_scale(plan)
+    hint = (
+        "move or widen the 'view' to take it whole, or leave it out; or say which part is shown with 'part:'"
+    )
+    for (_face, cx, cy, w, h, rotate), loc in zip(plan.pieces, plan.locs, strict=True):
+        if _cut(_piece_box(cx, cy, w, h, rotate), view):
+            diags.error(loc, "the diagram's view cuts this piece in half", hint)
+    for (x, y, text, size, _colour), loc in zip(plan.labels, plan.label_locs, strict=True):
+        hw, hh = (d / scale for d in label_half(text, size))
+        if _cut((x - hw, y - hh, x + hw, y + hh), view):
+            diags.error(loc, f"the diagram's view cuts the label {text!r}", hint)
+    for (x1, y1, x2, y2, label, _c, _d), loc in zip(plan.arrows, plan.arrow_locs, strict=True):
+        if not label:
+            continue
+        hw, hh = (d / scale for d in label_half(label, ARROW_LABEL_SIZE))
+        cx, cy = arrow_label_centre(x1, y1, x2, y2, hw, hh, 1.5 / scale)
+        if box_meets_segment(cx, cy, hw, hh, x1, y1, x2, y2):
+            diags.error(loc, f"the arrow's label {label!r} would cover its arrow")
+        elif _cut((cx - hw, cy - hh, cx + hw, cy + hh), view):
+            diags.error(loc, f"the diagram's view cuts the arrow's label {label!r}", hint)
+    if plan.board is not None:
+        where = data.loc_of("view") if "view" in data else data.loc
+        for text, box in _text_boxes(plan.board):
+            if _cut(box, view):
+                diags.error(where, f"the view cuts the board's own words {text!r} in half", hint)
+        if plan.grid.coords:
+            _coords_clear(plan, scale, where, diags)
+
+
+def _coords_clear(plan, scale: float, where, diags: Diagnostics) -> None:
+    """The column letters stand above the grid, over the board: inside the view, and off the board's own words."""
+    g = plan.grid
+    size = max(6.0, min(9.0, min(g.cw, g.ch) * scale * 0.35)) / scale
+    texts = list(_text_boxes(plan.board))
+    for i in range(g.cols):
+        x, y = g.x + (i + 0.5) * g.cw, g.y - (2 / scale + size * 0.35)
+        box = (x - size, y - size * 0.55, x + size, y + size * 0.55)
+        if box[1] < plan.view[1] - TOLERANCE:
+            diags.error(where, "the view cuts the grid's column letters: start it higher")
+            return
+        for text, (tx0, ty0, tx1, ty1) in texts:
+            if box[0] < tx1 and box[2] > tx0 and box[1] < ty1 and box[3] > ty0:
+                diags.error(where, f"the grid's column letters cover the board's own words {text!r}")
+                return

@@ -1,0 +1,192 @@
+"""Rules as data: the `rules` of a game's facts.yaml held against every diagram of `diagrams/`.
+
+A rule is an expression in the same sandboxed, bounded language as the facts' (`pnpgen.templating`), over a
+diagram's scene (`pnpgen.schema.scene`): its pieces with their cards' fields and cells, its arrows, the board
+under it. With `each`, the rule's `holds` is asked of every item `each` gives, as `it`; a broken rule is
+reported at the line of the diagram file that placed the item (or at the diagram's first line). A diagram that
+says `shows: illegal` must break at least one rule. The names an expression sees are `NAMES` below.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.schema.scene import Scene, read_scene
+from pnpgen.templating import Compiler, TemplateProblem
+
+NEAR = 0.01  # cells: two positions closer than this are one
+NAMES = {
+    "pieces(component, field=value ...)": "the diagram's pieces, of one component and with those fields",
+    "arrows": "the diagram's arrows: `start`, `end` ([col, row]), `label`, `kind`, `dashed`",
+    "labels": "the diagram's labels: `at`, `text`",
+    "beside(piece, component)": "pieces one cell away along a row or a column (not diagonally)",
+    "diagonal(piece, component)": "pieces one cell away diagonally",
+    "below(piece, component)": "pieces on the next row down, at most one column to either side",
+    "on(cell, component)": "the topmost piece covering a point [col, row], or none",
+    "cell(point)": "the whole cell [col, row] a point lies in",
+    "board": "the board side under the diagram: its fields, and `data` (the board's own data)",
+    "it": "with `each`: the item being checked",
+}
+
+
+class Item(dict):
+    """A piece, arrow or label as a rule sees it; `loc` is where the diagram file places it."""
+
+    loc: Location = Location("")
+
+
+def _piece_item(p, grid) -> Item:
+    item = Item(p.fields())
+    comp = p.component
+    w, h = (comp.width_pt, comp.height_pt) if p.card is not None or comp.kind == "board" else (0.0, 0.0)
+    k = 1.0 if p.size_pt is None or not max(w, h) else p.size_pt / max(w, h)
+    ch = grid["cell_h"] if grid["cell_h"] is not None else grid["cell"]
+    item["w"], item["h"] = w * k / grid["cell"], h * k / ch  # in cells
+    item.loc = p.loc
+    return item
+
+
+class _Scope:
+    def __init__(self, scene: Scene, game):
+        self.items = [_piece_item(p, scene.grid) for p in scene.pieces]
+        self.arrows = []
+        for a in scene.arrows:
+            item = Item(start=list(a.start), end=list(a.end), label=a.label, kind=a.kind, dashed=a.dashed)
+            item.loc = a.loc
+            self.arrows.append(item)
+        self.labels = []
+        for lab in scene.labels:
+            item = Item(at=list(lab.at), text=lab.text)
+            item.loc = lab.loc
+            self.labels.append(item)
+        self.board = None
+        top = scene.top
+        if top["board"] is not None:
+            board = next((c for c in game.components if c.id == top["board"]), None)
+            if board is not None and board.kind == "board":
+                side = next((s for s in board.sides if s.id == top["side"]), board.sides[0])
+                self.board = {**dict(side.fields), "data": board.data}
+
+    def _of(self, component):
+        return [p for p in self.items if component is None or p["component"] == component]
+
+    def pieces(self, component=None, **filters):
+        return [p for p in self._of(component) if all(p.get(k) == v for k, v in filters.items())]
+
+    def _near(self, p, component, test):
+        return [
+            q for q in self._of(component) if q is not p and test(q["col"] - p["col"], q["row"] - p["row"])
+        ]
+
+    def beside(self, p, component=None):
+        return self._near(p, component, lambda dc, dr: _one(abs(dc) + abs(dr)) and (_zero(dc) or _zero(dr)))
+
+    def diagonal(self, p, component=None):
+        return self._near(p, component, lambda dc, dr: _one(abs(dc)) and _one(abs(dr)))
+
+    def below(self, p, component=None):
+        return self._near(p, component, lambda dc, dr: _one(dr) and abs(dc) <= 1 + NEAR)
+
+    def on(self, point, component=None):
+        x, y = point
+        for q in reversed(self._of(component)):
+            if abs(x - q["col"]) <= q["w"] / 2 + NEAR and abs(y - q["row"]) <= q["h"] / 2 + NEAR:
+                return q
+        return None
+
+    @staticmethod
+    def cell(point):
+        return [math.floor(point[0] + 0.5), math.floor(point[1] + 0.5)]
+
+    def names(self, it=None) -> dict:
+        return {
+            "pieces": self.pieces,
+            "arrows": self.arrows,
+            "labels": self.labels,
+            "beside": self.beside,
+            "diagonal": self.diagonal,
+            "below": self.below,
+            "on": self.on,
+            "cell": self.cell,
+            "board": self.board,
+            "it": it,
+        }
+
+
+def _one(d: float) -> bool:
+    return abs(d - 1) <= NEAR
+
+
+def _zero(d: float) -> bool:
+    return abs(d) <= NEAR
+
+
+def check_diagrams(game, reader, rules: list, report) -> None:
+    """Every diagram of the game's `diagrams/` held against `rules` (facts.yaml's); findings go to `report`."""
+    folder = game.root / "diagrams"
+    try:
+        paths = reader.listing(folder, "*.yaml", "diagrams folder")
+    except ContentError as exc:
+        report.add_file_problems("diagrams", exc.diagnostics)
+        return
+    compiler = Compiler()
+    for path in paths:
+        display = display_path(path)
+        diags = Diagnostics()
+        try:
+            scene = read_scene(game, path.stem, reader.load_yaml(path, "diagram"), display, diags)
+        except ContentError:
+            continue  # an unreadable file: the rulebook that draws it reports it
+        if scene is None:
+            continue  # its own problems: reported where the rulebook draws it
+        broken = _broken(scene, game, rules, compiler, report)
+        if broken is None:
+            continue
+        if scene.illegal and not broken:
+            report.add(
+                "error",
+                f"diagram {scene.id}",
+                "says 'shows: illegal' but breaks none of the game's rules",
+                scene.data.loc_of("shows"),
+            )
+        if not scene.illegal:
+            for rule, loc in broken:
+                report.add("error", f"diagram {scene.id}", f"breaks rule '{rule['id']}': {rule['says']}", loc)
+
+
+def _broken(scene: Scene, game, rules: list, compiler: Compiler, report):
+    """The (rule, location) pairs the scene breaks; None when a rule could not be evaluated (reported)."""
+    scope = _Scope(scene, game)
+    out = []
+    for rule in rules:
+        if rule["diagrams"] is not None and scene.id not in rule["diagrams"]:
+            continue
+        try:
+            items = [None]
+            if rule["each"] is not None:
+                items = list(_eval(compiler, rule, "each", scope.names()))
+            for item in items:
+                held = _eval(compiler, rule, "holds", scope.names(item))
+                if not isinstance(held, bool):
+                    raise TemplateProblem(
+                        rule.loc_of("holds"), f"'holds' must give true or false (got {held!r})"
+                    )
+                if not held:
+                    loc = getattr(item, "loc", None) or scene.data.loc
+                    out.append((rule, loc))
+        except TemplateProblem as exc:
+            report.add("error", f"rule {rule['id']}", f"in diagram '{scene.id}': {exc.message}", exc.location)
+            return None
+        except ContentError as exc:
+            d = exc.diagnostics.items[0]
+            report.add("error", f"rule {rule['id']}", d.message, d.location)
+            return None
+        except (TypeError, ValueError) as exc:
+            report.add("error", f"rule {rule['id']}", f"in diagram '{scene.id}': {exc}", rule.loc)
+            return None
+    return out
+
+
+def _eval(compiler: Compiler, rule, key: str, names: dict):
+    return compiler.expression(rule[key], rule.loc_of(key))(names)
