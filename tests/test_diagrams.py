@@ -53,7 +53,7 @@ def test_a_diagram_places_the_pieces_faces_on_their_cells(diagram_game):
     above = [w for w in words if top_of_caption - 95 * MM < w["top"] < top_of_caption]
     texts = " ".join(w["text"] for w in above)
     assert "Ash" in texts and "Walker" in texts  # card 1's face, drawn from its layout
-    assert "Tide" in texts and "Caller" in texts  # card 2 (by position)
+    assert "Tide" in texts and "Caller" in texts  # card Tide Caller (by name)
     assert "move" in texts and "here" in texts  # the arrow's label and the label
     ash = next(w for w in above if w["text"] == "Ash")
     tide = next(w for w in above if w["text"] == "Tide")
@@ -84,7 +84,7 @@ def test_the_rulebook_is_redrawn_when_a_shown_card_changes_and_only_then(diagram
     diagram = diagram_game / "content" / "sample" / "diagrams" / "table.yaml"
     heroes = diagram_game / "content" / "sample" / "decks" / "heroes.yaml"
     shown = diagram.read_text()
-    diagram.write_text(shown.replace("  - {piece: heroes, card: 2, at: B1, size: 30mm}\n", ""))
+    diagram.write_text(shown.replace("  - {piece: heroes, card: Tide Caller, at: B1, size: 30mm}\n", ""))
     build(diagram_game)
     before = stamp()
     heroes.write_text(heroes.read_text().replace("when a neighbour", "when a friend"))  # card 2: not shown
@@ -94,11 +94,11 @@ def test_the_rulebook_is_redrawn_when_a_shown_card_changes_and_only_then(diagram
     build(diagram_game)
     assert stamp() != before
     again = stamp()
-    heroes.write_text(heroes.read_text().replace("Tide Caller", "Tide Singer"))
+    heroes.write_text(heroes.read_text().replace("Gain :drop:", "Take :drop:"))  # the shown card's text
     build(diagram_game)
     assert stamp() != again
     _, _, words, _ = diagram_page(pdf)
-    assert "Singer" in {w["text"] for w in words}
+    assert "Take" in {w["text"] for w in words}
 
 
 def test_a_cover_file_added_later_redraws_the_rulebook_in_its_colours(diagram_game):
