@@ -189,7 +189,7 @@ def check_game(
     if facts.rules:
         from pnpgen.rules import check_diagrams
 
-        check_diagrams(game, reader, facts.rules, report)
+        check_diagrams(game, reader, facts.rules, report, facts.measures)
     report.add_file_problems("facts", diags)
     return report
 

@@ -26,7 +26,9 @@ NAMES = {
     "on(cell, component)": "the topmost piece covering a point [col, row], or none",
     "cell(point)": "the whole cell [col, row] a point lies in",
     "board": "the board side under the diagram: its fields, and `data` (the board's own data)",
-    "it": "with `each`: the item being checked",
+    "measure(id, item)": "a measure of facts.yaml worked out for an arrow or label",
+    "total(id, items)": "the sum of a measure over items (arrows, say)",
+    "it": "with `each`: the item being checked; in a measure, the arrow or label it is for",
 }
 
 
@@ -43,12 +45,15 @@ def _piece_item(p, grid) -> Item:
     k = 1.0 if p.size_pt is None or not max(w, h) else p.size_pt / max(w, h)
     ch = grid["cell_h"] if grid["cell_h"] is not None else grid["cell"]
     item["w"], item["h"] = w * k / grid["cell"], h * k / ch  # in cells
+    item["cell"] = _Scope.cell(p.at)
     item.loc = p.loc
     return item
 
 
 class _Scope:
-    def __init__(self, scene: Scene, game):
+    def __init__(self, scene: Scene, game, measures: dict | None = None, compiler: Compiler | None = None):
+        self.measures, self.compiler = measures or {}, compiler or Compiler()
+        self._depth = 0
         self.items = [_piece_item(p, scene.grid) for p in scene.pieces]
         self.arrows = []
         for a in scene.arrows:
@@ -99,8 +104,25 @@ class _Scope:
     def cell(point):
         return [math.floor(point[0] + 0.5), math.floor(point[1] + 0.5)]
 
+    def measure(self, mid, item=None):
+        m = self.measures.get(str(mid))
+        if m is None:
+            raise ValueError(f"no measure '{mid}' in facts.yaml")
+        if self._depth > 8:
+            raise ValueError(f"measure '{mid}' calls measures more than 8 deep")
+        self._depth += 1
+        try:
+            return _eval(self.compiler, m, "value", self.names(item))
+        finally:
+            self._depth -= 1
+
+    def total(self, mid, items):
+        return sum(self.measure(mid, item) for item in items)
+
     def names(self, it=None) -> dict:
         return {
+            "measure": self.measure,
+            "total": self.total,
             "pieces": self.pieces,
             "arrows": self.arrows,
             "labels": self.labels,
@@ -122,7 +144,7 @@ def _zero(d: float) -> bool:
     return abs(d) <= NEAR
 
 
-def check_diagrams(game, reader, rules: list, report) -> None:
+def check_diagrams(game, reader, rules: list, report, measures: dict | None = None) -> None:
     """Every diagram of the game's `diagrams/` held against `rules` (facts.yaml's); findings go to `report`."""
     folder = game.root / "diagrams"
     try:
@@ -140,7 +162,7 @@ def check_diagrams(game, reader, rules: list, report) -> None:
             continue  # an unreadable file: the rulebook that draws it reports it
         if scene is None:
             continue  # its own problems: reported where the rulebook draws it
-        broken = _broken(scene, game, rules, compiler, report)
+        broken = _broken(scene, game, rules, compiler, report, measures)
         if broken is None:
             continue
         if scene.illegal and not broken:
@@ -155,9 +177,41 @@ def check_diagrams(game, reader, rules: list, report) -> None:
                 report.add("error", f"diagram {scene.id}", f"breaks rule '{rule['id']}': {rule['says']}", loc)
 
 
-def _broken(scene: Scene, game, rules: list, compiler: Compiler, report):
+def measured(scene: Scene, game, measures: dict, diags: Diagnostics) -> tuple[dict, dict]:
+    """The texts of the arrows' and labels' `measure`s (by index), worked out by facts.yaml's expressions."""
+    scope = _Scope(scene, game, measures)
+    arrows, labels = {}, {}
+    for out, items, given in ((arrows, scene.arrows, scope.arrows), (labels, scene.labels, scope.labels)):
+        for i, (item, shown) in enumerate(zip(items, given, strict=True)):
+            if item.measure is None:
+                continue
+            if item.measure not in measures:
+                diags.error(
+                    item.loc, f"no measure '{item.measure}' in facts.yaml's measures", _known(measures)
+                )
+                continue
+            try:
+                value = scope.measure(item.measure, shown)
+            except TemplateProblem as exc:
+                diags.error(exc.location, exc.message)
+                continue
+            except ContentError as exc:
+                diags.extend(exc.diagnostics)
+                continue
+            except (TypeError, ValueError) as exc:
+                diags.error(item.loc, f"measure '{item.measure}': {exc}")
+                continue
+            out[i] = f"{value:g}" if isinstance(value, float) else str(value)
+    return arrows, labels
+
+
+def _known(measures: dict) -> str:
+    return "measures: " + ", ".join(sorted(measures)) if measures else "facts.yaml has no measures"
+
+
+def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measures=None):
     """The (rule, location) pairs the scene breaks; None when a rule could not be evaluated (reported)."""
-    scope = _Scope(scene, game)
+    scope = _Scope(scene, game, measures, compiler)
     out = []
     for rule in rules:
         if rule["diagrams"] is not None and scene.id not in rule["diagrams"]:
@@ -189,4 +243,9 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report):
 
 
 def _eval(compiler: Compiler, rule, key: str, names: dict):
+    """`rule[key]` worked out with `names`, after the rule's `let` (each name worked out in turn)."""
+    if rule["let"]:
+        names = dict(names)
+        for name, expr in rule["let"].items():
+            names[str(name)] = compiler.expression(expr, rule["let"].loc_of(name))(names)
     return compiler.expression(rule[key], rule.loc_of(key))(names)

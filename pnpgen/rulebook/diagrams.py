@@ -137,12 +137,14 @@ def load_diagram(
         if face is not None:
             plan.pieces.append((face, *grid.centre(p.at), *_size(face, p.size_pt), p.rotate))
             plan.locs.append(p.loc)
-    for arrow in scene.arrows:
+    arrow_texts, label_texts = _measured(run, scene, diags)
+    for i, arrow in enumerate(scene.arrows):
         (x1, y1), (x2, y2) = grid.centre(arrow.start), grid.centre(arrow.end)
-        plan.arrows.append((x1, y1, x2, y2, arrow.label, arrow.colour, arrow.dashed))
+        label = arrow_texts.get(i, arrow.label)
+        plan.arrows.append((x1, y1, x2, y2, label, arrow.colour, arrow.dashed))
         plan.arrow_locs.append(arrow.loc)
-    for lab in scene.labels:
-        plan.labels.append((*grid.centre(lab.at), lab.text, lab.size, lab.colour))
+    for i, lab in enumerate(scene.labels):
+        plan.labels.append((*grid.centre(lab.at), label_texts.get(i, lab.text), lab.size, lab.colour))
         plan.label_locs.append(lab.loc)
     for cell, mark_fill, cross in scene.marks:
         cx, cy = grid.centre(cell)
@@ -152,6 +154,25 @@ def load_diagram(
 
         check_crops(plan, data, diags)
     return plan if len(diags.errors) == before else None
+
+
+def _measured(run, scene, diags: Diagnostics) -> tuple[dict, dict]:
+    """The numbers the diagram's `measure`s print, worked out by the game's facts.yaml (read and recorded)."""
+    if not any(x.measure for x in (*scene.arrows, *scene.labels)):
+        return {}, {}
+    from pnpgen.rules import measured
+    from pnpgen.schema.facts import read_facts
+
+    path = run.game.root / "facts.yaml"
+    if not run.reader.probe(path, "facts file"):
+        diags.error(scene.data.loc, "the diagram's measures need facts.yaml's 'measures'")
+        return {}, {}
+    try:
+        facts = read_facts(run.reader.load_yaml(path, "facts file"), Diagnostics(), display_path(path))
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return {}, {}
+    return measured(scene, run.game, facts.measures, diags)
 
 
 def _face(run, p, diags: Diagnostics):

@@ -181,13 +181,15 @@ ARROW = Table(
         Key("colour", as_colour, "default: dark ink", default="#1f1d1a"),
         Key("dashed", as_bool, "a dashed line: a move that may not be made", default=False),
         Key("kind", as_id, "what the arrow means, for the game's rules (`feeds`, `sails` ...)"),
+        Key("measure", as_id, "its label is this measure of facts.yaml, worked out for the arrow"),
     ),
 )
 LABEL = Table(
     "diagram label",
     (
         Key("at", as_cell, "the cell it is centred on", required=True),
-        Key("text", as_str, "what it says (a few words)", required=True),
+        Key("text", as_str, "what it says (a few words); with `measure`, given to it as `it.text`"),
+        Key("measure", as_id, "the label shows this measure of facts.yaml, worked out for it"),
         Key("size", _between(6, 24), "type size in points", default=8.0),
         Key("colour", as_colour, "default: dark ink", default="#1f1d1a"),
     ),

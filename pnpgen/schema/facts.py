@@ -54,6 +54,7 @@ FILE = Table(
         Key("uses", listing(), "every piece the rules use, and the component that is it"),
         Key("numbers", listing(), "every number of the document's components and setup sections"),
         Key("rules", listing(), "rules every diagram must obey (see the keys of a rule)"),
+        Key("measures", listing(), "numbers a diagram's labels show, worked out by the rules' expressions"),
     ),
     title="Keys of facts.yaml",
 )
@@ -120,6 +121,9 @@ RULE = Table(
         Key("diagrams", as_words, "the diagrams it is about; default: every diagram"),
         Key("each", as_expression, "an expression giving the items to check one by one, each as `it`"),
         Key(
+            "let", mapping(), "named expressions worked out in order before `holds`, each using those before"
+        ),
+        Key(
             "holds",
             as_expression,
             "an expression that must be true (for every item of `each`)",
@@ -128,7 +132,21 @@ RULE = Table(
         Key("note", as_str, "free text for the reader of facts.yaml"),
     ),
 )
-TABLES = (FILE, FACT, ERRATUM, USE, NUMBER, RULE)
+MEASURE = Table(
+    "measure",
+    (
+        Key(
+            "id", as_id, "unique among the measures; an arrow's or label's `measure` names it", required=True
+        ),
+        Key("section", as_str, "where the document says it"),
+        Key("says", as_str, "what it works out, in our words", required=True),
+        Key("let", mapping(), "named expressions worked out in order before `value`"),
+        Key(
+            "value", as_expression, "the number (or text) printed, for the arrow or label `it`", required=True
+        ),
+    ),
+)
+TABLES = (FILE, FACT, ERRATUM, USE, NUMBER, RULE, MEASURE)
 
 
 @dataclass
@@ -139,6 +157,7 @@ class Facts:
     uses: list[Values] = field(default_factory=list)
     numbers: list[Values] = field(default_factory=list)
     rules: list[Values] = field(default_factory=list)
+    measures: dict[str, Values] = field(default_factory=dict)  # by id
 
 
 def read_facts(data, diags: Diagnostics, display: str) -> Facts:
@@ -177,6 +196,10 @@ def read_facts(data, diags: Diagnostics, display: str) -> Facts:
             diags.error(rule.loc_of("id"), f"rule id '{rule['id']}' is used twice")
         ids.add(rule["id"])
         out.rules.append(rule)
+    for m in _items(top["measures"], MEASURE, "a measure is {id:, says:, value: expression}", diags):
+        if m["id"] in out.measures:
+            diags.error(m.loc_of("id"), f"measure id '{m['id']}' is used twice")
+        out.measures.setdefault(m["id"], m)
     return out
 
 

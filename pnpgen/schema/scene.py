@@ -50,6 +50,7 @@ class SceneArrow:
     dashed: bool
     kind: str | None
     loc: Location
+    measure: str | None = None  # its label is this measure of facts.yaml
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class SceneLabel:
     size: float
     colour: str
     loc: Location
+    measure: str | None = None  # the label shows this measure of facts.yaml after its text
 
 
 @dataclass
@@ -101,13 +103,23 @@ def read_scene(game, diagram_id: str, data, display: str, diags: Diagnostics) ->
     for i in range(len(top["arrows"] or [])):
         a = _item(ARROW, top["arrows"], i, "arrow", diags)
         if a and _on_grid(a, "from", g, diags) and _on_grid(a, "to", g, diags):
+            if a["measure"] is not None and a["label"] is not None:
+                diags.error(a.loc_of("label"), "an arrow has a 'label' or a 'measure', not both")
             scene.arrows.append(
-                SceneArrow(a["from"], a["to"], a["label"], a["colour"], a["dashed"], a["kind"], a.loc)
+                SceneArrow(
+                    a["from"], a["to"], a["label"], a["colour"], a["dashed"], a["kind"], a.loc, a["measure"]
+                )
             )
     for i in range(len(top["labels"] or [])):
         lab = _item(LABEL, top["labels"], i, "label", diags)
         if lab and _on_grid(lab, "at", g, diags):
-            scene.labels.append(SceneLabel(lab["at"], lab["text"], lab["size"], lab["colour"], lab.loc))
+            if lab["text"] is None and lab["measure"] is None:
+                diags.error(lab.loc, "a diagram label needs its 'text' (or a 'measure' to show)")
+                continue
+            text = lab["text"] or ""
+            scene.labels.append(
+                SceneLabel(lab["at"], text, lab["size"], lab["colour"], lab.loc, lab["measure"])
+            )
     for i in range(len(top["marks"] or [])):
         m = _item(MARK, top["marks"], i, "mark", diags)
         if m and _on_grid(m, "at", g, diags):
