@@ -10,6 +10,7 @@ says `shows: illegal` must break at least one rule. The names an expression sees
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.schema.scene import Scene, read_scene
@@ -180,8 +181,13 @@ def check_diagrams(game, reader, rules: list, report, measures: dict | None = No
 def measured(scene: Scene, game, measures: dict, diags: Diagnostics) -> tuple[dict, dict]:
     """The texts of the arrows' and labels' `measure`s (by index), worked out by facts.yaml's expressions."""
     scope = _Scope(scene, game, measures)
-    arrows, labels = {}, {}
-    for out, items, given in ((arrows, scene.arrows, scope.arrows), (labels, scene.labels, scope.labels)):
+    arrows: dict[int, str] = {}
+    labels: dict[int, str] = {}
+    pairs: tuple[tuple[dict[int, str], list[Any], list[Item]], ...] = (
+        (arrows, list(scene.arrows), scope.arrows),
+        (labels, list(scene.labels), scope.labels),
+    )
+    for out, items, given in pairs:
         for i, (item, shown) in enumerate(zip(items, given, strict=True)):
             if item.measure is None:
                 continue
