@@ -10,6 +10,7 @@ says `shows: illegal` must break at least one rule. The names an expression sees
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
@@ -17,14 +18,19 @@ from pnpgen.schema.scene import Scene, read_scene
 from pnpgen.templating import Compiler, TemplateProblem
 
 NEAR = 0.01  # cells: two positions closer than this are one
+MAX_CELLS = 3600  # a 60 x 60 grid
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NAMES = {
     "pieces(component, field=value ...)": "the diagram's pieces, of one component and with those fields",
     "arrows": "the diagram's arrows: `start`, `end` ([col, row]), `label`, `kind`, `dashed`",
     "labels": "the diagram's labels: `at`, `text`",
-    "beside(piece, component)": "pieces one cell away along a row or a column (not diagonally)",
-    "diagonal(piece, component)": "pieces one cell away diagonally",
-    "below(piece, component)": "pieces on the next row down, at most one column to either side",
-    "on(cell, component)": "the topmost piece covering a point [col, row], or none",
+    "marks": "the diagram's marked cells: `col`, `row`, `cross`, `fill`",
+    "beside(piece, component, step)": "pieces `step` cells (default 1) away along a row or a column",
+    "diagonal(piece, component, step)": "pieces `step` cells away diagonally",
+    "below(piece, component, step)": "pieces `step` rows down, at most `step` columns to either side",
+    "on(point, component)": "the topmost piece covering a point [col, row], or none",
+    "at(cell, component)": "the pieces standing in a whole cell [col, row]",
+    "cells(col1, row1, col2, row2)": "every whole cell [col, row] of that rectangle, row by row (at most 3,600)",
     "cell(point)": "the whole cell [col, row] a point lies in",
     "board": "the board side under the diagram: its fields, and `data` (the board's own data)",
     "measure(id, item)": "a measure of facts.yaml worked out for an arrow or label",
@@ -66,6 +72,11 @@ class _Scope:
             item = Item(at=list(lab.at), text=lab.text)
             item.loc = lab.loc
             self.labels.append(item)
+        self.marks = []
+        for cell, fill, cross, loc in scene.marks:
+            item = Item(col=cell[0], row=cell[1], cell=self.cell(cell), fill=fill, cross=cross)
+            item.loc = loc
+            self.marks.append(item)
         self.board = None
         top = scene.top
         if top["board"] is not None:
@@ -85,14 +96,26 @@ class _Scope:
             q for q in self._of(component) if q is not p and test(q["col"] - p["col"], q["row"] - p["row"])
         ]
 
-    def beside(self, p, component=None):
-        return self._near(p, component, lambda dc, dr: _one(abs(dc) + abs(dr)) and (_zero(dc) or _zero(dr)))
+    def beside(self, p, component=None, step=1):
+        return self._near(
+            p, component, lambda dc, dr: _is(abs(dc) + abs(dr), step) and (_zero(dc) or _zero(dr))
+        )
 
-    def diagonal(self, p, component=None):
-        return self._near(p, component, lambda dc, dr: _one(abs(dc)) and _one(abs(dr)))
+    def diagonal(self, p, component=None, step=1):
+        return self._near(p, component, lambda dc, dr: _is(abs(dc), step) and _is(abs(dr), step))
 
-    def below(self, p, component=None):
-        return self._near(p, component, lambda dc, dr: _one(dr) and abs(dc) <= 1 + NEAR)
+    def below(self, p, component=None, step=1):
+        return self._near(p, component, lambda dc, dr: _is(dr, step) and abs(dc) <= step + NEAR)
+
+    def at(self, cell, component=None):
+        return [q for q in self._of(component) if q["cell"] == list(cell)]
+
+    @staticmethod
+    def cells(c1, r1, c2, r2):
+        cols, rows = range(int(c1), int(c2) + 1), range(int(r1), int(r2) + 1)
+        if len(cols) * len(rows) > MAX_CELLS:
+            raise ValueError(f"cells(): at most {MAX_CELLS} cells")
+        return [[c, r] for r in rows for c in cols]
 
     def on(self, point, component=None):
         x, y = point
@@ -127,6 +150,9 @@ class _Scope:
             "pieces": self.pieces,
             "arrows": self.arrows,
             "labels": self.labels,
+            "marks": self.marks,
+            "at": self.at,
+            "cells": self.cells,
             "beside": self.beside,
             "diagonal": self.diagonal,
             "below": self.below,
@@ -137,8 +163,8 @@ class _Scope:
         }
 
 
-def _one(d: float) -> bool:
-    return abs(d - 1) <= NEAR
+def _is(d: float, step: float) -> bool:
+    return abs(d - step) <= NEAR
 
 
 def _zero(d: float) -> bool:
@@ -233,7 +259,7 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
                         rule.loc_of("holds"), f"'holds' must give true or false (got {held!r})"
                     )
                 if not held:
-                    loc = getattr(item, "loc", None) or scene.data.loc
+                    loc = _where(item, scope) or scene.data.loc
                     out.append((rule, loc))
         except TemplateProblem as exc:
             report.add("error", f"rule {rule['id']}", f"in diagram '{scene.id}': {exc.message}", exc.location)
@@ -248,10 +274,27 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
     return out
 
 
+def _where(item, scope: _Scope) -> Location | None:
+    """Where a broken item is placed: a piece's, arrow's or label's line; for a cell, its first piece's."""
+    loc = getattr(item, "loc", None)
+    if loc is None and isinstance(item, list) and len(item) == 2:
+        found = scope.at(item)
+        loc = found[0].loc if found else None
+    return loc
+
+
+def _uses(expr: str, words: set[str]) -> bool:
+    return any(w in words for w in _WORD.findall(expr))
+
+
 def _eval(compiler: Compiler, rule, key: str, names: dict):
     """`rule[key]` worked out with `names`, after the rule's `let` (each name worked out in turn)."""
     if rule["let"]:
         names = dict(names)
+        later: set[str] = set()  # names worked out per item (they use `it`), for `holds` only
         for name, expr in rule["let"].items():
+            if key == "each" and _uses(str(expr), later | {"it"}):
+                later.add(str(name))
+                continue
             names[str(name)] = compiler.expression(expr, rule["let"].loc_of(name))(names)
     return compiler.expression(rule[key], rule.loc_of(key))(names)

@@ -146,7 +146,7 @@ def load_diagram(
     for i, lab in enumerate(scene.labels):
         plan.labels.append((*grid.centre(lab.at), label_texts.get(i, lab.text), lab.size, lab.colour))
         plan.label_locs.append(lab.loc)
-    for cell, mark_fill, cross in scene.marks:
+    for cell, mark_fill, cross, _loc in scene.marks:
         cx, cy = grid.centre(cell)
         plan.marks.append((cx - grid.cw / 2, cy - grid.ch / 2, grid.cw, grid.ch, mark_fill, cross))
     if not top["part"]:

@@ -72,7 +72,7 @@ class Scene:
     pieces: list[ScenePiece] = field(default_factory=list)
     arrows: list[SceneArrow] = field(default_factory=list)
     labels: list[SceneLabel] = field(default_factory=list)
-    marks: list = field(default_factory=list)  # (cell, fill, cross)
+    marks: list = field(default_factory=list)  # (cell, fill, cross, where the file places it)
 
     @property
     def illegal(self) -> bool:
@@ -123,7 +123,7 @@ def read_scene(game, diagram_id: str, data, display: str, diags: Diagnostics) ->
     for i in range(len(top["marks"] or [])):
         m = _item(MARK, top["marks"], i, "mark", diags)
         if m and _on_grid(m, "at", g, diags):
-            scene.marks.append((m["at"], m["fill"], m["cross"]))
+            scene.marks.append((m["at"], m["fill"], m["cross"], m.loc))
     return scene if len(diags.errors) == before else None
 
 

@@ -1,0 +1,201 @@
+"""The rulebook's pictures cannot lie: every diagram names its pieces by a stable id or name (reordering a
+component's file changes no diagram), obeys its game's rules (facts.yaml's `rules`), prints worked numbers that
+the rules' expressions compute (`measures`), and never sets an arrow's label over its arrow."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import run_cli
+
+from pnpgen.errors import Diagnostics
+from pnpgen.rulebook.crops import arrow_label_centre, box_meets_segment, label_half
+
+REPO = Path(__file__).resolve().parent.parent
+CONTENT = REPO / "content"
+GAMES = sorted(p.name for p in CONTENT.iterdir() if (p / "diagrams").is_dir())
+ITEMS = ("cards", "tiles", "tokens")
+
+
+def copy_game(tmp_path: Path, game: str) -> Path:
+    """A project holding one shipped game and the shared layouts; returns the project's root."""
+    root = tmp_path / "p"
+    shutil.copytree(CONTENT / game, root / "content" / game)
+    shutil.copytree(REPO / "layouts", root / "layouts")
+    return root
+
+
+def plans(root: Path, game: str) -> dict:
+    """Every diagram of the game (and so the cover's art) planned: its draw operations as stable text."""
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+    from pnpgen.rulebook.diagrams import load_diagram
+
+    run = GameRun(Project(root / "content", root / "out"), root / "content" / game)
+    run.load(Diagnostics())
+    diags = Diagnostics()
+    out = {}
+    for path in sorted((root / "content" / game / "diagrams").glob("*.yaml")):
+        plan = load_diagram(run, path.stem, diags)
+        out[path.stem] = plan.snapshot() if plan is not None else None
+    assert not diags.errors, [d.format() for d in diags.errors]
+    return out
+
+
+def reverse_every_component(game_root: Path) -> int:
+    """Turn round the list of cards, tiles or tokens of every component file; returns how many changed."""
+    changed = 0
+    for path in sorted(game_root.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or "kind" not in data:
+            continue
+        for key in ITEMS:
+            if isinstance(data.get(key), list) and len(data[key]) > 1:
+                data[key].reverse()
+                path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+                changed += 1
+    return changed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_reordering_every_component_file_changes_no_diagram(tmp_path, game):
+    root = copy_game(tmp_path, game)
+    before = plans(root, game)
+    assert before and all(before.values())
+    assert reverse_every_component(root / "content" / game) > 0
+    after = plans(root, game)
+    assert after == before, [d for d in before if before[d] != after[d]]
+
+
+def test_every_diagram_of_the_five_books_obeys_its_games_rules():
+    result = run_cli("check", cwd=REPO)
+    assert result.exit_code == 0, result.output
+    for game in ("orbis", "seven-gods", "elements-of-the-gods", "deity", "river"):
+        facts = yaml.safe_load((CONTENT / game / "facts.yaml").read_text(encoding="utf-8"))
+        assert facts.get("rules"), f"{game} states no rules for its diagrams"
+
+
+# (game, diagram file, {text replaced: by}, the line reported, the rule broken)
+BREAKS = [
+    ("orbis", "pyramid", {"farm-yellow, at: [2.5, 3]": "farm-blue, at: [2.5, 3]"}, 15, "colour-match"),
+    ("orbis", "cover", {"farm-yellow, at: [2.5, 3]": "farm-blue, at: [2.5, 3]"}, 12, "colour-match"),
+    ("orbis", "central-area", {"card: stone-yellow, at: B2": "card: stone-red, at: B2"}, 30, "feeds"),
+    (
+        "seven-gods",
+        "cover",
+        {
+            "Ixchel, at: [12, 6.83]": "Ixchel, at: [12, 6.17]",
+            "Yemaya, at: [13, 7.17]": "Yemaya, at: [12, 6.2]",
+        },
+        11,
+        "two-envoys-a-space",
+    ),
+    (
+        "elements-of-the-gods",
+        "monuments-gardens",
+        {"Black Monument, at: E4": "Black Monument, at: D3"},
+        20,
+        "monuments-apart",
+    ),
+    ("elements-of-the-gods", "water", {"card: Zealot, at: D3": "card: Mystic, at: D3"}, 13, "water-gathers"),
+    ("elements-of-the-gods", "fire", {"{from: C2, to: C1}": "{from: C2, to: B1}"}, 16, "fire-scatters"),
+    ("elements-of-the-gods", "wind", {"to: D4, dashed: true,": "to: D4, dashed: false,"}, 21, "wind-pushes"),
+    (
+        "elements-of-the-gods",
+        "setup-small",
+        {"Mystic, at: [2.8, 3]}": "Mystic, at: [2.8, 2]}"},
+        48,
+        "setup-worshipers",
+    ),
+    (
+        "deity",
+        "cover",
+        {"Water terrain, back: true, at: [20.05": "Fire terrain, back: true, at: [20.05"},
+        25,
+        "no-opposing",
+    ),
+    ("river", "start", {"start-desert, at: E3": "start-farmland, at: E3"}, 13, "start-line"),
+]
+
+
+@pytest.mark.parametrize("game, diagram, swaps, line, rule", BREAKS, ids=[f"{b[0]}-{b[1]}" for b in BREAKS])
+def test_a_piece_that_breaks_its_games_rule_fails_the_check_at_its_line(
+    tmp_path, game, diagram, swaps, line, rule
+):
+    root = copy_game(tmp_path, game)
+    path = root / "content" / game / "diagrams" / f"{diagram}.yaml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in swaps.items():
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("check", game, "--content", "content", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert f"breaks rule '{rule}" in result.output
+    assert f"[content/{game}/diagrams/{diagram}.yaml:{line}]" in result.output, result.output
+    built = run_cli("build", game, "--content", "content", "--out", "out", cwd=root)  # every build checks
+    assert built.exit_code == 1 and f"content/{game}/diagrams/{diagram}.yaml:{line}:" in built.output
+
+
+def test_a_diagram_that_says_it_shows_an_illegal_move_must_break_a_rule(tmp_path):
+    root = copy_game(tmp_path, "orbis")
+    path = root / "content" / "orbis" / "diagrams" / "pyramid.yaml"
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("caption:", "shows: illegal\ncaption:", 1), encoding="utf-8")
+    result = run_cli("check", "orbis", "--content", "content", cwd=root)
+    assert result.exit_code == 1, result.output
+    line = good[: good.index("caption:")].count("\n") + 1
+    assert "says 'shows: illegal' but breaks none of the game's rules" in result.output
+    assert f"pyramid.yaml:{line}]" in result.output
+    wrong = good.replace("card: farm-yellow, at: [2.5, 3]", "card: farm-blue, at: [2.5, 3]")
+    path.write_text(wrong.replace("caption:", "shows: illegal\ncaption:", 1), encoding="utf-8")
+    result = run_cli("check", "orbis", "--content", "content", cwd=root)
+    assert result.exit_code == 0, result.output  # the wrong move is the point of it
+
+
+def test_a_changed_rule_changes_the_worked_example(tmp_path):
+    root = copy_game(tmp_path, "seven-gods")
+    shown = plans(root, "seven-gods")["currents"]
+    assert "'Odin: card of 4'" in shown and "'Ra: card of 3'" in shown
+    facts = root / "content" / "seven-gods" / "facts.yaml"
+    text = facts.read_text(encoding="utf-8")
+    facts.write_text(
+        text.replace('value: "2 if (b[0] - a[0])', 'value: "3 if (b[0] - a[0])'), encoding="utf-8"
+    )
+    changed = plans(root, "seven-gods")["currents"]
+    assert "'Odin: card of 5'" in changed and "'Ra: card of 3'" in changed
+
+
+def test_a_rule_that_does_not_evaluate_is_reported_at_its_line_in_facts(tmp_path):
+    root = copy_game(tmp_path, "orbis")
+    facts = root / "content" / "orbis" / "facts.yaml"
+    text = facts.read_text(encoding="utf-8")
+    facts.write_text(
+        text.replace("holds: \"below(it, 'region') | length == 2\"", "holds: \"below(it, 'region')\"")
+    )
+    result = run_cli("check", "orbis", "--content", "content", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert "'holds' must give true or false" in result.output
+    assert "content/orbis/facts.yaml:" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("degrees", range(0, 360, 7))
+@pytest.mark.parametrize("length, text", [(8.0, "1"), (40.0, "2 + 4 = 6"), (120.0, "to your realm")])
+def test_an_arrows_label_never_covers_its_arrow(degrees, length, text):
+    a = math.radians(degrees)
+    x1, y1 = 100.0, 100.0
+    x2, y2 = x1 + length * math.cos(a), y1 + length * math.sin(a)
+    for scale in (0.3, 1.0, 2.5):
+        hw, hh = (d / scale for d in label_half(text, 7.5))
+        cx, cy = arrow_label_centre(x1, y1, x2, y2, hw, hh, 1.5 / scale)
+        assert not box_meets_segment(cx, cy, hw, hh, x1, y1, x2, y2)
+        # the label stays beside the arrow's middle: no farther than its own size and the gap
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        assert math.hypot(cx - mx, cy - my) <= hw + hh + 1.5 / scale + 1e-6
+        # a box at the middle would cover it: the check can fail
+        assert box_meets_segment(mx, my, hw, hh, x1, y1, x2, y2)
