@@ -54,6 +54,7 @@ FORBIDDEN = {
     },
     "schema": {"layout", "render", "text", "pipeline", "commands", "cli", "checker", "templating", "exports"},
     "checker": {"layout", "render", "text", "imposition", "pipeline", "commands", "cli", "exports"},
+    "rules": {"layout", "render", "text", "imposition", "pipeline", "commands", "cli", "exports"},
     "rulebook": {"render", "layout", "pipeline", "commands", "cli", "exports"},
     "templating": {"layout", "render", "text", "pipeline", "commands", "cli", "schema", "checker"},
     "pipeline": {"commands", "cli", "exports", "shop"},
