@@ -35,6 +35,8 @@ def plans(root: Path, game: str) -> dict:
     from pnpgen.project import Project
     from pnpgen.rulebook.diagrams import load_diagram
 
+    from pnpgen.rulebook import load_rulebook
+
     run = GameRun(Project(root / "content", root / "out"), root / "content" / game)
     run.load(Diagnostics())
     diags = Diagnostics()
@@ -42,6 +44,9 @@ def plans(root: Path, game: str) -> dict:
     for path in sorted((root / "content" / game / "diagrams").glob("*.yaml")):
         plan = load_diagram(run, path.stem, diags)
         out[path.stem] = plan.snapshot() if plan is not None else None
+    book, _, _ = load_rulebook(run, diags)  # and every picture(id, card) of the rulebook
+    for (component, card), faces in sorted(book.cards.items()):
+        out[f"picture {component} {card}"] = "\n".join(f.snapshot() if f else "" for f in faces)
     assert not diags.errors, [d.format() for d in diags.errors]
     return out
 
@@ -199,3 +204,39 @@ def test_an_arrows_label_never_covers_its_arrow(degrees, length, text):
         assert math.hypot(cx - mx, cy - my) <= hw + hh + 1.5 / scale + 1e-6
         # a box at the middle would cover it: the check can fail
         assert box_meets_segment(mx, my, hw, hh, x1, y1, x2, y2)
+
+
+def shown_pages(pdf_path: Path, captions: list[str]) -> dict:
+    """The pages (by number) that hold a diagram's caption, rendered to pixels."""
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(str(pdf_path))
+    out = {}
+    try:
+        for i in range(len(doc)):
+            text = " ".join(doc[i].get_textpage().get_text_range().split())
+            if any(c in text for c in captions):
+                out[i] = doc[i].render(scale=0.6).to_pil().tobytes()
+    finally:
+        doc.close()
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_reordering_every_component_file_changes_no_page_that_pictures_pieces(tmp_path, game):
+    root = copy_game(tmp_path, game)
+    captions = []
+    for path in sorted((root / "content" / game / "diagrams").glob("*.yaml")):
+        caption = yaml.safe_load(path.read_text(encoding="utf-8"))["caption"]
+        if path.stem != "cover":  # the cover's art has no caption; its plan is compared above
+            captions.append(" ".join(caption.split())[:40])
+    assert run_cli("build", game, "--content", "content", "--out", "before", cwd=root).exit_code == 0
+    reverse_every_component(root / "content" / game)
+    result = run_cli("build", game, "--content", "content", "--out", "after", cwd=root)
+    assert result.exit_code == 0, result.output
+    before = shown_pages(root / "before" / game / "rulebook.pdf", captions)
+    after = shown_pages(root / "after" / game / "rulebook.pdf", captions)
+    assert len(before) >= min(len(captions), 1)
+    assert sorted(after) == sorted(before)
+    assert [i for i in before if before[i] != after[i]] == []

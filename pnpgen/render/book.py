@@ -64,9 +64,18 @@ WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a tabl
 
 
 class _Builder:
-    def __init__(self, icons, pictures: dict, components: dict, width: float, diagrams: dict | None = None):
+    def __init__(
+        self,
+        icons,
+        pictures: dict,
+        components: dict,
+        width: float,
+        diagrams: dict | None = None,
+        cards: dict | None = None,
+    ):
         self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
         self.diagrams = diagrams or {}
+        self.cards = cards or {}  # (component, card) -> faces: picture(id, card)
         self.styles = styles()
         self.heading_count = 0
 
@@ -101,7 +110,7 @@ class _Builder:
                 return self.blocks(b.blocks, width)
             return [self.quote(b, width), Spacer(1, 6)]
         if isinstance(b, Picture):
-            return [self.picture(b.component), Spacer(1, 4)]
+            return [self.picture(b.component, b.card), Spacer(1, 4)]
         if isinstance(b, Diagram):
             plan = self.diagrams.get(b.diagram)
             return [DiagramFlowable(plan, self.icons, width), Spacer(1, 6)] if plan is not None else []
@@ -218,8 +227,9 @@ class _Builder:
         )
         return t
 
-    def picture(self, component_id: str):
-        front, back = self.pictures[component_id]
+    def picture(self, component_id: str, card: str | None = None):
+        faces = self.pictures[component_id] if card is None else self.cards[(component_id, card)]
+        front, back = faces
         name = self.components[component_id]["name"]
         caption = f"{name}: front and back" if back is not None else name
         return FacePair(front, back, caption, self.icons)
@@ -362,6 +372,8 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
         toc,
         PageBreak(),
     ]
-    builder = _Builder(icons, pictures, components, frame_w, getattr(book, "diagrams", {}))
+    builder = _Builder(
+        icons, pictures, components, frame_w, getattr(book, "diagrams", {}), getattr(book, "cards", {})
+    )
     story += builder.blocks(book.blocks)
     return doc, story, toc

@@ -5,7 +5,7 @@ sandboxed Jinja template -- so counts come from the content and cannot disagree 
 with markdown-it-py. No reportlab here: `render/book.py` draws the blocks.
 
 Template names: `game` (id, title, players, credits), `components` (by id: name, kind, faces, cards), and
-`picture(id)` / `component_table()` / `diagram(id)`, which place a drawing of a component's first card (front and
+`picture(id, card)` / `component_table()` / `diagram(id)`, which place a drawing of a component's card (front and
 back), the table of all components, and a diagram drawn from `diagrams/<id>.yaml` (see `rulebook.diagrams`).
 """
 
@@ -94,14 +94,51 @@ def load_rulebook(run, diags: Diagnostics):
     if book.cover is not None:
         reader.note_value(f"{SCOPE}cover", book.cover.snapshot())
         _remember(run, "cover", used, book.cover.snapshot())
+    _named_pictures(run, book, diags)
     check_glyphs(book, game, run.icons, diags)
     for block in _walk(book.blocks):
+        if getattr(block, "card", None) is not None:
+            continue  # a named card: drawn, or reported, by _named_pictures
         if getattr(block, "component", None) and block.component not in pictures:
             diags.error(
                 Location(block.path or display_path(book.path), block.line, 1),
                 f"picture(): component '{block.component}' has no card to draw",
             )
     return book, component_info(game), pictures
+
+
+def _named_pictures(run, book, diags: Diagnostics) -> None:
+    """Each picture(id, card) draws the card it names (by id, or by a name no other card has): reordering the
+    component's file changes no picture. Its faces are recorded as a value (`card/<id>/<card>`)."""
+    from pnpgen.model import Board
+
+    by_id = {c.id: c for c in run.game.components}
+    for block in _walk(book.blocks):
+        if (
+            not isinstance(block, Picture)
+            or block.card is None
+            or (block.component, block.card) in book.cards
+        ):
+            continue
+        deck = by_id.get(block.component)
+        called = Location(block.path or display_path(book.path), block.line, 1)
+        if deck is None or isinstance(deck, Board):
+            diags.error(called, f"picture(): component '{block.component}' has no card to draw")
+            continue
+        faces = _card_faces(run, deck, block.card, diags, called)
+        if faces is not None:
+            book.cards[(block.component, block.card)] = faces
+            run.reader.note_value(f"{SCOPE}card/{deck.id}/{block.card}", _snapshot(faces))
+
+
+def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
+    from pnpgen.schema.scene import card_index
+
+    index = card_index(deck, card, False, called, diags)
+    faces = run.card_faces(deck, index) if index is not None else None
+    if index is not None and faces is None:
+        diags.error(called, f"picture(): card {card!r} of '{deck.id}' could not be drawn")
+    return faces
 
 
 def _plan_diagrams(run, book, diags: Diagnostics) -> None:
@@ -133,6 +170,7 @@ def _plan_diagrams(run, book, diags: Diagnostics) -> None:
 
 def values_hold(run, inputs: dict) -> bool:
     """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`)."""
+    from pnpgen.model import Board
     from pnpgen.recorded import value_at, value_digest
 
     data = None
@@ -146,6 +184,15 @@ def values_hold(run, inputs: dict) -> bool:
             if deck is not None and deck.id in run.kept_decks:
                 continue  # its sheets are kept: drawn from the same inputs, its first card is the one recorded
             faces = run.first_faces(deck) if deck is not None else None
+            if faces is None or value_digest(_snapshot(faces)) != digest:
+                return False
+            continue
+        if path.startswith("card/"):  # picture(id, card): the named card drawn again
+            cid, _, card = path[len("card/") :].partition("/")
+            deck = by_id.get(cid)
+            if deck is None or isinstance(deck, Board):
+                return False
+            faces = _card_faces(run, deck, card, Diagnostics(), Location(""))
             if faces is None or value_digest(_snapshot(faces)) != digest:
                 return False
             continue

@@ -48,6 +48,7 @@ class Picture:
     component: str
     line: int
     path: str = ""  # the source file, as the user reads it
+    card: str | None = None  # the card pictured, by id or name; None: the component's first
 
 
 @dataclass
@@ -77,3 +78,4 @@ class Rulebook:
     marks: int = 0  # Markdown marks read so far, across sources (see markdown.MAX_MARKS)
     diagrams: dict = field(default_factory=dict)  # id -> DiagramPlan (see rulebook.diagrams)
     cover: object = None  # the game's own cover (rulebook.diagrams.Cover), or None: pnpgen's
+    cards: dict = field(default_factory=dict)  # (component, card) -> its faces, for picture(id, card)

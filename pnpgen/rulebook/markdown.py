@@ -20,7 +20,7 @@ from pnpgen.rulebook.blocks import (
     TableBlock,
 )
 
-_MARKER = re.compile(r"%%pnpgen (picture|components|diagram)(?: ([a-z0-9_-]+))?%%")
+_MARKER = re.compile(r"%%pnpgen (picture|components|diagram)(?: ([a-z0-9_-]+))?(?: ([0-9a-f]+))?%%")
 
 
 def parse(
@@ -167,7 +167,8 @@ def _paragraph(inline: str, line: int, display: str) -> list:
         if before:
             out.append(Para(before, line, display))
         if m.group(1) == "picture":
-            out.append(Picture(m.group(2), line, display))
+            card = bytes.fromhex(m.group(3)).decode("utf-8") if m.group(3) else None
+            out.append(Picture(m.group(2), line, display, card))
         elif m.group(1) == "diagram":
             out.append(Diagram(m.group(2), line, display))
         else:

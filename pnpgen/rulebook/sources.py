@@ -73,13 +73,16 @@ def render_source(path: Path, game, reader=None) -> str:
         if reader is not None:
             reader.note_value(SCOPE + key, value)
 
-    def picture(component_id: str) -> str:
+    def picture(component_id: str, card: str | None = None) -> str:
         if component_id not in components:
             raise ValueError(
                 f"picture(): no component '{component_id}' (components: {', '.join(components)})"
             )
+        if card is not None and (not isinstance(card, str) or not card):
+            raise ValueError(f"picture(): a card is named by its id or name, not by {card!r}")
         note(f"components/{component_id}/name", components[component_id]["name"])  # the caption
-        return f"%%pnpgen picture {component_id}%%"  # no line breaks: later lines keep their numbers
+        named = f" {card.encode('utf-8').hex()}" if card is not None else ""  # read back by the parser
+        return f"%%pnpgen picture {component_id}{named}%%"  # no line breaks: later lines keep their numbers
 
     def diagram(diagram_id: str) -> str:
         if not isinstance(diagram_id, str) or not is_name(diagram_id):
