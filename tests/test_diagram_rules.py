@@ -33,9 +33,8 @@ def plans(root: Path, game: str) -> dict:
     """Every diagram of the game (and so the cover's art) planned: its draw operations as stable text."""
     from pnpgen.pipeline.run import GameRun
     from pnpgen.project import Project
-    from pnpgen.rulebook.diagrams import load_diagram
-
     from pnpgen.rulebook import load_rulebook
+    from pnpgen.rulebook.diagrams import load_diagram
 
     run = GameRun(Project(root / "content", root / "out"), root / "content" / game)
     run.load(Diagnostics())
