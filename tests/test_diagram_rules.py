@@ -239,3 +239,24 @@ def test_reordering_every_component_file_changes_no_page_that_pictures_pieces(tm
     assert len(before) >= min(len(captions), 1)
     assert sorted(after) == sorted(before)
     assert [i for i in before if before[i] != after[i]] == []
+
+
+def test_a_boards_words_outside_the_view_leave_the_page_text():
+    from pnpgen.faces import Face, Rect, Text
+    from pnpgen.rulebook.crops import seen_text_only
+
+    face = Face(
+        300.0,
+        300.0,
+        0.0,
+        (
+            Rect(0, 0, 300, 300, fill="#ffffff"),
+            Text(50, 50, "sans", 10, "#000000", "seen"),
+            Text(50, 290, "sans", 10, "#000000", "hidden below"),
+            Text(280, 50, "sans", 10, "#000000", "partly"),
+        ),
+    )
+    kept = seen_text_only(face, (0.0, 0.0, 200.0, 200.0))
+    words = [op.text for op in kept.ops if isinstance(op, Text)]
+    assert words == ["seen"]  # "partly" starts past the view too (x 280 of 200)
+    assert "hidden below" not in words and len(kept.ops) == len(words) + 1  # shapes stay: the clip cuts them

@@ -157,7 +157,7 @@ def test_a_resident_build_does_not_plan_again_a_diagram_whose_pieces_are_kept(tm
     minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zip."'))  # not its first card
     assert build() == ["minis"] and planned == []  # heroes, the diagram's only pieces, are kept
     heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
-    heroes.write_text(heroes.read_text().replace("Tide Caller", "Tide Singer"))  # card 2, on B1
+    heroes.write_text(heroes.read_text().replace("Gain :drop:", "Take :drop:"))  # Tide Caller's text, on B1
     assert build() == ["heroes", "rulebook"] and set(planned) == {"table"}  # judged, then drawn
     table = root / "content" / "sample" / "diagrams" / "table.yaml"
     table.write_text(table.read_text().replace('text: "here"', 'text: "there"'))

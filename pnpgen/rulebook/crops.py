@@ -95,6 +95,24 @@ def _text_boxes(face):
             yield op.text, (op.x, op.y - op.size * 0.8, op.x + w, op.y + op.size * 0.25)
 
 
+def seen_text_only(face, view):
+    """The board's face without the words that lie wholly outside the view: cut away, they would still be in the
+    page's text (a search, a screen reader, a copy would find them, over the caption)."""
+    from dataclasses import replace
+
+    vx0, vy0, vx1, vy1 = view[0], view[1], view[0] + view[2], view[1] + view[3]
+    hidden = set()
+    for i, op in enumerate(face.ops):
+        if type(op).__name__ == "Text" and op.text.strip():
+            w = unit_width(op.text, op.font) * op.size if _known(op.font) else len(op.text) * op.size
+            x0, y0, x1, y1 = op.x - w, op.y - op.size, op.x + 2 * w, op.y + op.size  # any alignment
+            if x1 < vx0 or x0 > vx1 or y1 < vy0 or y0 > vy1:
+                hidden.add(i)
+    if not hidden:
+        return face
+    return replace(face, ops=tuple(op for i, op in enumerate(face.ops) if i not in hidden))
+
+
 def _known(font: str) -> bool:
     try:
         unit_width("x", font)

@@ -130,6 +130,10 @@ def load_diagram(
                 diags.error(top["view"].loc, "the view reaches past the board (or area) it shows")
     if len(diags.errors) > before:
         return None
+    if board_face is not None:
+        from pnpgen.rulebook.crops import seen_text_only
+
+        board_face = seen_text_only(board_face, view)
     caption = top["caption"] + (f" ({top['part']})" if top["part"] else "")
     plan = DiagramPlan(diagram_id, caption, top["width"], view, fill, board_face, grid)
     for p in scene.pieces:
