@@ -161,3 +161,40 @@ def test_cover_and_diagram_colours_may_be_cmyk(diagram_game):
             p.Contents.read_bytes() if not isinstance(p.Contents, pikepdf.Array) else b"" for p in book.pages
         )
     assert b"1 0 0 0 k" in streams and b"0 1 0 0 k" in streams
+
+
+def test_an_arrows_label_is_printed_beside_its_arrow_not_over_it(diagram_game):
+    from pnpgen.rulebook.crops import box_meets_segment
+
+    build(diagram_game)
+    pdf_path = diagram_game / "out" / "sample" / "rulebook.pdf"
+    index, _, words, _ = diagram_page(pdf_path)
+    with pdfplumber.open(pdf_path) as pdf:
+        page = pdf.pages[index]
+        shafts = [
+            ln
+            for ln in page.lines
+            if abs(ln["x1"] - ln["x0"]) > 20 and abs(ln["bottom"] - ln["top"]) > 20  # A1 to B2: diagonal
+        ]
+    assert shafts, "the arrow's shaft is not on the page"
+    move = next(w for w in words if w["text"] == "move")
+    cx, cy = (move["x0"] + move["x1"]) / 2, (move["top"] + move["bottom"]) / 2
+    hw, hh = (move["x1"] - move["x0"]) / 2, (move["bottom"] - move["top"]) / 2
+    for ln in shafts:  # pdfplumber: top-down coordinates for both the words and the line's points
+        (x1, y1), (x2, y2) = ((p[0], page.height - p[1]) for p in (ln["pts"][0], ln["pts"][-1]))
+        if ln["pts"][0][1] == ln["top"] or ln["pts"][0][1] == ln["bottom"]:
+            (x1, y1), (x2, y2) = ln["pts"][0], ln["pts"][-1]
+        assert not box_meets_segment(cx, cy, hw, hh, x1, y1, x2, y2), (move, ln["pts"])
+
+
+def test_a_view_may_cut_a_piece_when_it_says_which_part_is_shown(diagram_game):
+    table = diagram_game / "content" / "sample" / "diagrams" / "table.yaml"
+    table.write_text(table.read_text() + "view: {x: 0mm, y: 0mm, w: 60mm, h: 90mm}\n")
+    result = run_cli("build", "--out", "out", cwd=diagram_game)
+    assert result.exit_code == 1 and "the diagram's view cuts this piece in half" in result.output
+    assert "content/sample/diagrams/table.yaml:6:5" in result.output  # Tide Caller, on B1
+    table.write_text(table.read_text() + "part: the hero on the right is cut at its middle\n")
+    build(diagram_game)
+    with pdfplumber.open(diagram_game / "out" / "sample" / "rulebook.pdf") as pdf:
+        text = " ".join((p.extract_text() or "") for p in pdf.pages)
+    assert "the hero on the right is cut at its" in " ".join(text.split())
