@@ -124,6 +124,7 @@ BREAKS = [
         "no-opposing",
     ),
     ("river", "start", {"start-desert, at: E3": "start-farmland, at: E3"}, 13, "start-line"),
+    ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
 ]
 
 
@@ -173,6 +174,20 @@ def test_a_changed_rule_changes_the_worked_example(tmp_path):
     )
     changed = plans(root, "seven-gods")["currents"]
     assert "'Odin: card of 5'" in changed and "'Ra: card of 3'" in changed
+
+
+def test_a_wars_strengths_are_worked_out_by_the_rule(tmp_path):
+    root = copy_game(tmp_path, "deity")
+    shown = plans(root, "deity")["war"]
+    assert "'Water: 4'" in shown and "'Fire: 3'" in shown
+    facts = root / "content" / "deity" / "facts.yaml"
+    text = facts.read_text(encoding="utf-8")
+    assert 'home: "2 if tile == element else (-2 if' in text
+    facts.write_text(
+        text.replace('home: "2 if tile == element else (-2 if', 'home: "3 if tile == element else (-1 if')
+    )
+    changed = plans(root, "deity")["war"]
+    assert "'Water: 5'" in changed and "'Fire: 4'" in changed
 
 
 def test_a_rule_that_does_not_evaluate_is_reported_at_its_line_in_facts(tmp_path):
