@@ -124,6 +124,13 @@ BREAKS = [
         "no-opposing",
     ),
     ("river", "start", {"start-desert, at: E3": "start-farmland, at: E3"}, 13, "start-line"),
+    (
+        "seven-gods",
+        "discovery",
+        {"kind: discovers, colour:": "kind: discovers, dashed: true, colour:"},
+        15,
+        "next-to",
+    ),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
 ]
 
