@@ -13,7 +13,7 @@ import yaml
 from conftest import run_cli
 
 from pnpgen.errors import Diagnostics
-from pnpgen.rulebook.crops import arrow_label_centre, box_meets_segment, label_half
+from pnpgen.rulebook.crops import arrow_label_centre, arrow_label_spots, box_meets_segment, label_half
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
@@ -130,6 +130,13 @@ BREAKS = [
         {"kind: discovers, colour:": "kind: discovers, dashed: true, colour:"},
         15,
         "next-to",
+    ),
+    (
+        "river",
+        "neighbours",
+        {"to: [5.25, 5.0], kind: moves,": "to: [5.25, 5.0], kind: moves, dashed: true,"},
+        18,
+        "neighbours",
     ),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
 ]
@@ -282,3 +289,16 @@ def test_a_boards_words_outside_the_view_leave_the_page_text():
     words = [op.text for op in kept.ops if isinstance(op, Text)]
     assert words == ["seen"]  # "partly" starts past the view too (x 280 of 200)
     assert "hidden below" not in words and len(kept.ops) == len(words) + 1  # shapes stay: the clip cuts them
+
+
+def test_an_arrows_label_goes_to_the_side_where_it_covers_no_arrow():
+    # two arrows side by side, 20 points apart: the first's label may not sit on the second
+    arrows = [
+        (100.0, 0.0, 100.0, 200.0, "facing: neighbours", "#000", False),
+        (120.0, 0.0, 120.0, 200.0, None, "#000", False),
+    ]
+    (spot, none) = arrow_label_spots(arrows, 1.0)
+    assert none is None
+    hw, hh = label_half("facing: neighbours", 7.5)
+    assert spot[0] < 100.0  # to the left: the right would cover the second arrow
+    assert not any(box_meets_segment(*spot, hw, hh, *a[:4]) for a in arrows)

@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable
 from pnpgen.errors import column_letters
 from pnpgen.render.flowables import MUTED, drafting, drawer_for
 from pnpgen.render.pdf import colour as rl_colour
-from pnpgen.rulebook.crops import ARROW_LABEL_SIZE, arrow_label_centre, label_half
+from pnpgen.rulebook.crops import ARROW_LABEL_SIZE, arrow_label_spots
 from pnpgen.shapes import outline
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
@@ -70,8 +70,10 @@ class DiagramFlowable(Flowable):
         self._grid()
         for face, cx, cy, w, h, rotate in plan.pieces:
             self._piece(drawer, face, cx, cy, w, h, rotate)
-        for arrow in plan.arrows:
-            self._arrow(*arrow)
+        for (x1, y1, x2, y2, label, colour, dashed), spot in zip(
+            plan.arrows, arrow_label_spots(plan.arrows, s), strict=True
+        ):
+            self._arrow(x1, y1, x2, y2, label, colour, dashed, spot)
         for x, y, text, size, colour in plan.labels:
             self._label(*self.at(x, y), text, size, colour)
         c.restoreState()
@@ -166,8 +168,8 @@ class DiagramFlowable(Flowable):
         _shape(c, face.shape, pw, ph, fill=False)
         c.restoreState()
 
-    def _arrow(self, x1, y1, x2, y2, label, colour, dashed):
-        c, s = self.canv, self.scale
+    def _arrow(self, x1, y1, x2, y2, label, colour, dashed, spot=None):
+        c = self.canv
         (ax, ay), (bx, by) = self.at(x1, y1), self.at(x2, y2)
         length = math.hypot(bx - ax, by - ay)
         if length < 1:
@@ -198,10 +200,8 @@ class DiagramFlowable(Flowable):
             p.close()
             c.drawPath(p, stroke=1, fill=1)
             c.restoreState()
-        if label:  # beside the arrow, never on it: where the rulebook's crop check found room for it
-            hw, hh = (d / s for d in label_half(label, ARROW_LABEL_SIZE))
-            cx, cy = arrow_label_centre(x1, y1, x2, y2, hw, hh, 1.5 / s)
-            self._label(*self.at(cx, cy), label, ARROW_LABEL_SIZE, colour)
+        if label and spot is not None:  # beside the arrow, never on one: where the rulebook's check holds it
+            self._label(*self.at(*spot), label, ARROW_LABEL_SIZE, colour)
 
     def _label(self, x, y, text, size, colour):
         c = self.canv

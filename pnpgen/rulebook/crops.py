@@ -34,15 +34,34 @@ def label_half(text: str, size: float) -> tuple[float, float]:
     return unit_width(text, LABEL_FONT) * size / 2 + pad, size * 0.55 + pad * 0.6
 
 
-def arrow_label_centre(x1, y1, x2, y2, half_w: float, half_h: float, gap: float) -> tuple[float, float]:
+def arrow_label_centre(
+    x1, y1, x2, y2, half_w: float, half_h: float, gap: float, side: int = 1
+) -> tuple[float, float]:
     """Where an arrow's label goes: beside the middle of the arrow, pushed off it along its normal by the box's
-    own reach in that direction plus `gap`, so the box never covers the line it names."""
+    own reach in that direction plus `gap`, so the box never covers the line it names. `side` 1 is below (y
+    down), or right of an upright arrow; -1 the other side."""
     length = math.hypot(x2 - x1, y2 - y1) or 1.0
     nx, ny = -(y2 - y1) / length, (x2 - x1) / length
-    if ny < 0 or (ny == 0 and nx < 0):  # always the same side of the page: above, or left of an upright arrow
+    if ny < 0 or (ny == 0 and nx < 0):  # the same side of the page whichever way the arrow points
         nx, ny = -nx, -ny
+    nx, ny = nx * side, ny * side
     reach = abs(nx) * half_w + abs(ny) * half_h + gap
     return (x1 + x2) / 2 + nx * reach, (y1 + y2) / 2 + ny * reach
+
+
+def arrow_label_spots(arrows, scale: float) -> list:
+    """Each arrow's label centre (None without a label), in the plan's points: on the side where its box meets
+    no arrow at all, when one side does; the renderer draws them here, the check holds them to it."""
+    out: list = []
+    for x1, y1, x2, y2, label, *_ in arrows:
+        if not label:
+            out.append(None)
+            continue
+        hw, hh = (d / scale for d in label_half(label, ARROW_LABEL_SIZE))
+        spots = [arrow_label_centre(x1, y1, x2, y2, hw, hh, 1.5 / scale, side) for side in (1, -1)]
+        clear = [p for p in spots if not any(box_meets_segment(*p, hw, hh, *a[:4]) for a in arrows)]
+        out.append((clear or spots)[0])
+    return out
 
 
 def box_meets_segment(cx, cy, half_w, half_h, x1, y1, x2, y2) -> bool:
@@ -135,13 +154,16 @@ def check_crops(plan, data, diags: Diagnostics) -> None:
         hw, hh = (d / scale for d in label_half(text, size))
         if _cut((x - hw, y - hh, x + hw, y + hh), view):
             diags.error(loc, f"the diagram's view cuts the label {text!r}", hint)
-    for (x1, y1, x2, y2, label, _c, _d), loc in zip(plan.arrows, plan.arrow_locs, strict=True):
+    spots = arrow_label_spots(plan.arrows, scale)
+    for (x1, y1, x2, y2, label, _c, _d), loc, spot in zip(plan.arrows, plan.arrow_locs, spots, strict=True):
         if not label:
             continue
         hw, hh = (d / scale for d in label_half(label, ARROW_LABEL_SIZE))
-        cx, cy = arrow_label_centre(x1, y1, x2, y2, hw, hh, 1.5 / scale)
-        if box_meets_segment(cx, cy, hw, hh, x1, y1, x2, y2):
-            diags.error(loc, f"the arrow's label {label!r} would cover its arrow")
+        cx, cy = spot
+        covered = [a for a in plan.arrows if box_meets_segment(cx, cy, hw, hh, *a[:4])]
+        if covered:
+            whose = "its arrow" if any(a[:4] == (x1, y1, x2, y2) for a in covered) else "another arrow"
+            diags.error(loc, f"the arrow's label {label!r} would cover {whose}: move or shorten one of them")
         elif _cut((cx - hw, cy - hh, cx + hw, cy + hh), view):
             diags.error(loc, f"the diagram's view cuts the arrow's label {label!r}", hint)
     if plan.board is not None:
