@@ -135,7 +135,7 @@ BREAKS = [
         "river",
         "neighbours",
         {"to: [5.25, 5.0], kind: moves,": "to: [5.25, 5.0], kind: moves, dashed: true,"},
-        18,
+        22,
         "neighbours",
     ),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
