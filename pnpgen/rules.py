@@ -23,7 +23,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NAMES = {
     "pieces(component, field=value ...)": "the diagram's pieces, of one component and with those fields",
     "arrows": "the diagram's arrows: `start`, `end` ([col, row]), `label`, `kind`, `dashed`",
-    "labels": "the diagram's labels: `at`, `text`",
+    "labels": "the diagram's labels: `at`, `text`, `measure`",
     "marks": "the diagram's marked cells: `col`, `row`, `cross`, `fill`",
     "beside(piece, component, step)": "pieces `step` cells (default 1) away along a row or a column",
     "diagonal(piece, component, step)": "pieces `step` cells away diagonally",
@@ -69,7 +69,7 @@ class _Scope:
             self.arrows.append(item)
         self.labels = []
         for lab in scene.labels:
-            item = Item(at=list(lab.at), text=lab.text)
+            item = Item(at=list(lab.at), text=lab.text, measure=lab.measure)
             item.loc = lab.loc
             self.labels.append(item)
         self.marks = []

@@ -138,6 +138,7 @@ BREAKS = [
         22,
         "neighbours",
     ),
+    ("river", "attack", {'text: "red 4 2 5"': 'text: "red 4 2"'}, 21, "one-die-a-soldier"),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
 ]
 
@@ -302,3 +303,13 @@ def test_an_arrows_label_goes_to_the_side_where_it_covers_no_arrow():
     hw, hh = label_half("facing: neighbours", 7.5)
     assert spot[0] < 100.0  # to the left: the right would cover the second arrow
     assert not any(box_meets_segment(*spot, hw, hh, *a[:4]) for a in arrows)
+
+
+def test_an_attacks_sums_and_outcome_are_worked_out_from_its_dice(tmp_path):
+    root = copy_game(tmp_path, "river")
+    shown = plans(root, "river")["attack"]
+    assert "'Red: 4 + 2 + 5 = 11'" in shown and "'Red 11 < Blue 12: every attacker dies'" in shown
+    path = root / "content" / "river" / "diagrams" / "attack.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace('"red 4 2 5"', '"red 6 6 5"'), encoding="utf-8")
+    changed = plans(root, "river")["attack"]
+    assert "'Red: 6 + 6 + 5 = 17'" in changed and "'Red 17 > Blue 12: every defender dies'" in changed
