@@ -32,6 +32,7 @@ NAMES = {
     "at(cell, component)": "the pieces standing in a whole cell [col, row]",
     "cells(col1, row1, col2, row2)": "every whole cell [col, row] of that rectangle, row by row (at most 3,600)",
     "cell(point)": "the whole cell [col, row] a point lies in",
+    "look_up(table, keys)": "the value of each key in a table (a mapping): a token's turn to the number it shows",
     "board": "the board side under the diagram: its fields, and `data` (the board's own data)",
     "measure(id, item)": "a measure of facts.yaml worked out for an arrow or label",
     "total(id, items)": "the sum of a measure over items (arrows, say)",
@@ -125,6 +126,16 @@ class _Scope:
         return None
 
     @staticmethod
+    def look_up(table, keys):
+        keys = list(keys)
+        if len(keys) > MAX_CELLS:
+            raise ValueError(f"look_up(): at most {MAX_CELLS} keys")
+        missing = [k for k in keys if k not in table]
+        if missing:
+            raise ValueError(f"look_up(): the table has no {missing[0]!r}")
+        return [table[k] for k in keys]
+
+    @staticmethod
     def cell(point):
         return [math.floor(point[0] + 0.5), math.floor(point[1] + 0.5)]
 
@@ -158,6 +169,7 @@ class _Scope:
             "below": self.below,
             "on": self.on,
             "cell": self.cell,
+            "look_up": self.look_up,
             "board": self.board,
             "it": it,
         }

@@ -139,6 +139,7 @@ BREAKS = [
         "neighbours",
     ),
     ("river", "attack", {'text: "red 4 2 5"': 'text: "red 4 2"'}, 21, "one-die-a-soldier"),
+    ("seven-gods", "persuasion", {"size: 9mm, rotate: -90}": "size: 9mm, rotate: 0}"}, 6, "persuaded"),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
 ]
 
@@ -189,6 +190,9 @@ def test_a_changed_rule_changes_the_worked_example(tmp_path):
     )
     changed = plans(root, "seven-gods")["currents"]
     assert "'Odin: card of 5'" in changed and "'Ra: card of 3'" in changed
+    assert (
+        "'2 + 4 = 6'" in plans(root, "seven-gods")["persuasion"]
+    )  # the tokens' sum, from how they are turned
 
 
 def test_a_wars_strengths_are_worked_out_by_the_rule(tmp_path):
