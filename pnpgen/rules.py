@@ -19,6 +19,7 @@ from pnpgen.templating import Compiler, TemplateProblem
 
 NEAR = 0.01  # cells: two positions closer than this are one
 MAX_CELLS = 3600  # a 60 x 60 grid
+MAX_ITEMS = 10_000  # items a rule's `each` may give, per diagram
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NAMES = {
     "pieces(component, field=value ...)": "the diagram's pieces, of one component and with those fields",
@@ -263,7 +264,7 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
         try:
             items = [None]
             if rule["each"] is not None:
-                items = list(_eval(compiler, rule, "each", scope.names()))
+                items = _items(_eval(compiler, rule, "each", scope.names()), rule)
             for item in items:
                 held = _eval(compiler, rule, "holds", scope.names(item))
                 if not isinstance(held, bool):
@@ -284,6 +285,18 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
             report.add("error", f"rule {rule['id']}", f"in diagram '{scene.id}': {exc}", rule.loc)
             return None
     return out
+
+
+def _items(given, rule) -> list:
+    """`each`'s items: a list (or other finite sequence) of at most MAX_ITEMS."""
+    if isinstance(given, (str, bytes, dict)) or not hasattr(given, "__iter__"):
+        raise TemplateProblem(rule.loc_of("each"), f"'each' must give a list (got {type(given).__name__})")
+    items = []
+    for item in given:
+        items.append(item)
+        if len(items) > MAX_ITEMS:
+            raise TemplateProblem(rule.loc_of("each"), f"'each' gives more than {MAX_ITEMS:,} items")
+    return items
 
 
 def _where(item, scope: _Scope) -> Location | None:
