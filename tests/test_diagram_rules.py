@@ -140,6 +140,13 @@ BREAKS = [
     ),
     ("river", "attack", {'text: "red 4 2 5"': 'text: "red 4 2"'}, 21, "one-die-a-soldier"),
     ("seven-gods", "persuasion", {"size: 9mm, rotate: -90}": "size: 9mm, rotate: 0}"}, 6, "persuaded"),
+    (
+        "orbis",
+        "irrigation",
+        {"stone-yellow, at: [1.5, 2]": "stone-green, at: [1.5, 2]"},
+        12,
+        "irrigation-validated",
+    ),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
 ]
 
