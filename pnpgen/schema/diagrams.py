@@ -89,7 +89,7 @@ def as_card(value):
         if isinstance(value, int):
             raise Invalid(
                 f"must name a card by its id or name, not by its place in the list (got {value}): "
-                "moving a card in its file would change the picture"
+                f"moving a card in its file would change the picture (a card named {value}? write it in quotes)"
             )
         raise Invalid(f"must be a card's id or name (got {describe(value)})")
     return value
