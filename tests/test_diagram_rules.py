@@ -324,3 +324,12 @@ def test_an_attacks_sums_and_outcome_are_worked_out_from_its_dice(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace('"red 4 2 5"', '"red 6 6 5"'), encoding="utf-8")
     changed = plans(root, "river")["attack"]
     assert "'Red: 6 + 6 + 5 = 17'" in changed and "'Red 17 > Blue 12: every defender dies'" in changed
+
+
+def test_the_docs_name_every_name_a_rule_sees():
+    from pnpgen.rules import NAMES
+
+    docs = (REPO / "docs" / "content-format.md").read_text(encoding="utf-8")
+    table = docs[docs.index("What a rule's expressions see:") : docs.index("### Keys of a rule")]
+    for name in NAMES:
+        assert f"`{name.split('(')[0]}" in table, name
