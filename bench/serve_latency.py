@@ -27,9 +27,12 @@ EDITS = 3
 TARGET = 0.3  # s, the speed issue's target for a one-card edit
 
 
+TOKEN = {}  # port -> the run's token, from the address `serve` printed
+
+
 def get(port: int, path: str) -> bytes:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    conn.request("GET", path)
+    conn.request("GET", path, headers={"X-Pnpgen-Token": TOKEN[port]})
     body = conn.getresponse().read()
     conn.close()
     return body
@@ -60,7 +63,7 @@ def settle(port: int, state: dict) -> dict:
     while True:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1.5)
         try:
-            conn.request("GET", f"/state?since={state['version']}")
+            conn.request("GET", f"/state?since={state['version']}", headers={"X-Pnpgen-Token": TOKEN[port]})
             state = json.loads(conn.getresponse().read())
         except TimeoutError:
             return state
@@ -79,7 +82,9 @@ def measure(work: Path, game: str) -> list[tuple[float, float]]:
         text=True,
     )
     try:
-        port = int(re.search(r":(\d+)/", proc.stdout.readline()).group(1))
+        address = re.search(r":(\d+)/\?t=([A-Za-z0-9_-]+)", proc.stdout.readline())
+        port = int(address.group(1))
+        TOKEN[port] = address.group(2)
         state = json.loads(get(port, "/state?since=-1"))
         while not state["games"]:  # the first build is in
             state = json.loads(get(port, f"/state?since={state['version']}"))

@@ -3,78 +3,13 @@ as an attacker would try them. The server runs as the user runs it: `python -m p
 
 from __future__ import annotations
 
-import http.client
-import json
-import os
 import re
 import shutil
 import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
-
-HEROES = "content/sample/decks/heroes.yaml"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-class Served:
-    def __init__(self, project: Path):
-        self.project = project
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pnpgen", "serve", "sample", "--port", "0", "--out", "out"],
-            cwd=project,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        line = self.proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert match, line + self.proc.stdout.read()
-        self.port = int(match.group(1))
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.state(since=-1)  # the first build is in
-
-    def get(self, path: str) -> tuple[int, str, bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        conn.request("GET", path)
-        response = conn.getresponse()
-        body = response.read()
-        conn.close()
-        return response.status, response.getheader("Content-Type", ""), body
-
-    def state(self, since: int) -> dict:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            status, _, body = self.get(f"/state?since={since}")
-            state = json.loads(body)
-            if status == 200 and state["version"] > since and state["games"]:
-                return state
-        raise AssertionError("the page's state never changed")
-
-    def stop(self) -> str:
-        """Stop it; what it printed."""
-        self.proc.terminate()
-        try:
-            out, _ = self.proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            out, _ = self.proc.communicate()
-        return out
+from conftest import FIXTURES
+from serving import CHROMIUM_FLAGS, Served, edit
 
 
 @pytest.fixture
@@ -84,13 +19,6 @@ def served(tmp_path):
     server = Served(project)
     yield server
     print(server.stop())  # shown when a test fails
-
-
-def edit(project: Path, old: str, new: str) -> None:
-    path = project / HEROES
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new))
 
 
 @pytest.mark.slow

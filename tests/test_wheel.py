@@ -105,7 +105,7 @@ def test_the_wheel_installed_in_a_fresh_environment_runs_the_tutorial(tmp_path):
     assert Path(where).is_relative_to(tmp_path / "env"), where  # the wheel's, never the repository's
     assert not Path(where).is_relative_to(ROOT)
     # the preview page is package data, read through importlib.resources as `serve` reads it
-    page = "from pnpgen.serve.preview import page_html; print(len(page_html()))"
+    page = "from pnpgen.serve.server import page_html; print(len(page_html()))"
     assert int(run([python, "-c", page], tmp_path, env)) > 1000
 
     desk = tmp_path / "desk"  # the designer's empty folder

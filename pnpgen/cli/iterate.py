@@ -71,7 +71,7 @@ def changes(old, new, since, games, content, out, no_check, debug):
     "--host",
     default="127.0.0.1",
     show_default=True,
-    help="The address to listen on; anything but this machine's own exposes your game to the network.",
+    help="The address to listen on (::1 for IPv6); anything but this machine's own is warned about.",
 )
 @_content_option
 @_out_option
@@ -86,7 +86,8 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
 
     Builds like `watch` (into OUT) and shows the faces cut from the PDFs it wrote; only faces that changed
     reload. A save with an error shows it over the last good faces, with file:line:column. Click a face for its
-    fields and where it comes from.
+    fields and where it comes from. Open the address it prints: it carries this run's token, without which the
+    server answers nothing of the game (nor to another site, nor to another Host name).
     """
     import sys
 

@@ -177,19 +177,29 @@ def run(
     stop_event=None,
 ) -> None:
     from pnpgen.commands import watch
-    from pnpgen.serve.preview import Preview, make_server
+    from pnpgen.serve.guard import Guard, loopback
+    from pnpgen.serve.preview import Preview
+    from pnpgen.serve.server import make_server
 
     roots = project.select(names)  # usage errors before anything starts
     preview = Preview(project, [r.name for r in roots])
     sketcher = Sketcher(project)
+    guard = Guard(host, port)
     try:
-        server = make_server(preview, host, port)
-    except OSError as exc:
-        from pnpgen.errors import UsageProblem
+        server = make_server(preview, guard)
+    except (OSError, OverflowError) as exc:
+        from pnpgen.errors import UsageProblem, printable
 
-        raise UsageProblem(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        reason = getattr(exc, "strerror", None) or exc
+        raise UsageProblem(f"cannot listen on {printable(host)}:{port}: {reason}") from None
     threading.Thread(target=server.serve_forever, name="pnpgen-serve", daemon=True).start()
-    echo(f"serving http://{host}:{server.server_address[1]}/ (Ctrl-C to stop)", False)
+    echo(f"serving {guard.url()} (Ctrl-C to stop)", False)
+    if not loopback(host):
+        echo(
+            f"warning: listening on {host}, beyond this machine: anyone who can reach it and learns the page's "
+            "address (its token) can read the game; use --host 127.0.0.1 unless you mean to share it",
+            True,
+        )
 
     def before(games: list[str], paths: list[str], started: float) -> None:
         looked = sketcher.look(games, paths)

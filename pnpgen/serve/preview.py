@@ -9,24 +9,17 @@ written (`Preview.early`, from the staging folder), before the rest of its game;
 first asked for. PNG rather than SVG: it is exactly what the PDF shows, fonts and art included, with no second
 renderer to disagree with the first.
 
-The server (the standard library's `ThreadingHTTPServer`: no dependency for a page one person opens on their own
-machine) answers four kinds of request and nothing else: `/` (the page), `/state` (JSON, long-polled),
-`/img/<key>.png` (a PNG held in memory) and `/favicon.ico` (none). No part of a request's path reaches the file
-system. A broken save shows its errors over the last good faces; a client that closes its connection early is
-ignored.
+The server that answers the page (`serve/server.py`, guarded by `serve/guard.py`) reads from this state only; no
+part of a request's path reaches the file system. A broken save shows its errors over the last good faces.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
 from collections import OrderedDict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 from pnpgen.errors import printable
 from pnpgen.pipeline import manifest
@@ -361,54 +354,3 @@ def _png(image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
-
-
-def page_html() -> bytes:
-    return resources.files("pnpgen").joinpath("data/serve.html").read_bytes()
-
-
-class Handler(BaseHTTPRequestHandler):
-    """The four routes; nothing else, and never a path of the file system."""
-
-    preview: Preview
-    server_version = "pnpgen"
-
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-        url = urlparse(self.path)
-        try:
-            if url.path in ("/", "/index.html"):
-                self._send(200, "text/html; charset=utf-8", page_html(), cache=False)
-            elif url.path == "/state":
-                asked = parse_qs(url.query).get("since", ["-1"])[0]
-                since = int(asked) if asked.isdigit() else -1
-                body = json.dumps(self.preview.state(since, wait=15.0)).encode()
-                self._send(200, "application/json", body, cache=False)
-            elif url.path.startswith("/img/") and url.path.endswith(".png"):
-                data = self.preview.image(url.path[len("/img/") : -len(".png")])
-                if data is None:
-                    self._send(404, "text/plain", b"no such image\n", cache=False)
-                else:
-                    self._send(200, "image/png", data, cache=True)
-            else:
-                self._send(404, "text/plain", b"not found\n", cache=False)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the browser went away mid-answer
-
-    def _send(self, code: int, kind: str, body: bytes, cache: bool) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if cache else "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - http.server's name
-        pass  # quiet: the terminal shows builds, not requests
-
-
-def make_server(preview: Preview, host: str, port: int) -> ThreadingHTTPServer:
-    handler = type("PreviewHandler", (Handler,), {"preview": preview})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server

@@ -137,9 +137,15 @@ class Job:
         )
         base = f"http://127.0.0.1:{port}"
         try:
+            serving = _read_until(proc, ("serving http",), 120) or ""
+            token = serving.split("?t=")[-1].split()[0] if "?t=" in serving else ""
+            self.say(
+                bool(token), "portable: pnpgen serve prints its address with the run's token", _tail(proc)
+            )
+            base_state = f"{base}/state?t={token}&since="
             page = _get(base + "/", 120)
             self.say(page is not None and b"<html" in page.lower(), "portable: pnpgen serve answers its page")
-            state = _state(base, -1, 120)
+            state = _state(base_state, -1, 120)
             self.say(state is not None, "portable: pnpgen serve gives its state", _tail(proc))
             version = state.get("version", 0) if state else 0
             card = _a_component_file(self.work / "portable" / "content" / game)
@@ -147,7 +153,7 @@ class Job:
             deadline = time.monotonic() + 120
             seen = None
             while time.monotonic() < deadline:
-                seen = _state(base, version, 20)
+                seen = _state(base_state, version, 20)
                 if seen and seen.get("version", 0) > version:
                     break
             self.say(
@@ -220,8 +226,8 @@ def _get(url: str, seconds: float) -> bytes | None:
     return None
 
 
-def _state(base: str, since: int, seconds: float) -> dict | None:
-    body = _get(f"{base}/state?since={since}", seconds)
+def _state(address: str, since: int, seconds: float) -> dict | None:
+    body = _get(f"{address}{since}", seconds)
     return json.loads(body) if body else None
 
 
