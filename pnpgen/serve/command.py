@@ -177,6 +177,7 @@ def run(
     stop_event=None,
 ) -> None:
     from pnpgen.commands import watch
+    from pnpgen.serve.editor import Editor
     from pnpgen.serve.guard import Guard, loopback
     from pnpgen.serve.preview import Preview
     from pnpgen.serve.server import make_server
@@ -186,7 +187,7 @@ def run(
     sketcher = Sketcher(project)
     guard = Guard(host, port)
     try:
-        server = make_server(preview, guard)
+        server = make_server(preview, guard, Editor(project, preview, sketcher))
     except (OSError, OverflowError) as exc:
         from pnpgen.errors import UsageProblem, printable
 

@@ -226,6 +226,10 @@ class Preview:
             games = [self.games[g] for g in self.order if g in self.games]
             return {"version": self.version, "took": self.took, "games": games}
 
+    def keep(self, key: str, data: bytes) -> None:
+        """An image the editor drew (`serve/editor.py`), answered at `/img/<key>.png` like the others."""
+        self._keep(key, data)
+
     def image(self, key: str) -> bytes | None:
         if not _KEY.match(key):
             return None
@@ -300,9 +304,9 @@ def _sketched(component: str, item: dict, shown: list) -> dict:
     return item
 
 
-def _draw_alone(faces: list, icons: dict) -> list | None:
-    """Each face drawn on a page of its own (`render.pdf.write_face_pages`) and rasterised at DPI, as PNG; None
-    when drawing fails."""
+def _draw_alone(faces: list, icons: dict, dpi: float = DPI, bleed: bool = False) -> list | None:
+    """Each face drawn on a page of its own (`render.pdf.write_face_pages`; with its bleed when `bleed`) and
+    rasterised at `dpi`, as PNG; None when drawing fails."""
     import tempfile
 
     import pypdfium2 as pdfium
@@ -314,13 +318,13 @@ def _draw_alone(faces: list, icons: dict) -> list | None:
         for n, face in enumerate(faces):
             path = Path(scratch) / f"{n}.pdf"
             try:
-                write_face_pages(path, [face], 0.0, icons, "pnpgen preview")
+                write_face_pages(path, [face], face.bleed_pt if bleed else 0.0, icons, "pnpgen preview")
                 doc = pdfium.PdfDocument(str(path))
             except Exception:  # noqa: BLE001 - damaged art and the like: the build that follows reports it
                 return None
             try:
                 page = doc[0]
-                out.append(_png(page.render(scale=DPI / 72).to_pil().convert("RGB")))
+                out.append(_png(page.render(scale=dpi / 72).to_pil().convert("RGB")))
                 page.close()
             finally:
                 doc.close()

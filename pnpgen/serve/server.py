@@ -153,7 +153,11 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self._send(200, "image/png", data, cache=True)
         else:
-            self._send(404, "text/plain", b"not found\n")
+            answer = None if self.editor is None else self.editor.get(path, query)
+            if answer is None:
+                self._send(404, "text/plain", b"not found\n")
+            else:
+                self._send(answer[0], "application/json", json.dumps(answer[1]).encode())
 
     def _post(self, path: str, body: bytes) -> None:
         answer = None if self.editor is None else self.editor.post(path, body)

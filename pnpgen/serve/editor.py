@@ -1,0 +1,170 @@
+"""The editor's routes: a card's faces with their elements (`GET /look`), and writes (`POST /edit`).
+
+`/look?game=G&component=C&card=N` draws card N of deck C from the files as they are on disk now (not the last
+build: right after a write the page shows its result without waiting for the build that follows), each face
+large (`look.ZOOM_DPI`, with its bleed) under `/img/z<digest>.png`, and says what each element is
+(`serve/look.py`) and the sha256 of every layout file it names.
+
+`POST /edit` takes one JSON object: `op` (set, add, delete, duplicate, order, restore), `file` (as `/look` named
+it), `digest` (the file's sha256 when the page read it) and what the op needs. The file must be one of this game's
+own layouts (`look.Writable`), unchanged since the page read it (else 409 and the page reloads it); values are
+checked by the same field tables as the build before anything is written. Writes go through `serve/writes.py`
+(the `pnpgen edit` engine). The answer is the file's new digest and the digest it had, which is what undo and
+redo send back (`restore`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from pnpgen.errors import ContentError, Diagnostics, printable
+from pnpgen.serve import look as looks
+from pnpgen.serve import writes
+
+OPS = ("set", "add", "delete", "duplicate", "order", "restore")
+
+
+class Editor:
+    def __init__(self, project, preview, sketcher):
+        self.project, self.preview, self.sketcher = project, preview, sketcher
+        self._lock = threading.Lock()  # one look or write at a time: they draw with the build's machinery
+        self.history = writes.History()
+
+    # -- routes ------------------------------------------------------------------------------------------------
+    def get(self, path: str, query: dict[str, list[str]]) -> tuple[int, dict] | None:
+        if path != "/look":
+            return None
+        one = {k: v[0] for k, v in query.items() if v}
+        game, component, card = one.get("game", ""), one.get("component", ""), one.get("card", "0")
+        if game not in self.preview.order or not (card.isascii() and card.isdigit() and len(card) < 7):
+            return 404, {"error": "no such game or card"}
+        with self._lock:
+            return self._look(game, component, int(card))
+
+    def post(self, path: str, body: bytes) -> tuple[int, dict] | None:
+        if path != "/edit":
+            return None
+        try:
+            asked = json.loads(body, parse_constant=_no_constant)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return 400, {"error": "the body must be a JSON object"}
+        if not isinstance(asked, dict) or asked.get("op") not in OPS:
+            return 400, {"error": f"'op' must be one of {', '.join(OPS)}"}
+        game = asked.get("game")
+        if not isinstance(game, str) or game not in self.preview.order:
+            return 404, {"error": "no such game"}
+        with self._lock:
+            return self._edit(game, asked)
+
+    # -- what they do ------------------------------------------------------------------------------------------
+    def _loaded(self, game: str):
+        """The game as its files are now: model, reader, layout library, icons and fonts."""
+        from pnpgen.layout.spec import LayoutLibrary
+        from pnpgen.pipeline.run import game_fonts
+        from pnpgen.schema import load_game
+        from pnpgen.templating import Compiler
+
+        root = self.project.content / game
+        reader = self.sketcher.reader(root)
+        model = load_game(root, reader, Diagnostics())
+        fonts = game_fonts(model)
+        icons = self.sketcher.icons(model, reader)
+        if icons is None:
+            raise ContentError.at(model.loc, "its icons do not load")
+        library = LayoutLibrary(
+            self.project.layout_folders(model.root),
+            Compiler(),
+            reader,
+            palette=model.palette,
+            icons=icons,
+            fonts=fonts,
+        )
+        return model, reader, library, icons, fonts
+
+    def _look(self, game: str, component: str, card: int) -> tuple[int, dict]:
+        from pnpgen.faces import face_digest
+        from pnpgen.serve.preview import _draw_alone
+
+        try:
+            model, reader, library, icons, fonts = self._loaded(game)
+            seen = looks.look(model, reader, library, icons, fonts, component, card)
+        except KeyError:
+            return 404, {"error": f"no card {card} in a deck '{printable(component)}'"}
+        except ContentError as exc:
+            return 422, {"error": _first(exc)}
+        files: dict[str, str] = {}
+        writable = looks.Writable(model.root)
+        for face in seen["faces"]:
+            drawn = face.pop("face")
+            key = "z" + face_digest(drawn)
+            if self.preview.image(key) is None:
+                images = _draw_alone([drawn], icons, dpi=looks.ZOOM_DPI, bleed=True)
+                if images:
+                    self.preview.keep(key, images[0])
+            face["image"] = f"/img/{key}.png"
+            layout = library.get(face["layout"], model.loc)
+            face["file"] = _shown(layout.path)
+            face["readonly"] = writable.why_not(layout.path)
+            for name in [face["file"]] + [e["file"] for e in face["elements"]]:
+                if name not in files:
+                    files[name] = writes.digest_of(Path(name))
+        seen["files"] = files
+        seen["palette"] = sorted(model.palette)
+        seen["icons"] = sorted(icons)[:400]
+        seen["art"] = _art(model.root)
+        return 200, seen
+
+    def _edit(self, game: str, asked: dict) -> tuple[int, dict]:
+        root = self.project.content / game
+        file, digest = asked.get("file"), asked.get("digest")
+        if not isinstance(file, str) or not isinstance(digest, str):
+            return 400, {"error": "a write names its 'file' and the 'digest' it had when the page read it"}
+        path = Path(file)
+        refused = looks.Writable(root).why_not(path)
+        if refused:
+            return 403, {"error": f"{printable(file)}: {refused}"}
+        now = writes.digest_of(path)
+        if now != digest:
+            return 409, {
+                "error": f"{printable(file)} changed on disk since the page read it: reloaded",
+                "digest": now,
+            }
+        try:
+            if asked["op"] == "restore":
+                done = self.history.restore(path, digest, asked.get("to"))
+            else:
+                _model, _reader, library, _icons, _fonts = self._loaded(game)
+                done = writes.apply(path, asked, library.known, self.history)
+        except writes.Refused as exc:
+            return exc.code, {"error": exc.message}
+        except ContentError as exc:
+            return 422, {"error": _first(exc)}
+        return 200, {"file": file, "before": digest, "digest": done}
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a layout can hold")
+
+
+def _first(exc: ContentError) -> str:
+    d = exc.diagnostics.errors[0] if exc.diagnostics.errors else None
+    return printable(f"{d.location}: {d.message}") if d is not None else printable(str(exc))
+
+
+def _shown(path: Path) -> str:
+    from pnpgen.errors import display_path
+
+    return display_path(path)
+
+
+def _art(game_root: Path) -> list[str]:
+    folder = game_root / "art"
+    try:
+        names = sorted(
+            p.name for p in folder.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".svg")
+        )
+    except OSError:
+        return []
+    return names[:200]

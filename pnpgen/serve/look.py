@@ -1,0 +1,212 @@
+"""What the editor shows of one card: each face drawn large, and the layout elements that drew it.
+
+A card's front and back are drawn as the build draws them (`Painter.card`), with `FaceContext.origins` on: each
+face's operations are traced to the elements that drew them (as shop preflight does). For each element the page
+is given its box on the face in millimetres (its declared `x y w h`, `area`, `size` or end points, evaluated for
+this card; or what it drew), the file and line that define it (the right file of an `extends` chain), its index
+in that file's `elements:` list, its values as written, and whether it can be moved or resized by hand, and if
+not, why and which line to edit instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnpgen import units
+from pnpgen.errors import ContentError, Diagnostics, Location, printable
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
+
+ZOOM_DPI = 220  # the editor's faces: a poker card about 550 px wide, sharp at twice the page's size
+MOVE_KEYS = {"line": ("x1", "y1", "x2", "y2")}  # what a move shifts; any other type: x and y
+SIZE_KEYS = {"line": ("x2", "y2"), "icon": ("size",)}  # what a resize sets; any other type: w and h
+
+
+def mm(pt: float) -> float:
+    return round(units.mm(pt), 3)
+
+
+def element_box(el, ctx: dict, fc, ops: list) -> tuple[float, float, float, float] | None:
+    """The element's box in points, as its values give it for this card; else the extent of what it drew."""
+    from pnpgen.layout.draw import _Props  # the build's own evaluation of an element's values
+
+    p = _Props(el, ctx, fc)
+    try:
+        if el.type == "line":
+            x1, y1, x2, y2 = (p.get(k) for k in MOVE_KEYS["line"])
+            return min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
+        if el.type == "icon" and not p.given("w"):
+            size = p.get("size")
+            return p.get("x"), p.get("y"), size, size
+        if "x" in el.definition.keys and "w" in el.definition.keys:
+            return p.box()
+    except Exception:  # noqa: BLE001 - a value this card cannot give: the extent drawn is shown instead
+        pass
+    return extent(ops)
+
+
+def extent(ops: list) -> tuple[float, float, float, float] | None:
+    xs: list[float] = []
+    ys: list[float] = []
+    for op in ops:
+        if isinstance(op, (Rect, Ellipse, Icon, Image, Vector)):
+            xs += [op.x, op.x + op.w]
+            ys += [op.y, op.y + op.h]
+        elif isinstance(op, Line):
+            xs += [op.x1, op.x2]
+            ys += [op.y1, op.y2]
+        elif isinstance(op, Polygon):
+            xs += [x for x, _ in op.points]
+            ys += [y for _, y in op.points]
+        elif isinstance(op, Text):
+            xs += [op.x, op.x + 0.5 * op.size * len(op.text)]
+            ys += [op.y - op.size, op.y + 0.25 * op.size]
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _written(value) -> Any:
+    """A value as the page shows it in the properties panel: the text written in the file."""
+    raw = value.raw
+    return raw if isinstance(raw, (str, int, float, bool)) or raw is None else printable(repr(raw))
+
+
+def editable(el, keys: tuple[str, ...], what: str) -> str:
+    """'' when every key of `keys` is a plain number in the file; else why the element cannot be `what`."""
+    if el.for_each is not None:
+        return f"made by 'for_each' ({el.for_each.loc}): edit that line"
+    if "area" in el.props:
+        return f"fills the area '{el.props['area'].raw}' ({el.props['area'].loc}): remove 'area' to place it"
+    for key in keys:
+        value = el.props.get(key)
+        if value is None:
+            continue
+        if not value.is_constant:
+            return f"its '{key}' is a template ({value.loc}): edit that line to {what} it"
+        if isinstance(value.raw, bool) or not isinstance(value.raw, (int, float)):
+            return f"its '{key}' is {value.raw!r} ({value.loc}), not a number of millimetres: edit that line"
+    if keys and all(key not in el.props for key in keys) and keys != ("size",):
+        return f"it gives no {'/'.join(keys)}"
+    return ""
+
+
+class Writable:
+    """Which files the page may write: the game's own layouts (never a shared or a built-in one)."""
+
+    def __init__(self, game_root: Path):
+        self.folder = (game_root / "layouts").resolve()
+
+    def why_not(self, path: Path) -> str:
+        try:
+            resolved = path.resolve()
+        except OSError:
+            return "a file that cannot be found"
+        if resolved.parent != self.folder or resolved.suffix != ".yaml":
+            return "not one of this game's own layouts (a shared or built-in layout is edited in its file)"
+        return ""
+
+
+def look(game, reader, library, icons, fonts, component: str, index: int) -> dict:
+    """Card `index` of deck `component` of `game`: each face's size, and its elements (see the module)."""
+    from pnpgen.layout.draw import template_names
+    from pnpgen.model import Deck
+    from pnpgen.pipeline.faces import Painter
+
+    deck = next((c for c in game.components if c.id == component and isinstance(c, Deck)), None)
+    if deck is None or not 0 <= index < len(deck.cards):
+        raise KeyError(component)
+    card = deck.cards[index]
+    painter = Painter(game, library, icons, reader, fonts)
+    fc = painter.context(deck)
+    fc.origins = {}
+    diags = Diagnostics()
+    front, back, ok = painter.card(deck, card, fc, diags)
+    writable = Writable(game.root)
+    faces = []
+    deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
+    game_info = {"id": game.id, "title": game.title, "players": game.players}
+    extra = {"index": card.index, "count": card.count, "designed": card.designed}
+    refs = (("front", front, deck.front_for(card)), ("back", back, deck.back_for(card)))
+    for side, face, ref in refs:
+        if face is None or ref is None:
+            continue
+        layout = library.get(ref.layout, ref.loc)
+        fields = {**ref.fields, **card.fields} if side == "front" else {**card.fields, **ref.fields}
+        fields.update(extra)
+        ctx = dict(template_names(fc, fields, deck_info, game_info))
+        try:
+            for name, value in layout.vars:
+                ctx[name] = value(ctx)
+        except Exception:  # noqa: BLE001 - the face drew, so its vars evaluate; a guard all the same
+            pass
+        spans, _label, _loc = fc.origins.get(face, ((), "", layout.loc))
+        faces.append(
+            {
+                "side": side,
+                "face": face,
+                "layout": layout.name,
+                "w": mm(face.width_pt),
+                "h": mm(face.height_pt),
+                "bleed": mm(face.bleed_pt),
+                "safe": mm(deck.safe_pt),
+                "shape": face.shape,
+                "elements": [
+                    _element(n, el, ctx, fc, list(face.ops[a:b]), writable, reader)
+                    for n, (a, b, el) in enumerate(spans)
+                ],
+            }
+        )
+    return {
+        "game": game.id,
+        "component": deck.id,
+        "card": index,
+        "name": card.name,
+        "source": f"{deck.loc.path}:{card.loc.line}",
+        "ok": ok,
+        "faces": faces,
+        "cards": [{"name": c.name, "line": c.loc.line} for c in deck.cards],
+    }
+
+
+def _element(n: int, el, ctx: dict, fc, ops: list, writable: Writable, reader) -> dict:
+    box = element_box(el, ctx, fc, ops)
+    path = Path(el.loc.path)
+    refused = writable.why_not(path)
+    moves = MOVE_KEYS.get(el.type, ("x", "y"))
+    sizes = SIZE_KEYS.get(el.type, ("w", "h"))
+    why_move = refused or editable(el, moves, "move")
+    why_size = refused or editable(el, sizes, "resize")
+    return {
+        "n": n,
+        "id": el.id,
+        "type": el.type,
+        "at": str(el.loc),
+        "file": el.loc.path,
+        "line": el.loc.line,
+        "index": _index_in_file(path, el.loc, reader),
+        "box": None if box is None else [mm(v) for v in box],
+        "values": {k: _written(v) for k, v in el.props.items()},
+        "lines": {k: v.loc.line for k, v in el.props.items()},
+        "move": [] if why_move else list(moves),
+        "resize": [] if why_size else list(sizes),
+        "why_move": why_move,
+        "why_resize": why_size,
+        "readonly": refused,
+    }
+
+
+def _index_in_file(path: Path, loc: Location, reader) -> int | None:
+    """The element's position in its file's `elements:` list (found by where it starts)."""
+    try:
+        data = reader.load_yaml(path, "layout")
+    except (ContentError, OSError):
+        return None
+    elements = data.get("elements") if hasattr(data, "get") else None
+    if elements is None or not hasattr(elements, "loc_at"):
+        return None
+    for i in range(len(elements)):
+        at = elements.loc_at(i)
+        if (at.line, at.col) == (loc.line, loc.col):
+            return i
+    return None

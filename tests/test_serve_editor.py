@@ -1,0 +1,384 @@
+"""The editor in `pnpgen serve` (issue 29, item 1): gestures on the page written back into the layout file, only
+the values they change, and the PDF redrawn; writes refused without the token, from another Host or site, to a
+file the page may not write, or over a file changed on disk. In Debian's chromium through Playwright, as the page
+test does; the refusals over plain HTTP."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from serving import CHROMIUM_FLAGS, Served
+
+LAYOUT = "content/sample/layouts/hero.yaml"
+HERO = """\
+# The hero card: a layout full of comments, to see that edits leave them be.
+vars:
+  accent: "{{ palette[card.colour | default('ember')] }}"
+elements:
+  - type: rect            # the background
+    area: bleed
+    fill: "{{ accent }}"
+  - id: panel   # the panel the text sits on
+    type: rect
+    x: 3
+    y: 12
+    w: 57.5     # as wide as the card allows
+    h: 73.9
+    radius: 2
+    fill: "#fbf6ea"
+  - type: text
+    x: 4
+    y: 3
+    w: "{{ w - 8 }}"
+    h: 8
+    text: "{{ card.name }}"
+    font: display-bold
+    size: 14
+    color: white
+    align: center
+    valign: middle
+
+  - id: badge
+    type: rect
+    x: 10
+    y: 30
+    w: 10
+    h: 10
+    fill: '#336699'   # single-quoted on purpose
+  - type: text
+    x: 5
+    y: "{{ h - 30 }}"
+    w: "{{ w - 10 }}"
+    h: 20
+    text: "{{ card.text }}"
+    size: 10
+    align: center
+    valign: middle
+"""
+ZOOM = 5  # px per mm, the editor's default
+
+
+def project(tmp: Path) -> Path:
+    shutil.copytree(FIXTURES / "basic", tmp / "p")
+    (tmp / "p" / LAYOUT).write_text(HERO)
+    return tmp / "p"
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def wait_for(check, seconds: float = 30.0, what: str = "a change"):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {seconds} s for {what}")
+
+
+def badge_pixel(root: Path, x_mm: float, y_mm: float) -> tuple[int, int, int]:
+    """The colour the built heroes.pdf shows at (x, y) mm on the first card's front (placed by its manifest)."""
+    import pypdfium2 as pdfium
+
+    entry = next(
+        e
+        for e in json.loads((root / "out/sample/manifest.json").read_text())["files"]
+        if e["path"] == "heroes.pdf"
+    )
+    page_no, x, y, w, h = entry["cards"][0]["front_at"]
+    doc = pdfium.PdfDocument(str(root / "out/sample/heroes.pdf"))
+    try:
+        page = doc[page_no]
+        scale = 2.0
+        image = page.render(scale=scale).to_pil().convert("RGB")
+        height = page.get_height()
+    finally:
+        doc.close()
+    mm = 72 / 25.4
+    px = (x + x_mm * mm) * scale
+    py = (height - y - h + y_mm * mm) * scale
+    return image.getpixel((round(px), round(py)))
+
+
+def near(colour, target=(0x33, 0x66, 0x99), tolerance=12) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, target))
+
+
+@pytest.fixture
+def browser_page():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extra")
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.skip("Debian's chromium is not installed (make test installs it where apt-get can)")
+    with sync_api.sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        except sync_api.Error as exc:
+            pytest.skip(f"chromium does not start here: {str(exc).splitlines()[0]}")
+        yield browser.new_page(viewport={"width": 1400, "height": 900})
+        browser.close()
+
+
+def open_editor(page, served: Served) -> None:
+    page.goto(served.url + "#edit=sample/heroes/0")
+    page.wait_for_selector("#e-face-front .el", timeout=30_000)
+
+
+def written(page, before: int) -> None:
+    page.wait_for_function(f"() => Number(document.body.dataset.written || 0) > {before}", timeout=30_000)
+
+
+def count(page) -> int:
+    return int(page.evaluate("() => Number(document.body.dataset.written || 0)"))
+
+
+def element_id(page, element_index: int) -> str:
+    """The outline of the element at `element_index` of hero.yaml on the front."""
+    return page.evaluate(
+        "i => document.querySelector(`#e-face-front .el[data-index='${i}']`).id", element_index
+    )
+
+
+def drag(page, selector: str, dx_mm: float, dy_mm: float, hold=None) -> None:
+    box = page.locator(selector).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx_mm * ZOOM / 2, y + dy_mm * ZOOM / 2, steps=4)
+    page.mouse.move(x + dx_mm * ZOOM, y + dy_mm * ZOOM, steps=4)
+    if hold is not None:
+        hold()
+    page.mouse.up()
+
+
+@pytest.mark.slow
+def test_drag_resize_nudge_and_snap_write_the_layout_in_place(tmp_path, browser_page):
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+    layout = root / LAYOUT
+    try:
+        built = sha(root / "out/sample/heroes.pdf")
+        assert near(badge_pixel(root, 15, 35)) and not near(badge_pixel(root, 25, 35))
+        open_editor(page, served)
+        badge = "#" + element_id(page, 3)
+
+        n = count(page)
+        drag(page, badge, 10, 0)  # drag 10 mm right
+        written(page, n)
+        text = layout.read_text()
+        assert text == HERO.replace("    x: 10\n    y: 30", "    x: 20\n    y: 30"), text
+        # the build that follows redraws the PDF: the badge is now 10 mm further right on the printed card
+        wait_for(lambda: sha(root / "out/sample/heroes.pdf") != built, what="the PDF redrawn")
+        wait_for(
+            lambda: near(badge_pixel(root, 25, 35)) and not near(badge_pixel(root, 15, 35)), what="badge"
+        )
+
+        page.click(badge)
+        n = count(page)
+        drag(page, "#e-handle-se", 5, 6)  # resize by its corner handle (its edges far from any guide)
+        written(page, n)
+        assert layout.read_text() == HERO.replace(
+            "    x: 10\n    y: 30\n    w: 10\n    h: 10", "    x: 20\n    y: 30\n    w: 15\n    h: 16"
+        )
+
+        page.click(badge)
+        n = count(page)
+        page.keyboard.press("ArrowRight")  # 0.5 mm
+        written(page, n)
+        n = count(page)
+        page.keyboard.press("Shift+ArrowDown")  # 5 mm
+        written(page, n)
+        assert layout.read_text() == HERO.replace(
+            "    x: 10\n    y: 30\n    w: 10\n    h: 10", "    x: 20.5\n    y: 35\n    w: 15\n    h: 16"
+        )
+
+        # snap: the badge's centre (28 mm) dragged 3.6 mm lands on the card's centre line (31.75 mm), a guide shows
+        page.click(badge)
+        n = count(page)
+        guides = []
+        drag(page, badge, 3.6, 0, hold=lambda: guides.append(page.locator(".guide").count()))
+        written(page, n)
+        assert guides[0] >= 1
+        assert "    x: 24.25\n    y: 35\n" in layout.read_text()
+    finally:
+        print(served.stop())
+
+
+@pytest.mark.slow
+def test_add_delete_duplicate_undo_and_redo(tmp_path, browser_page):
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+    layout = root / LAYOUT
+    try:
+        open_editor(page, served)
+        n = count(page)
+        page.click("button[data-add='ellipse']")
+        written(page, n)
+        added = layout.read_text()
+        assert added.startswith(HERO) and added[len(HERO) :] == (
+            '  - type: ellipse\n    x: 5\n    y: 5\n    w: 12\n    h: 12\n    fill: "#cccccc"\n'
+        )
+        assert page.locator("#e-face-front .el.selected").count() == 1  # the new element is selected
+
+        n = count(page)
+        page.click("#e-dup")
+        written(page, n)
+        assert layout.read_text() == added + added[len(HERO) :]
+
+        n = count(page)
+        page.keyboard.press("Delete")  # the original stays selected; the copy, the same lines, stays
+        written(page, n)
+        assert layout.read_text() == added
+
+        for expected in (added + added[len(HERO) :], added, HERO):  # undo: delete, duplicate, add
+            n = count(page)
+            page.click("#e-undo")
+            written(page, n)
+            assert layout.read_text() == expected
+        n = count(page)
+        page.click("#e-redo")
+        written(page, n)
+        assert layout.read_text() == added
+
+        page.click("#" + element_id(page, 3))
+        n = count(page)
+        page.click("#e-up")  # drawn after the text below it
+        written(page, n)
+        ordered = layout.read_text()
+        assert ordered.index("id: badge") > ordered.index('text: "{{ card.text }}"')
+        assert sorted(ordered.splitlines()) == sorted(added.splitlines())
+    finally:
+        print(served.stop())
+
+
+@pytest.mark.slow
+def test_a_file_changed_on_disk_is_not_overwritten_and_the_page_reloads(tmp_path, browser_page):
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+    layout = root / LAYOUT
+    try:
+        open_editor(page, served)
+        page.click("#" + element_id(page, 3))
+        theirs = HERO.replace("# the panel the text sits on", "# edited in a text editor meanwhile")
+        layout.write_text(theirs)
+        looked = int(page.evaluate("() => Number(document.body.dataset.looked)"))
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#e-msg.bad", timeout=30_000)
+        assert "changed on disk since the page read it" in page.inner_text("#e-msg")
+        page.wait_for_function(f"() => Number(document.body.dataset.looked) > {looked}", timeout=30_000)
+        assert layout.read_text() == theirs  # refused: their edit stands
+        n = count(page)
+        page.keyboard.press("ArrowRight")  # after the reload, the same gesture is written over their file
+        written(page, n)
+        assert layout.read_text() == theirs.replace("    x: 10\n", "    x: 10.5\n")
+    finally:
+        print(served.stop())
+
+
+# -- writes refused, over HTTP ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = project(tmp_path_factory.mktemp("editor"))
+    server = Served(root)
+    yield server
+    out = server.stop()
+    assert "Traceback" not in out, out
+
+
+def post(served: Served, body: dict, headers: dict | None = None, host: str | None = None):
+    given = {"X-Pnpgen-Token": served.token, "Content-Type": "application/json", **(headers or {})}
+    status, _, data = served.request("POST", "/edit", given, json.dumps(body).encode(), host=host)
+    return status, data
+
+
+def a_write(served: Served, **more) -> dict:
+    digest = sha(served.project / LAYOUT)
+    return {
+        "op": "set",
+        "game": "sample",
+        "file": LAYOUT,
+        "digest": digest,
+        "index": 3,
+        "values": {"x": 11},
+    } | more
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "how,code",
+    [
+        ({"headers": {"X-Pnpgen-Token": ""}}, 403),
+        ({"headers": {"X-Pnpgen-Token": "x" * 32}}, 403),
+        ({"host": "evil.example:{port}"}, 421),
+        ({"host": "127.0.0.1:1"}, 421),
+        ({"headers": {"Origin": "http://evil.example"}}, 403),
+        ({"headers": {"Origin": "null"}}, 403),
+        ({"headers": {"Sec-Fetch-Site": "cross-site"}}, 403),
+        ({"headers": {"Referer": "http://evil.example/page"}}, 403),
+        ({"body": {"file": "content/sample/decks/heroes.yaml"}}, 403),
+        ({"body": {"file": "layouts/sample-back.yaml"}}, 403),  # shared by every game
+        ({"body": {"file": "content/sample/layouts/../../../../etc/passwd"}}, 403),
+        ({"body": {"file": "pnpgen/layouts/basic-card.yaml"}}, 403),
+        ({"body": {"digest": "0" * 64}}, 409),
+        ({"body": {"values": {"x": "left"}}}, 422),
+        ({"body": {"values": {"fill": "notacolour"}}}, 422),
+        ({"body": {"values": {"colour": "#123456"}}}, 422),  # not a key of rect
+        ({"body": {"values": {"when": "true"}}}, 422),
+        ({"body": {"values": {"x": 1e400}}}, 400),  # Infinity: not JSON a layout can hold
+        ({"body": {"index": 99}}, 404),
+        ({"body": {"op": "rm -rf"}}, 400),
+        ({"body": {"game": "other"}}, 404),
+        ({"body": {"op": "add", "type": "polygon", "values": {}}}, 422),
+        ({"body": {"op": "restore", "to": "f" * 64}}, 409),
+    ],
+)
+def test_a_write_is_refused_and_the_file_left_as_it_was(served, how, code):
+    layout = served.project / LAYOUT
+    before = layout.read_bytes()
+    body = a_write(served) | how.get("body", {})
+    host = how.get("host")
+    status, data = post(served, body, how.get("headers"), host.format(port=served.port) if host else None)
+    assert status == code, data
+    assert layout.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_write_is_answered_with_the_new_digest_and_changes_only_its_value(served):
+    layout = served.project / LAYOUT
+    before = layout.read_text()
+    status, data = post(served, a_write(served, values={"x": 12.25}))
+    assert status == 200, data
+    answer = json.loads(data)
+    assert answer["digest"] == sha(layout) and answer["before"] != answer["digest"]
+    assert layout.read_text() == before.replace("    x: 10\n    y: 30", "    x: 12.25\n    y: 30")
+    status, data = post(served, a_write(served, op="restore", to=answer["before"]))
+    assert status == 200 and layout.read_text() == before
+
+
+@pytest.mark.slow
+def test_the_look_names_each_element_its_file_line_and_why_it_cannot_move(served):
+    status, _, data = served.get("/look?game=sample&component=heroes&card=0")
+    assert status == 200
+    look = json.loads(data)
+    front = look["faces"][0]
+    assert front["file"] == LAYOUT and (front["w"], front["h"], front["bleed"]) == (63.5, 88.9, 3.0)
+    by_index = {e["index"]: e for e in front["elements"] if e["file"] == LAYOUT}
+    assert by_index[3]["box"] == [10, 30, 10, 10] and by_index[3]["move"] == ["x", "y"]
+    assert by_index[0]["move"] == [] and "area 'bleed'" in by_index[0]["why_move"]
+    assert by_index[2]["resize"] == [] and f"{LAYOUT}:19:8" in by_index[2]["why_resize"]
+    back = look["faces"][1]
+    assert all(e["readonly"] and not e["move"] for e in back["elements"])  # a shared layout
+    assert served.request("GET", "/look?game=sample&component=heroes&card=0")[0] == 403  # no token
