@@ -87,11 +87,13 @@ class Served:
         """Stop it; what it printed."""
         self.proc.terminate()
         try:
-            out, _ = self.proc.communicate(timeout=10)
+            self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            out, _ = self.proc.communicate()
-        return self.first + out
+            self.proc.wait()
+        # read through the pipe's text buffer, which the first readline may have filled ahead (communicate
+        # with a timeout would read the descriptor beneath it, and lose those lines)
+        return self.first + self.proc.stdout.read()
 
 
 def edit(project: Path, old: str, new: str, path: str = HEROES) -> None:

@@ -187,7 +187,8 @@ def run(
     sketcher = Sketcher(project)
     guard = Guard(host, port)
     try:
-        server = make_server(preview, guard, Editor(project, preview, sketcher))
+        editor = Editor(project, preview, sketcher)
+        server = make_server(preview, guard, editor)
     except (OSError, OverflowError) as exc:
         from pnpgen.errors import UsageProblem, printable
 
@@ -203,6 +204,7 @@ def run(
         )
 
     def before(games: list[str], paths: list[str], started: float) -> None:
+        editor.wait()  # a gesture's face first, then the build its write started
         looked = sketcher.look(games, paths)
         if looked is not None:
             preview.sketch(*looked, started=started)

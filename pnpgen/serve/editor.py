@@ -6,7 +6,8 @@ large (`look.ZOOM_DPI`, with its bleed) under `/img/z<digest>.png`, and says wha
 (`serve/look.py`) and the sha256 of every layout file it names.
 
 `POST /edit` takes one JSON object: `op` (set, add, delete, duplicate, order, restore), `file` (as `/look` named
-it), `digest` (the file's sha256 when the page read it) and what the op needs. The file must be one of this game's
+it), `digest` (the file's sha256 when the page read it), what the op needs, and the card the page shows
+(`component`, `card`: the answer then carries its new look, drawn before the build that follows starts). The file must be one of this game's
 own layouts (`look.Writable`), unchanged since the page read it (else 409 and the page reloads it); values are
 checked by the same field tables as the build before anything is written. Writes go through `serve/writes.py`
 (the `pnpgen edit` engine). The answer is the file's new digest and the digest it had, which is what undo and
@@ -141,7 +142,19 @@ class Editor:
             return exc.code, {"error": exc.message}
         except ContentError as exc:
             return 422, {"error": _first(exc)}
-        return 200, {"file": file, "before": digest, "digest": done}
+        answer: dict = {"file": file, "before": digest, "digest": done}
+        component, card = asked.get("component"), asked.get("card")
+        if isinstance(component, str) and isinstance(card, int) and not isinstance(card, bool):
+            code, seen = self._look(game, component, card)  # the face redrawn, in the same round trip
+            if code == 200:
+                answer["look"] = seen
+        return 200, answer
+
+    def wait(self) -> None:
+        """Until the look or write under way is done (the watch's build waits for it: a gesture's face is drawn
+        first, without a build competing for the same interpreter)."""
+        with self._lock:
+            pass
 
 
 def _no_constant(name: str):

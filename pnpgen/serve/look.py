@@ -187,6 +187,7 @@ def _element(n: int, el, ctx: dict, fc, ops: list, writable: Writable, reader) -
         "index": _index_in_file(path, el.loc, reader),
         "box": None if box is None else [mm(v) for v in box],
         "values": {k: _written(v) for k, v in el.props.items()},
+        "keys": [k for k in el.definition.keys if k not in el.props],  # what the panel may add
         "lines": {k: v.loc.line for k, v in el.props.items()},
         "move": [] if why_move else list(moves),
         "resize": [] if why_size else list(sizes),

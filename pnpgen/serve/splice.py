@@ -1,11 +1,12 @@
-"""A stand-in for the `pnpgen edit` engine (`pnpgen.edit`, built on another branch) while it is not merged:
-the same five calls, for layouts written in block style, as the page needs them.
+"""A stand-in for the calls of the `pnpgen edit` engine (`pnpgen.edit`) that it does not make yet (it raises
+NotImplementedError): the same calls, for layouts written in block style, as the page needs them.
 
 Each call changes only the lines it must, found from the located YAML (`pnpgen.source`: every node knows its
 line and column): a value is replaced where it stands (its quoting kept for text), a missing key is a new line at
 the element's indentation, an element is a run of whole lines (its `- ` line to the last line indented under
 it). Line endings (CRLF stays CRLF) and a byte order mark stay; every other byte of the file stays. A file
-changed since `expect_digest` is refused. `serve/writes.py` uses `pnpgen.edit` when it is there, this otherwise.
+changed since `expect_digest` is refused. `serve/writes.call` asks `pnpgen.edit` first; when the engine makes
+every call, this module goes.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The editor's writes: values checked by the build's field tables, then handed to the write engine
-(`pnpgen.edit`, the engine of `pnpgen edit`); what each write replaced is kept for undo and redo.
+(`pnpgen.edit`, the engine of `pnpgen edit`; `serve/splice.py` for a call it does not make yet); what each write
+replaced is kept for undo and redo.
 
 Every write names the file's digest as the page read it; the caller (`serve/editor.py`) has refused a file that
 changed since. `History` keeps the bytes before and after each write the page made (bounded), so that undo and
@@ -72,6 +73,11 @@ class History:
         return write_atomically(path, data)
 
 
+def _said(exc: Exception) -> str:
+    errors = getattr(getattr(exc, "diagnostics", None), "errors", None)
+    return f"{errors[0].location}: {errors[0].message}" if errors else str(exc)
+
+
 def checked_values(etype: str, values: object, known) -> dict:
     """`values` ({key: value}) checked against the element type's keys, as the build checks a layout."""
     from pnpgen.layout.elements import COMMON_KEYS, TYPES
@@ -123,21 +129,23 @@ def element_type(path: Path, index: object) -> str:
     return etype
 
 
-def engine():
-    """The write engine: `pnpgen.edit` (the `pnpgen edit` command's: one writer for the command, scripts and the
-    page) once it is part of pnpgen; until then the stand-in `serve/splice.py`, which has the same calls."""
+def call(name: str, *args, **kwargs):
+    """The write engine's `name`: `pnpgen.edit` (the `pnpgen edit` command's: one writer for the command,
+    scripts and the page); for a call it does not make yet, the stand-in `serve/splice.py` (the same calls)."""
+    from pnpgen import edit
+    from pnpgen.serve import splice
+
     try:
-        from pnpgen import edit  # type: ignore[attr-defined]  # on its way from another branch
-    except ImportError:
-        from pnpgen.serve import splice as edit
-    return edit
+        return getattr(edit, name)(*args, **kwargs)
+    except NotImplementedError:
+        return getattr(splice, name)(*args, **kwargs)
 
 
 def apply(path: Path, asked: dict, known, history: History) -> str:
     """One write of the page (`asked`: see `serve/editor.py`) through the engine; the file's new digest."""
+    from pnpgen.edit import Conflict
     from pnpgen.serve import splice
 
-    edit = engine()
     op, index = asked["op"], asked.get("index")
     before = path.read_bytes()
     try:
@@ -146,23 +154,23 @@ def apply(path: Path, asked: dict, known, history: History) -> str:
             if etype not in ADDABLE:
                 raise Refused(422, f"the palette adds {', '.join(ADDABLE)}")
             values = checked_values(etype, asked.get("values"), known)
-            done = edit.add_element(path, etype, values, expect_digest=asked["digest"])
+            done = call("add_element", path, etype, values, expect_digest=asked["digest"])
         else:
             etype = element_type(path, index)
             if op == "set":
                 values = checked_values(etype, asked.get("values"), known)
-                done = edit.set_values(path, index, values, expect_digest=asked["digest"])
+                done = call("set_values", path, index, values, expect_digest=asked["digest"])
             elif op == "delete":
-                done = edit.delete_element(path, index, expect_digest=asked["digest"])
+                done = call("delete_element", path, index, expect_digest=asked["digest"])
             elif op == "duplicate":
-                done = edit.duplicate_element(path, index, expect_digest=asked["digest"])
+                done = call("duplicate_element", path, index, expect_digest=asked["digest"])
             else:
                 to = asked.get("to")
                 if not isinstance(to, int) or isinstance(to, bool):
                     raise Refused(400, "'to' must be the element's new position")
-                done = edit.move_order(path, index, to, expect_digest=asked["digest"])
-    except splice.Stale as exc:
-        raise Refused(409, str(exc)) from None
+                done = call("move_order", path, index, to, expect_digest=asked["digest"])
+    except (Conflict, splice.Stale) as exc:
+        raise Refused(409, _said(exc)) from None
     except splice.SpliceError as exc:
         raise Refused(422, f"{path.name}: {exc}") from None
     history.keep(path, before)
