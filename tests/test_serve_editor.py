@@ -230,7 +230,8 @@ def test_add_delete_duplicate_undo_and_redo(tmp_path, browser_page):
         assert added.startswith(HERO) and added[len(HERO) :] == (
             '  - type: ellipse\n    x: 5\n    y: 5\n    w: 12\n    h: 12\n    fill: "#cccccc"\n'
         )
-        assert page.locator("#e-face-front .el.selected").count() == 1  # the new element is selected
+        page.wait_for_selector("#e-face-front .el.selected", timeout=30_000)  # the new element is selected
+        assert page.locator("#e-face-front .el.selected").count() == 1
 
         n = count(page)
         page.click("#e-dup")

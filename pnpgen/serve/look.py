@@ -92,19 +92,16 @@ def editable(el, keys: tuple[str, ...], what: str) -> str:
 
 
 class Writable:
-    """Which files the page may write: the game's own layouts (never a shared or a built-in one)."""
+    """Which files the page may write: the game's own layouts (`pnpgen.edit.writable_reason`, the engine's rule;
+    a shared or built-in layout is copied into the game first)."""
 
     def __init__(self, game_root: Path):
-        self.folder = (game_root / "layouts").resolve()
+        self.root = game_root
 
     def why_not(self, path: Path) -> str:
-        try:
-            resolved = path.resolve()
-        except OSError:
-            return "a file that cannot be found"
-        if resolved.parent != self.folder or resolved.suffix != ".yaml":
-            return "not one of this game's own layouts (a shared or built-in layout is edited in its file)"
-        return ""
+        from pnpgen.edit import writable_reason
+
+        return writable_reason(self.root, path)
 
 
 def look(game, reader, library, icons, fonts, component: str, index: int) -> dict:

@@ -1,6 +1,5 @@
 """The editor's writes: values checked by the build's field tables, then handed to the write engine
-(`pnpgen.edit`, the engine of `pnpgen edit`; `serve/splice.py` for a call it does not make yet); what each write
-replaced is kept for undo and redo.
+(`pnpgen.edit`, the engine of `pnpgen edit`); what each write replaced is kept for undo and redo.
 
 Every write names the file's digest as the page read it; the caller (`serve/editor.py`) has refused a file that
 changed since. `History` keeps the bytes before and after each write the page made (bounded), so that undo and
@@ -11,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
-import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
@@ -38,19 +35,6 @@ def digest_of(path: Path) -> str:
         return ""
 
 
-def write_atomically(path: Path, data: bytes) -> str:
-    """Replace `path` with `data` all at once (a temporary file beside it, then a rename); its new digest."""
-    fd, temp = tempfile.mkstemp(prefix=".pnpgen-edit-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return hashlib.sha256(data).hexdigest()
-
-
 class History:
     """(file, digest) -> its bytes, for each version of a file the page wrote or replaced."""
 
@@ -66,11 +50,18 @@ class History:
 
     def restore(self, path: Path, digest: str, to: object) -> str:
         """Put back the version `to` of `path` (which now has `digest`); its digest."""
+        from pnpgen.edit import Conflict
+        from pnpgen.edit.textfile import read, write
+
         data = self._kept.get((str(path.resolve()), to)) if isinstance(to, str) else None
         if data is None:
             raise Refused(409, "that version of the file is not kept (the server was restarted?)")
-        self.keep(path, path.read_bytes())
-        return write_atomically(path, data)
+        try:
+            now = read(path, expect_digest=digest)
+            self.keep(path, now.raw)
+            return hashlib.sha256(write(now, data.decode("utf-8"))).hexdigest()  # the engine's atomic write
+        except Conflict as exc:
+            raise Refused(409, _said(exc)) from None
 
 
 def _said(exc: Exception) -> str:
@@ -112,12 +103,10 @@ def checked_values(etype: str, values: object, known) -> dict:
     return out
 
 
-def element_type(path: Path, index: object) -> str:
+def element_type(path: Path, index: int) -> str:
     """The type of element `index` of the layout file `path`."""
     from pnpgen.source import LList, LMap, load_text
 
-    if not isinstance(index, int) or isinstance(index, bool):
-        raise Refused(400, "'index' must be the element's position in its file")
     data = load_text(path.read_text(encoding="utf-8-sig"), str(path))
     elements = data.get("elements") if isinstance(data, LMap) else None
     if not isinstance(elements, LList) or not 0 <= index < len(elements):
@@ -129,24 +118,11 @@ def element_type(path: Path, index: object) -> str:
     return etype
 
 
-def call(name: str, *args, **kwargs):
-    """The write engine's `name`: `pnpgen.edit` (the `pnpgen edit` command's: one writer for the command,
-    scripts and the page); for a call it does not make yet, the stand-in `serve/splice.py` (the same calls)."""
-    from pnpgen import edit
-    from pnpgen.serve import splice
-
-    try:
-        return getattr(edit, name)(*args, **kwargs)
-    except NotImplementedError:
-        return getattr(splice, name)(*args, **kwargs)
-
-
 def apply(path: Path, asked: dict, known, history: History) -> str:
     """One write of the page (`asked`: see `serve/editor.py`) through the engine; the file's new digest."""
-    from pnpgen.edit import Conflict
-    from pnpgen.serve import splice
+    from pnpgen import edit  # the engine of `pnpgen edit`: one writer for the command, scripts and the page
 
-    op, index = asked["op"], asked.get("index")
+    op = asked["op"]
     before = path.read_bytes()
     try:
         if op == "add":
@@ -154,25 +130,26 @@ def apply(path: Path, asked: dict, known, history: History) -> str:
             if etype not in ADDABLE:
                 raise Refused(422, f"the palette adds {', '.join(ADDABLE)}")
             values = checked_values(etype, asked.get("values"), known)
-            done = call("add_element", path, etype, values, expect_digest=asked["digest"])
+            done = edit.add_element(path, etype, values, expect_digest=asked["digest"])
         else:
+            index = asked.get("index")
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise Refused(400, "'index' must be the element's position in its file")
             etype = element_type(path, index)
             if op == "set":
                 values = checked_values(etype, asked.get("values"), known)
-                done = call("set_values", path, index, values, expect_digest=asked["digest"])
+                done = edit.set_values(path, index, values, expect_digest=asked["digest"])
             elif op == "delete":
-                done = call("delete_element", path, index, expect_digest=asked["digest"])
+                done = edit.delete_element(path, index, expect_digest=asked["digest"])
             elif op == "duplicate":
-                done = call("duplicate_element", path, index, expect_digest=asked["digest"])
+                done = edit.duplicate_element(path, index, expect_digest=asked["digest"])
             else:
                 to = asked.get("to")
                 if not isinstance(to, int) or isinstance(to, bool):
                     raise Refused(400, "'to' must be the element's new position")
-                done = call("move_order", path, index, to, expect_digest=asked["digest"])
-    except (Conflict, splice.Stale) as exc:
+                done = edit.move_order(path, index, to, expect_digest=asked["digest"])
+    except edit.Conflict as exc:
         raise Refused(409, _said(exc)) from None
-    except splice.SpliceError as exc:
-        raise Refused(422, f"{path.name}: {exc}") from None
     history.keep(path, before)
     history.keep(path, path.read_bytes())
     return getattr(done, "digest", None) or digest_of(path)
