@@ -403,3 +403,43 @@ def test_the_look_names_each_element_its_file_line_and_why_it_cannot_move(served
     back = look["faces"][1]
     assert all(e["readonly"] and not e["move"] for e in back["elements"])  # a shared layout
     assert served.request("GET", "/look?game=sample&component=heroes&card=0")[0] == 403  # no token
+
+
+@pytest.mark.slow
+def test_a_board_side_is_edited_like_a_card(tmp_path, monkeypatch):
+    """A board's sides are picked like cards: the side drawn as the build draws it (at most MAX_PX across), its
+    elements named, and a move written into the board's layout."""
+    import io
+
+    from PIL import Image
+
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.look import MAX_PX
+    from pnpgen.serve.preview import Preview
+
+    shutil.copytree(FIXTURES / "pieces", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")  # as serve runs: files are named from the working folder
+    project = Project(Path("content"), Path("out"), resident=True)
+    preview = Preview(project, ["pieces"])
+    editor = Editor(project, preview, Sketcher(project))
+    status, look = editor.get("/look", {"game": ["pieces"], "component": ["board"], "card": ["1"]})
+    assert status == 200, look
+    (side,) = look["faces"]
+    assert (side["w"], side["h"], side["bleed"]) == (400, 300, 3) and look["name"] == "Back side"
+    image = Image.open(io.BytesIO(preview.image(side["image"][len("/img/") : -len(".png")])))
+    assert max(image.size) <= MAX_PX and image.size[0] / image.size[1] == pytest.approx(406 / 306, abs=0.01)
+    track = next(e for e in side["elements"] if e["type"] == "track")
+    text = next(e for e in side["elements"] if e["type"] == "text")
+    assert track["move"] == ["x", "y"] and track["box"][:2] == [5, 5]
+    assert text["move"] == [] and "'y' is a template" in text["why_move"]
+    layout = Path(side["file"])
+    before = layout.read_text()
+    body = {"op": "set", "game": "pieces", "file": side["file"], "digest": look["files"][side["file"]]}
+    body |= {"index": track["index"], "values": {"x": 15}, "component": "board", "card": 1}
+    status, answer = editor.post("/edit", json.dumps(body).encode())
+    assert status == 200, answer
+    assert layout.read_text() == before.replace("    x: 5\n    y: 5\n", "    x: 15\n    y: 5\n", 1)
+    moved = next(e for e in answer["look"]["faces"][0]["elements"] if e["type"] == "track")
+    assert moved["box"][:2] == [15, 5]

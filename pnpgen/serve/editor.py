@@ -101,7 +101,9 @@ class Editor:
             drawn = face.pop("face")
             key = "z" + face_digest(drawn)
             if self.preview.image(key) is None:
-                images = _draw_alone([drawn], icons, dpi=looks.ZOOM_DPI, bleed=True)
+                longest = max(drawn.width_pt, drawn.height_pt) + 2 * drawn.bleed_pt  # a board: at most MAX_PX
+                dpi = min(looks.ZOOM_DPI, looks.MAX_PX * 72 / longest)
+                images = _draw_alone([drawn], icons, dpi=dpi, bleed=True)
                 if images:
                     self.preview.keep(key, images[0])
             face["image"] = f"/img/{key}.png"

@@ -18,6 +18,7 @@ from pnpgen.errors import ContentError, Diagnostics, Location, printable
 from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
 
 ZOOM_DPI = 220  # the editor's faces: a poker card about 550 px wide, sharp at twice the page's size
+MAX_PX = 2400  # ... and a board's longest side at most this many pixels
 MOVE_KEYS = {"line": ("x1", "y1", "x2", "y2")}  # what a move shifts; any other type: x and y
 SIZE_KEYS = {"line": ("x2", "y2"), "icon": ("size",)}  # what a resize sets; any other type: w and h
 
@@ -105,54 +106,32 @@ class Writable:
 
 
 def look(game, reader, library, icons, fonts, component: str, index: int) -> dict:
-    """Card `index` of deck `component` of `game`: each face's size, and its elements (see the module)."""
-    from pnpgen.layout.draw import template_names
-    from pnpgen.model import Deck
+    """Card `index` of deck `component` of `game` (or side `index` of a board): each face's size, and its
+    elements (see the module)."""
+    from pnpgen.model import Board, Deck
     from pnpgen.pipeline.faces import Painter
 
-    deck = next((c for c in game.components if c.id == component and isinstance(c, Deck)), None)
-    if deck is None or not 0 <= index < len(deck.cards):
-        raise KeyError(component)
-    card = deck.cards[index]
+    comp = next((c for c in game.components if c.id == component), None)
     painter = Painter(game, library, icons, reader, fonts)
+    game_info = {"id": game.id, "title": game.title, "players": game.players}
+    if isinstance(comp, Board) and 0 <= index < len(comp.sides):
+        return _board(game, comp, index, painter, library, reader, game_info)
+    if not isinstance(comp, Deck) or not 0 <= index < len(comp.cards):
+        raise KeyError(component)
+    deck, card = comp, comp.cards[index]
     fc = painter.context(deck)
     fc.origins = {}
-    diags = Diagnostics()
-    front, back, ok = painter.card(deck, card, fc, diags)
-    writable = Writable(game.root)
-    faces = []
+    front, back, ok = painter.card(deck, card, fc, Diagnostics())
     deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
-    game_info = {"id": game.id, "title": game.title, "players": game.players}
     extra = {"index": card.index, "count": card.count, "designed": card.designed}
-    refs = (("front", front, deck.front_for(card)), ("back", back, deck.back_for(card)))
-    for side, face, ref in refs:
+    faces = []
+    for side, face, ref in (("front", front, deck.front_for(card)), ("back", back, deck.back_for(card))):
         if face is None or ref is None:
             continue
-        layout = library.get(ref.layout, ref.loc)
         fields = {**ref.fields, **card.fields} if side == "front" else {**card.fields, **ref.fields}
-        fields.update(extra)
-        ctx = dict(template_names(fc, fields, deck_info, game_info))
-        try:
-            for name, value in layout.vars:
-                ctx[name] = value(ctx)
-        except Exception:  # noqa: BLE001 - the face drew, so its vars evaluate; a guard all the same
-            pass
-        spans, _label, _loc = fc.origins.get(face, ((), "", layout.loc))
+        layout = library.get(ref.layout, ref.loc)
         faces.append(
-            {
-                "side": side,
-                "face": face,
-                "layout": layout.name,
-                "w": mm(face.width_pt),
-                "h": mm(face.height_pt),
-                "bleed": mm(face.bleed_pt),
-                "safe": mm(deck.safe_pt),
-                "shape": face.shape,
-                "elements": [
-                    _element(n, el, ctx, fc, list(face.ops[a:b]), writable, reader)
-                    for n, (a, b, el) in enumerate(spans)
-                ],
-            }
+            _face(side, face, layout, fc, {**fields, **extra}, deck_info, game_info, deck.safe_pt, reader)
         )
     return {
         "game": game.id,
@@ -163,6 +142,79 @@ def look(game, reader, library, icons, fonts, component: str, index: int) -> dic
         "ok": ok,
         "faces": faces,
         "cards": [{"name": c.name, "line": c.loc.line} for c in deck.cards],
+    }
+
+
+def _board(game, board, index: int, painter, library, reader, game_info: dict) -> dict:
+    """Side `index` of `board`, drawn as `Painter.board` draws it (the same face context, with origins)."""
+    from pnpgen.layout.draw import FaceContext, draw_face
+
+    fc = FaceContext(
+        board.width_pt,
+        board.height_pt,
+        board.bleed_pt,
+        0.0,
+        dict(painter.palette),
+        painter.icons,
+        game.root / "art",
+        board=board.data,
+        reader=reader,
+        fonts=painter.fonts,
+    )
+    fc.origins = {}
+    side = board.sides[index]
+    info = {"id": board.id, "name": board.name, "count": len(board.sides)}
+    layout = library.get(side.layout.layout, side.layout.loc)
+    names_ = _names(fc, dict(side.fields), info, game_info)
+    face = draw_face(layout, fc, names_, f"side '{side.id}' of board '{board.id}'", Diagnostics())
+    faces = (
+        []
+        if face is None
+        else [_face("side", face, layout, fc, dict(side.fields), info, game_info, 0.0, reader)]
+    )
+    return {
+        "game": game.id,
+        "component": board.id,
+        "card": index,
+        "name": side.name,
+        "source": f"{board.loc.path}:{side.loc.line}",
+        "ok": face is not None,
+        "faces": faces,
+        "cards": [{"name": s.name, "line": s.loc.line} for s in board.sides],
+    }
+
+
+def _names(fc, fields: dict, info: dict, game_info: dict) -> dict:
+    from pnpgen.layout.draw import template_names
+
+    return template_names(fc, fields, info, game_info)
+
+
+def _face(
+    side: str, face, layout, fc, fields: dict, info: dict, game_info: dict, safe_pt: float, reader
+) -> dict:
+    """One face for the page: its size and lines in mm, and each element that drew on it."""
+    ctx = dict(_names(fc, fields, info, game_info))
+    try:
+        for name, value in layout.vars:
+            ctx[name] = value(ctx)
+    except Exception:  # noqa: BLE001 - the face drew, so its vars evaluate; a guard all the same
+        pass
+    spans, _label, _loc = fc.origins.get(face, ((), "", layout.loc))
+    writable = Writable(Path(fc.art_root).parent)
+    return {
+        "side": side,
+        "face": face,
+        "layout": layout.name,
+        "w": mm(face.width_pt),
+        "h": mm(face.height_pt),
+        "bleed": mm(face.bleed_pt),
+        "safe": mm(safe_pt),
+        "shape": face.shape,
+        "elements": [
+            _element(n, el, ctx, fc, list(face.ops[a:b]), writable, reader)
+            for n, (a, b, el) in enumerate(spans)
+        ],
     }
 
 
