@@ -443,3 +443,25 @@ def test_a_board_side_is_edited_like_a_card(tmp_path, monkeypatch):
     assert layout.read_text() == before.replace("    x: 5\n    y: 5\n", "    x: 15\n    y: 5\n", 1)
     moved = next(e for e in answer["look"]["faces"][0]["elements"] if e["type"] == "track")
     assert moved["box"][:2] == [15, 5]
+
+
+@pytest.mark.slow
+def test_the_look_shows_the_build_s_layout_warnings_on_the_face(served):
+    """Text added over the title: the answer's face carries the overlap warning `build` prints, at the element,
+    with its box; undone, the warning goes."""
+    layout = served.project / LAYOUT
+    before = layout.read_text()
+    body = a_write(served, op="add", type="text", component="heroes", card=0)
+    body["values"] = {"x": 6, "y": 4, "w": 30, "h": 6, "text": "Over the title", "size": 9}
+    status, data = post(served, body)
+    assert status == 200, data
+    answer = json.loads(data)
+    (front, _back) = answer["look"]["faces"]
+    overlaps = [w for w in front["warnings"] if w["kind"] == "overlap"]
+    assert overlaps and any(w["at"].startswith(f"{LAYOUT}:") for w in overlaps), front["warnings"]
+    assert all(len(w["box"]) == 4 for w in overlaps)
+    status, data = post(
+        served, a_write(served, op="restore", to=answer["before"], component="heroes", card=0)
+    )
+    assert status == 200 and layout.read_text() == before
+    assert not [w for w in json.loads(data)["look"]["faces"][0]["warnings"] if w["kind"] == "overlap"]

@@ -215,7 +215,28 @@ def _face(
             _element(n, el, ctx, fc, list(face.ops[a:b]), writable, reader)
             for n, (a, b, el) in enumerate(spans)
         ],
+        "warnings": _warnings(face, spans, fc),
     }
+
+
+def _warnings(face, spans, fc) -> list[dict]:
+    """The layout warnings `build` gives, on this face (`layout.warnings.face_warnings`), boxes in mm."""
+    from pnpgen.layout.warnings import face_warnings
+
+    try:
+        found = face_warnings(face, spans, fc)
+    except Exception:  # noqa: BLE001 - a warning that cannot be worked out does not keep the face from the page
+        return []
+    return [
+        {
+            "kind": w.kind,
+            "message": printable(w.message),
+            "at": str(w.loc),
+            "box": [mm(v) for v in w.box],
+            "other": None if w.other is None else str(w.other),
+        }
+        for w in found
+    ]
 
 
 def _element(n: int, el, ctx: dict, fc, ops: list, writable: Writable, reader) -> dict:
