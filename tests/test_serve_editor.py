@@ -265,7 +265,7 @@ def test_add_delete_duplicate_undo_and_redo(tmp_path, browser_page):
 
 
 @pytest.mark.slow
-def test_the_panel_writes_checked_values_and_a_file_changed_on_disk_is_not_overwritten(
+def test_the_panels_write_checked_values_and_a_file_changed_on_disk_is_not_overwritten(
     tmp_path, browser_page
 ):
     root = project(tmp_path)
@@ -274,6 +274,17 @@ def test_the_panel_writes_checked_values_and_a_file_changed_on_disk_is_not_overw
     layout = root / LAYOUT
     try:
         open_editor(page, served)
+        deck = root / "content/sample/decks/heroes.yaml"
+        cards = deck.read_text()
+        n = count(page)  # nothing selected: the card's own values
+        page.fill("#e-props input[data-field='name']", "Ash Runner")
+        page.press("#e-props input[data-field='name']", "Enter")
+        written(page, n)
+        assert deck.read_text() == cards.replace("  - name: Ash Walker\n", "  - name: Ash Runner\n")
+        page.wait_for_function(
+            "() => document.querySelector('#e-card').selectedOptions[0].text.includes('Ash Runner')"
+        )
+
         page.click("#" + element_id(page, 3))
         n = count(page)
         page.fill("#e-props input[data-key='fill']", "#993366")
@@ -465,3 +476,27 @@ def test_the_look_shows_the_build_s_layout_warnings_on_the_face(served):
     )
     assert status == 200 and layout.read_text() == before
     assert not [w for w in json.loads(data)["look"]["faces"][0]["warnings"] if w["kind"] == "overlap"]
+
+
+@pytest.mark.slow
+def test_a_card_field_is_written_to_its_line_and_undone(served):
+    """The card's own values: written to the line the build reads it from (the engine's set_card_field), the
+    answer's face drawn from it; a layout write op on a card file, or a field op on a layout, refused."""
+    deck = served.project / "content/sample/decks/heroes.yaml"
+    before = deck.read_text()
+    status, _, data = served.get("/look?game=sample&component=heroes&card=1")
+    edit = json.loads(data)["card_edit"]
+    assert edit["file"] == "content/sample/decks/heroes.yaml" and edit["pos"] == 1 and not edit["readonly"]
+    assert edit["fields"]["name"] == "Tide Caller" and edit["fields"]["colour"] == "sea"
+    body = {"op": "field", "game": "sample", "file": edit["file"], "digest": sha(deck), "card_pos": 1}
+    body |= {"field": "colour", "value": "ember", "component": "heroes", "card": 1}
+    status, data = post(served, body)
+    assert status == 200, data
+    answer = json.loads(data)
+    assert deck.read_text() == before.replace("    colour: sea\n", "    colour: ember\n")
+    assert answer["look"]["card_edit"]["fields"]["colour"] == "ember"
+    assert post(served, body | {"digest": sha(deck), "op": "set", "index": 0, "values": {"x": 1}})[0] == 403
+    layout_field = body | {"file": LAYOUT, "digest": sha(served.project / LAYOUT)}
+    assert post(served, layout_field)[0] == 403
+    status, _ = post(served, body | {"op": "restore", "digest": sha(deck), "to": answer["before"]})
+    assert status == 200 and deck.read_text() == before

@@ -5,8 +5,8 @@ build: right after a write the page shows its result without waiting for the bui
 large (`look.ZOOM_DPI`, with its bleed) under `/img/z<digest>.png`, and says what each element is
 (`serve/look.py`) and the sha256 of every layout file it names.
 
-`POST /edit` takes one JSON object: `op` (set, add, delete, duplicate, order, restore), `file` (as `/look` named
-it), `digest` (the file's sha256 when the page read it), what the op needs, and the card the page shows
+`POST /edit` takes one JSON object: `op` (set, add, delete, duplicate, order on a layout's elements; field on a
+card's own values, in its YAML or CSV file; restore), `file` (as `/look` named it), `digest` (the file's sha256 when the page read it), what the op needs, and the card the page shows
 (`component`, `card`: the answer then carries its new look, drawn before the build that follows starts). The file must be one of this game's
 own layouts (`look.Writable`), unchanged since the page read it (else 409 and the page reloads it); values are
 checked by the same field tables as the build before anything is written. Writes go through `serve/writes.py`
@@ -24,7 +24,7 @@ from pnpgen.errors import ContentError, Diagnostics, printable
 from pnpgen.serve import look as looks
 from pnpgen.serve import writes
 
-OPS = ("set", "add", "delete", "duplicate", "order", "restore")
+OPS = ("set", "add", "delete", "duplicate", "order", "field", "restore")
 
 
 class Editor:
@@ -113,6 +113,12 @@ class Editor:
             for name in [face["file"]] + [e["file"] for e in face["elements"]]:
                 if name not in files:
                     files[name] = writes.digest_of(Path(name))
+        edit = seen.get("card_edit")
+        if edit is not None:
+            files.setdefault(edit["file"], writes.digest_of(Path(edit["file"])))
+            if not edit["readonly"]:
+                cards = looks.Writable(model.root, _card_files(self.project, model))
+                edit["readonly"] = cards.why_not(Path(edit["file"]))
         seen["files"] = files
         seen["palette"] = sorted(model.palette)
         seen["icons"] = sorted(icons)[:400]
@@ -121,11 +127,25 @@ class Editor:
 
     def _edit(self, game: str, asked: dict) -> tuple[int, dict]:
         root = self.project.content / game
-        file, digest = asked.get("file"), asked.get("digest")
+        file, digest, op = asked.get("file"), asked.get("digest"), asked["op"]
         if not isinstance(file, str) or not isinstance(digest, str):
             return 400, {"error": "a write names its 'file' and the 'digest' it had when the page read it"}
         path = Path(file)
-        refused = looks.Writable(root).why_not(path)
+        from pnpgen.layout.kinds import Known
+
+        try:
+            model, _reader, library, _icons, _fonts = self._loaded(game)
+            known, cards = library.known, _card_files(self.project, model)
+        except (
+            ContentError
+        ):  # the game does not load as it stands: its layouts can still be edited, or undone
+            known, cards = Known(), frozenset()
+        refused = looks.Writable(root, cards).why_not(path)
+        if refused and op == "restore" and self.history.wrote(path):
+            refused = ""  # bytes the page itself saw in this file
+        layout = path.suffix == ".yaml" and path.resolve().parent == (root / "layouts").resolve()
+        if not refused and op != "restore" and layout == (op == "field"):
+            refused = "a layout's elements and a card's fields are written by their own ops"
         if refused:
             return 403, {"error": f"{printable(file)}: {refused}"}
         now = writes.digest_of(path)
@@ -135,11 +155,12 @@ class Editor:
                 "digest": now,
             }
         try:
-            if asked["op"] == "restore":
+            if op == "restore":
                 done = self.history.restore(path, digest, asked.get("to"))
+            elif op == "field":
+                done = writes.card_field(path, asked, self.history)
             else:
-                _model, _reader, library, _icons, _fonts = self._loaded(game)
-                done = writes.apply(path, asked, library.known, self.history)
+                done = writes.apply(path, asked, known, self.history)
         except writes.Refused as exc:
             return exc.code, {"error": exc.message}
         except ContentError as exc:
@@ -157,6 +178,14 @@ class Editor:
         first, without a build competing for the same interpreter)."""
         with self._lock:
             pass
+
+
+def _card_files(project, model) -> frozenset[Path]:
+    """The files the game's decks read their cards from (the engine's `card_files_of`)."""
+    from pnpgen.edit import card_files_of
+    from pnpgen.model import Deck
+
+    return frozenset(card_files_of([c for c in model.components if isinstance(c, Deck)], project.root))
 
 
 def _no_constant(name: str):

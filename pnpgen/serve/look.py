@@ -93,16 +93,17 @@ def editable(el, keys: tuple[str, ...], what: str) -> str:
 
 
 class Writable:
-    """Which files the page may write: the game's own layouts (`pnpgen.edit.writable_reason`, the engine's rule;
-    a shared or built-in layout is copied into the game first)."""
+    """Which files the page may write: the game's own layouts and the files its cards are read from
+    (`pnpgen.edit.writable_reason`, the engine's rule; a shared or built-in layout is copied into the game
+    first)."""
 
-    def __init__(self, game_root: Path):
-        self.root = game_root
+    def __init__(self, game_root: Path, card_files: frozenset[Path] = frozenset()):
+        self.root, self.card_files = game_root, card_files
 
     def why_not(self, path: Path) -> str:
         from pnpgen.edit import writable_reason
 
-        return writable_reason(self.root, path)
+        return writable_reason(self.root, path, self.card_files)
 
 
 def look(game, reader, library, icons, fonts, component: str, index: int) -> dict:
@@ -142,6 +143,29 @@ def look(game, reader, library, icons, fonts, component: str, index: int) -> dic
         "ok": ok,
         "faces": faces,
         "cards": [{"name": c.name, "line": c.loc.line} for c in deck.cards],
+        "card_edit": card_fields(deck, index),
+    }
+
+
+WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
+
+
+def card_fields(deck, index: int) -> dict:
+    """Card `index`'s own values as the page may edit them: where it is written (its file, its position among
+    that file's cards) and its scalar fields; a workbook is shown read-only, with the place to change it."""
+    card = deck.cards[index]
+    before = [c for c in deck.cards[:index] if (c.loc.path, c.loc.sheet) == (card.loc.path, card.loc.sheet)]
+    values = {"name": card.name}
+    for key, value in card.fields.items():
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            values[str(key)] = value
+    workbook = Path(card.loc.path).suffix.lower() in WORKBOOKS
+    return {
+        "file": card.loc.path,
+        "at": str(card.loc),
+        "pos": len(before),
+        "fields": values,
+        "readonly": f"a workbook, shown read-only: change it at {card.loc}" if workbook else "",
     }
 
 

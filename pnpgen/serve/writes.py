@@ -48,6 +48,11 @@ class History:
         while len(self._kept) > MAX_KEPT:
             self._kept.popitem(last=False)
 
+    def wrote(self, path: Path) -> bool:
+        """Whether the page wrote `path` in this run."""
+        where = str(path.resolve())
+        return any(key[0] == where for key in self._kept)
+
     def restore(self, path: Path, digest: str, to: object) -> str:
         """Put back the version `to` of `path` (which now has `digest`); its digest."""
         from pnpgen.edit import Conflict
@@ -153,3 +158,27 @@ def apply(path: Path, asked: dict, known, history: History) -> str:
     history.keep(path, before)
     history.keep(path, path.read_bytes())
     return getattr(done, "digest", None) or digest_of(path)
+
+
+def card_field(path: Path, asked: dict, history: History) -> str:
+    """One card field written where the build reads it (`pnpgen.edit.set_card_field`: a YAML line or a CSV
+    cell); the file's new digest."""
+    from pnpgen import edit
+
+    card, field, value = asked.get("card_pos"), asked.get("field"), asked.get("value")
+    if not isinstance(card, int) or isinstance(card, bool) or not isinstance(field, str) or not field:
+        raise Refused(400, "a field write names the card's position in its file ('card_pos') and the 'field'")
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise Refused(422, f"'{field}' must be a number or a text")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Refused(422, f"'{field}' must be a finite number")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise Refused(422, f"'{field}' is longer than {MAX_TEXT} characters")
+    before = path.read_bytes()
+    try:
+        done = edit.set_card_field(path, card, field, value, expect_digest=asked["digest"])
+    except edit.Conflict as exc:
+        raise Refused(409, _said(exc)) from None
+    history.keep(path, before)
+    history.keep(path, path.read_bytes())
+    return done.digest
