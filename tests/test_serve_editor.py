@@ -500,3 +500,21 @@ def test_a_card_field_is_written_to_its_line_and_undone(served):
     assert post(served, layout_field)[0] == 403
     status, _ = post(served, body | {"op": "restore", "digest": sha(deck), "to": answer["before"]})
     assert status == 200 and deck.read_text() == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"\xff\xfe", b"[" * 100_000 + b"]" * 100_000, b"null", b"[]", b'{"op": "set", "game": ["sample"]}']
+    + [b'{"op": "set", "game": "sample", "file": 5, "digest": null}', b'{"op": "set", "x": NaN}'],
+    ids=["empty", "not-utf8", "deep", "null", "list", "game-list", "file-number", "nan"],
+)
+def test_a_malformed_write_is_a_clear_refusal_never_a_traceback(served, body):
+    layout = served.project / LAYOUT
+    before = layout.read_bytes()
+    if len(body) > 200_000:
+        body = body[:200_000]
+    headers = {"X-Pnpgen-Token": served.token, "Content-Type": "application/json"}
+    status, kind, data = served.request("POST", "/edit", headers, body)
+    assert status in (400, 404) and kind == "application/json" and b"error" in data, data
+    assert layout.read_bytes() == before
