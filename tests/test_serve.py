@@ -132,6 +132,9 @@ def test_the_page_shows_faces_updates_on_save_and_shows_errors(served):
             and "content/sample/decks/heroes.yaml:13" in panel
             and '"colour": "sea"' in panel
         )
+        page.click("#edit-link")  # the editor, on that card
+        page.wait_for_selector("#e-face-front .el", timeout=30_000)
+        assert page.input_value("#e-card") == "1" and "heroes" in page.input_value("#e-comp")
         browser.close()
 
 
