@@ -518,3 +518,28 @@ def test_a_malformed_write_is_a_clear_refusal_never_a_traceback(served, body):
     status, kind, data = served.request("POST", "/edit", headers, body)
     assert status in (400, 404) and kind == "application/json" and b"error" in data, data
     assert layout.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_shared_layout_is_copied_into_the_game_to_be_edited(tmp_path):
+    """The back comes from the shared `layouts/`: read-only, with an offer to copy it into the game; the copy
+    holds the same bytes, the game draws with it, and the page may edit it. A second copy is refused."""
+    root = project(tmp_path)
+    served = Served(root)
+    try:
+        status, _, data = served.get("/look?game=sample&component=heroes&card=0")
+        back = json.loads(data)["faces"][1]
+        assert back["file"] == "layouts/sample-back.yaml" and back["readonly"] and back["adopt"]
+        body = {"op": "adopt", "game": "sample", "file": back["file"], "digest": sha(root / back["file"])}
+        status, data = post(served, body | {"component": "heroes", "card": 0})
+        assert status == 200, data
+        copy = root / "content/sample/layouts/sample-back.yaml"
+        assert copy.read_bytes() == (root / "layouts/sample-back.yaml").read_bytes()
+        new_back = json.loads(data)["look"]["faces"][1]
+        assert new_back["file"] == "content/sample/layouts/sample-back.yaml" and not new_back["readonly"]
+        assert not new_back["adopt"] and any(e["move"] for e in new_back["elements"])
+        assert post(served, body)[0] == 409  # it is there now: never replaced
+        for file in (LAYOUT, "content/sample/decks/heroes.yaml", "../etc/passwd"):
+            assert post(served, body | {"file": file})[0] == 403
+    finally:
+        print(served.stop())

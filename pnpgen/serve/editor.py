@@ -24,7 +24,7 @@ from pnpgen.errors import ContentError, Diagnostics, printable
 from pnpgen.serve import look as looks
 from pnpgen.serve import writes
 
-OPS = ("set", "add", "delete", "duplicate", "order", "field", "restore")
+OPS = ("set", "add", "delete", "duplicate", "order", "field", "restore", "adopt")
 
 
 class Editor:
@@ -110,6 +110,8 @@ class Editor:
             layout = library.get(face["layout"], model.loc)
             face["file"] = _shown(layout.path)
             face["readonly"] = writable.why_not(layout.path)
+            mine = model.root / "layouts" / layout.path.name
+            face["adopt"] = bool(face["readonly"]) and layout.path.suffix == ".yaml" and not mine.exists()
             for name in [face["file"]] + [e["file"] for e in face["elements"]]:
                 if name not in files:
                     files[name] = writes.digest_of(Path(name))
@@ -131,6 +133,8 @@ class Editor:
         if not isinstance(file, str) or not isinstance(digest, str):
             return 400, {"error": "a write names its 'file' and the 'digest' it had when the page read it"}
         path = Path(file)
+        if op == "adopt":
+            return self._adopt(game, path, digest, asked)
         from pnpgen.layout.kinds import Known
 
         try:
@@ -169,6 +173,35 @@ class Editor:
         component, card = asked.get("component"), asked.get("card")
         if isinstance(component, str) and isinstance(card, int) and not isinstance(card, bool):
             code, seen = self._look(game, component, card)  # the face redrawn, in the same round trip
+            if code == 200:
+                answer["look"] = seen
+        return 200, answer
+
+    def _adopt(self, game: str, path: Path, digest: str, asked: dict) -> tuple[int, dict]:
+        """A shared or built-in layout copied into the game's own `layouts/` (found there first from now on, so
+        the game draws with the copy, which the page may edit); an existing file is never replaced."""
+        from pnpgen.project import BUILTIN_LAYOUTS
+
+        root = self.project.content / game
+        try:
+            real = path.resolve()
+        except OSError:
+            real = path
+        folders = [self.project.shared_layouts.resolve(), BUILTIN_LAYOUTS.resolve()]
+        if real.suffix != ".yaml" or real.parent not in folders or not real.is_file() or path.is_symlink():
+            return 403, {"error": f"{printable(str(path))}: not a shared or built-in layout"}
+        data = real.read_bytes()
+        if writes.hashlib.sha256(data).hexdigest() != digest:
+            return 409, {"error": f"{printable(str(path))} changed on disk since the page read it: reloaded"}
+        target = root / "layouts" / real.name
+        try:
+            writes.create(target, data)
+        except FileExistsError:
+            return 409, {"error": f"{_shown(target)} is there already: the game uses it"}
+        answer: dict = {"file": _shown(target), "before": "", "digest": digest}
+        component, card = asked.get("component"), asked.get("card")
+        if isinstance(component, str) and isinstance(card, int) and not isinstance(card, bool):
+            code, seen = self._look(game, component, card)
             if code == 200:
                 answer["look"] = seen
         return 200, answer

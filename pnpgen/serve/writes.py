@@ -35,6 +35,25 @@ def digest_of(path: Path) -> str:
         return ""
 
 
+def create(path: Path, data: bytes) -> None:
+    """A new file holding `data`, all at once (written beside it, then renamed into place); FileExistsError when
+    `path` is there already, which is never replaced (checked just before the rename: a file made in that
+    instant by another program would be)."""
+    import os
+
+    if path.exists():
+        raise FileExistsError(path)
+    path.parent.mkdir(exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.adopt.tmp")
+    try:
+        temp.write_bytes(data)
+        if path.exists():
+            raise FileExistsError(path)
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
+
+
 class History:
     """(file, digest) -> its bytes, for each version of a file the page wrote or replaced."""
 
