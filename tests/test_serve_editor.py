@@ -134,7 +134,11 @@ def open_editor(page, served: Served) -> None:
 
 
 def written(page, before: int) -> None:
-    page.wait_for_function(f"() => Number(document.body.dataset.written || 0) > {before}", timeout=30_000)
+    """Until the page has made one more write (what it said, when it made none)."""
+    try:
+        page.wait_for_function(f"() => Number(document.body.dataset.written || 0) > {before}", timeout=30_000)
+    except Exception:
+        raise AssertionError(f"no write; the page says: {page.inner_text('#e-msg')!r}") from None
 
 
 def count(page) -> int:

@@ -5,13 +5,14 @@ build: right after a write the page shows its result without waiting for the bui
 large (`look.ZOOM_DPI`, with its bleed) under `/img/z<digest>.png`, and says what each element is
 (`serve/look.py`) and the sha256 of every layout file it names.
 
-`POST /edit` takes one JSON object: `op` (set, add, delete, duplicate, order on a layout's elements; field on a
-card's own values, in its YAML or CSV file; restore), `file` (as `/look` named it), `digest` (the file's sha256 when the page read it), what the op needs, and the card the page shows
-(`component`, `card`: the answer then carries its new look, drawn before the build that follows starts). The file must be one of this game's
-own layouts (`look.Writable`), unchanged since the page read it (else 409 and the page reloads it); values are
-checked by the same field tables as the build before anything is written. Writes go through `serve/writes.py`
-(the `pnpgen edit` engine). The answer is the file's new digest and the digest it had, which is what undo and
-redo send back (`restore`).
+`POST /edit` takes one JSON object: `op`, `file` (as `/look` named it), `digest` (the file's sha256 when the
+page read it), what the op needs, and the card the page shows (`component`, `card`: the answer then carries its
+new look, drawn before the build the write starts). The ops: set, add, delete, duplicate and order a layout's
+elements; field, a card's own value in its YAML or CSV file; restore, a version of a file this run wrote or
+replaced (undo, redo); adopt, a shared or built-in layout copied into the game. A write goes only to the game's
+own layouts and card files (`look.Writable`, the engine's rule), only over the bytes the page read (else 409:
+the page reloads), with values checked by the build's field tables first, through the `pnpgen edit` engine
+(`serve/writes.py`). The answer is the file's new digest and the one it had, which undo and redo send back.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class Editor:
 
     def _look(self, game: str, component: str, card: int) -> tuple[int, dict]:
         from pnpgen.faces import face_digest
-        from pnpgen.serve.preview import _draw_alone
+        from pnpgen.serve.preview import draw_alone
 
         try:
             model, reader, library, icons, fonts = self._loaded(game)
@@ -103,7 +104,7 @@ class Editor:
             if self.preview.image(key) is None:
                 longest = max(drawn.width_pt, drawn.height_pt) + 2 * drawn.bleed_pt  # a board: at most MAX_PX
                 dpi = min(looks.ZOOM_DPI, looks.MAX_PX * 72 / longest)
-                images = _draw_alone([drawn], icons, dpi=dpi, bleed=True)
+                images = draw_alone([drawn], icons, dpi=dpi, bleed=True)
                 if images:
                     self.preview.keep(key, images[0])
             face["image"] = f"/img/{key}.png"

@@ -102,7 +102,7 @@ class Preview:
                     fresh[key] = face
                 urls.append(None if key is None else f"/img/{key}.png")
             shown.append((c, *urls))
-        images = _draw_alone(list(fresh.values()), icons)
+        images = draw_alone(list(fresh.values()), icons)
         if images is None:
             return  # the build says what failed
         for key, data in zip(fresh, images):
@@ -304,7 +304,7 @@ def _sketched(component: str, item: dict, shown: list) -> dict:
     return item
 
 
-def _draw_alone(faces: list, icons: dict, dpi: float = DPI, bleed: bool = False) -> list | None:
+def draw_alone(faces: list, icons: dict, dpi: float = DPI, bleed: bool = False) -> list | None:
     """Each face drawn on a page of its own (`render.pdf.write_face_pages`; with its bleed when `bleed`) and
     rasterised at `dpi`, as PNG; None when drawing fails."""
     import tempfile
