@@ -86,8 +86,10 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
 
     Builds like `watch` (into OUT) and shows the faces cut from the PDFs it wrote; only faces that changed
     reload. A save with an error shows it over the last good faces, with file:line:column. Click a face for its
-    fields and where it comes from. Open the address it prints: it carries this run's token, without which the
-    server answers nothing of the game (nor to another site, nor to another Host name).
+    fields and where it comes from, and open it in the editor: drag, resize, add and delete elements, edit the
+    card's values; each change is written into the layout or card file in place. Open the address it prints:
+    it carries this run's token, without which the server answers and writes nothing (nor for another site,
+    nor to another Host name).
     """
     import sys
 
