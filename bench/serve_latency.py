@@ -114,7 +114,9 @@ def gestures(port: int, game: str) -> list[float]:
         }
         status, answer = post(port, "/edit", body)
         assert status == 200, answer
+        shown = look["faces"][0]["image"]
         look = answer["look"]  # the card drawn again, in the same round trip
+        assert look["faces"][0]["image"] != shown, "the face did not change"  # a new face, drawn and fetched
         get(port, look["faces"][0]["image"])
         took.append(time.perf_counter() - start)
         element = next(
