@@ -547,3 +547,63 @@ def test_a_shared_layout_is_copied_into_the_game_to_be_edited(tmp_path):
             assert post(served, body | {"file": file})[0] == 403
     finally:
         print(served.stop())
+
+
+# -- the writes' own checks, without a server -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "etype,values,message",
+    [
+        ("rect", {"x": "left"}, "'x'"),
+        ("rect", {"fill": "notacolour"}, "'fill' is not a colour"),
+        ("rect", {"colour": "#123456"}, "unknown key 'colour' in rect element"),
+        ("rect", {"when": "true"}, "unknown key 'when'"),
+        ("rect", {"x": float("nan")}, "'x' must be a finite number"),
+        ("rect", {"x": float("inf")}, "'x' must be a finite number"),
+        ("rect", {"x": True}, "'x' must be a number or a text"),
+        ("rect", {"x": [1, 2]}, "'x' must be a number or a text"),
+        ("text", {"text": "x" * 2_001}, "longer than 2000 characters"),
+        ("text", {"size": -3}, "'size'"),
+        ("wibble", {"x": 1}, "unknown element type 'wibble'"),
+        ("rect", {f"k{i}": 1 for i in range(17)}, "at most 16 keys"),
+        ("rect", ["x", 1], "at most 16 keys"),
+    ],
+)
+def test_values_are_checked_by_the_element_type_s_table_before_a_write(etype, values, message):
+    from pnpgen.layout.kinds import Known
+    from pnpgen.serve.writes import Refused, checked_values
+
+    known = Known(palette={"ember": "#cc5500"}, icons={}, fonts={})  # as the game's library knows them
+    with pytest.raises(Refused) as refused:
+        checked_values(etype, values, known)
+    assert message in refused.value.message
+
+
+def test_values_a_layout_takes_pass_and_templates_are_left_to_the_build():
+    from pnpgen.layout.kinds import Known
+    from pnpgen.serve.writes import checked_values
+
+    values = {"x": 12.5, "y": 3, "fill": "#336699", "w": "{{ w - 6 }}", "id": "panel"}
+    assert checked_values("rect", values, Known()) == values
+
+
+def test_undo_puts_back_only_versions_this_run_kept(tmp_path):
+    from pnpgen.serve.writes import History, Refused, create
+
+    path = tmp_path / "a.yaml"
+    path.write_bytes(b"elements: []\n")
+    history = History()
+    history.keep(path, path.read_bytes())
+    old = sha(path)
+    path.write_bytes(b"elements: [] # edited\n")
+    with pytest.raises(Refused):
+        history.restore(path, sha(path), "f" * 64)  # never kept
+    with pytest.raises(Refused):
+        history.restore(path, old, old)  # the file is not at the digest the page names
+    assert history.restore(path, sha(path), old) == old and path.read_bytes() == b"elements: []\n"
+    with pytest.raises(FileExistsError):
+        create(path, b"other")
+    assert path.read_bytes() == b"elements: []\n"
+    create(tmp_path / "layouts" / "b.yaml", b"new\n")
+    assert (tmp_path / "layouts" / "b.yaml").read_bytes() == b"new\n"
