@@ -3,12 +3,14 @@ as an attacker would try them. The server runs as the user runs it: `python -m p
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import socket
 
 import pytest
 from conftest import FIXTURES
+from PIL import Image
 from serving import CHROMIUM_FLAGS, Served, edit
 
 
@@ -153,6 +155,10 @@ def test_rulebook_pages_are_drawn_when_asked_for_from_the_file_the_state_named(t
         assert pages and all(re.match(r"^/img/rb[0-9a-f]{16}-\d+\.png$", u) for u in pages), pages
         status, kind, body = served.get(pages[0])
         assert status == 200 and kind == "image/png" and body.startswith(b"\x89PNG")
+        status, kind, full = served.get(pages[0].replace("/img/rb", "/img/rz"))  # the page opened to be read
+        assert status == 200 and kind == "image/png"
+        small, big = (Image.open(io.BytesIO(data)).size for data in (body, full))
+        assert big[0] / small[0] == pytest.approx(120 / 50, rel=0.02) and big[0] >= 900  # A4 at 120 dpi
         (project / "content/sample/rulebook.md").write_text("# Sample rules\n\nPlay the heroes well.\n")
         while state["games"][0]["rulebook"] == pages:
             state = served.state(since=state["version"])

@@ -26,6 +26,7 @@ from pnpgen.pipeline import manifest
 
 DPI = 110  # faces on the page: a poker card about 275 px wide
 PAGE_DPI = 50  # rulebook pages
+FULL_DPI = 120  # a rulebook page opened to be read (`/img/rz...`): A4 about 990 px wide
 MAX_IMAGES = 4_000  # PNGs kept in memory (the least recently used go first)
 _KEY = re.compile(r"^[0-9a-z-]{1,64}$")
 
@@ -44,7 +45,9 @@ class Preview:
         self.changed = threading.Condition()
         self.images: OrderedDict[str, bytes] = OrderedDict()
         self._pages: dict = {}  # (pdf sha256, page) -> rendered page, for the faces still to be cut from it
-        self._later: dict[str, tuple] = {}  # rulebook page key -> (pdf, its sha256, page), drawn when asked
+        self._later: dict[
+            str, tuple
+        ] = {}  # rulebook page key -> (pdf, its sha256, page, dpi), drawn when asked
         self._lock = threading.Lock()  # the images: the watch thread and the request threads both add to them
         self.took: float | None = None  # seconds of the last update, build included
 
@@ -180,11 +183,11 @@ class Preview:
         sha, pages = entry["sha256"][:16], entry.get("pages", 0)
         urls = []
         for n in range(min(pages, 200)):
-            key = f"rb{sha}-{n}"
-            if key not in self.images:
-                with self._lock:
-                    self._later[key] = (out_dir / entry["path"], entry["sha256"], n)
-            urls.append(f"/img/{key}.png")
+            for key, dpi in ((f"rb{sha}-{n}", PAGE_DPI), (f"rz{sha}-{n}", FULL_DPI)):  # rz: read at full size
+                if key not in self.images:
+                    with self._lock:
+                        self._later[key] = (out_dir / entry["path"], entry["sha256"], n, dpi)
+            urls.append(f"/img/rb{sha}-{n}.png")
         return urls
 
     def _keep(self, key: str, data: bytes) -> None:
@@ -203,7 +206,7 @@ class Preview:
             later = self._later.get(key)
         if later is None:
             return None
-        pdf, sha, n = later
+        pdf, sha, n, dpi = later
         from pnpgen.pipeline.staging import sha256_of
 
         try:
@@ -211,7 +214,7 @@ class Preview:
                 return None
         except OSError:
             return None
-        page = _render_page(pdf, n, PAGE_DPI)
+        page = _render_page(pdf, n, dpi)
         if page is None:
             return None
         data = _png(page[0])
