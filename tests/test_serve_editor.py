@@ -607,3 +607,47 @@ def test_undo_puts_back_only_versions_this_run_kept(tmp_path):
     assert path.read_bytes() == b"elements: []\n"
     create(tmp_path / "layouts" / "b.yaml", b"new\n")
     assert (tmp_path / "layouts" / "b.yaml").read_bytes() == b"new\n"
+
+
+@pytest.mark.slow
+def test_the_starter_game_s_csv_cell_is_written_in_place(tmp_path, monkeypatch):
+    """`pnpgen new`'s cards come from a CSV: the page edits a cell where the build reads it, every other byte
+    kept; its layouts' constant boxes move."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.preview import Preview
+
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "pnpgen", "new", "mygame"], cwd=tmp_path, env=env, check=True)
+    monkeypatch.chdir(tmp_path)
+    project = Project(Path("content"), Path("out"), resident=True)
+    editor = Editor(project, Preview(project, ["mygame"]), Sketcher(project))
+    status, look = editor.get("/look", {"game": ["mygame"], "component": ["cards"], "card": ["0"]})
+    assert status == 200, look
+    card = look["card_edit"]
+    assert card["file"].endswith(".csv") and not card["readonly"]
+    sheet = Path(card["file"])
+    before = sheet.read_bytes()
+    old = str(card["fields"]["cost"])
+    body = {"op": "field", "game": "mygame", "file": card["file"], "digest": look["files"][card["file"]]}
+    status, answer = editor.post(
+        "/edit", json.dumps(body | {"card_pos": 0, "field": "cost", "value": 7}).encode()
+    )
+    assert status == 200, answer
+    import csv
+
+    a, b = before.decode().splitlines(keepends=True), sheet.read_text().splitlines(keepends=True)
+    changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    assert len(a) == len(b) and changed == [1]  # the first card's row, and no other byte
+    header = next(csv.reader([a[0]]))
+    was, now = next(csv.reader([a[1]])), next(csv.reader([b[1]]))
+    cost = header.index("cost")
+    assert was[cost] == old and now[cost] == "7"
+    assert [c for i, c in enumerate(was) if i != cost] == [c for i, c in enumerate(now) if i != cost]
+    assert any(e["move"] == ["x", "y"] for e in look["faces"][0]["elements"])
