@@ -17,6 +17,7 @@ from pnpgen.errors import did_you_mean, printable
 
 ADDABLE = ("text", "image", "icon", "rect", "ellipse", "line")
 MAX_KEPT = 200  # file versions kept for undo and redo
+MAX_KEPT_BYTES = 32 * 1024 * 1024  # ... and their bytes together (a large card sheet keeps fewer)
 MAX_VALUES = 16  # keys one write may set
 MAX_TEXT = 2_000  # characters of one value
 
@@ -64,7 +65,9 @@ class History:
         key = (str(path.resolve()), hashlib.sha256(data).hexdigest())
         self._kept[key] = data
         self._kept.move_to_end(key)
-        while len(self._kept) > MAX_KEPT:
+        while len(self._kept) > MAX_KEPT or sum(map(len, self._kept.values())) > MAX_KEPT_BYTES:
+            if len(self._kept) == 1:
+                break
             self._kept.popitem(last=False)
 
     def wrote(self, path: Path) -> bool:
