@@ -51,7 +51,10 @@ def _ref(text: str) -> int | str:
 @click.option("--duplicate", is_flag=True, help="Copy ELEMENT just after it (a new id: --id).")
 @click.option("--id", "new_id", help="The id of the copy made by --duplicate.")
 @click.option(
-    "--move-to", type=int, metavar="N", help="Move ELEMENT to position N (from 0; later draws on top)."
+    "--move-to",
+    type=click.IntRange(0, 100_000),
+    metavar="N",
+    help="Move ELEMENT to position N (from 0; later draws on top).",
 )
 @click.option("--sheet", help="A workbook's sheet (card data).")
 @click.option(
