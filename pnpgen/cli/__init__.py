@@ -16,18 +16,18 @@ from pathlib import Path
 import click
 
 from pnpgen import __version__
+from pnpgen.cli.paths import PathParam
 from pnpgen.errors import ContentError, Diagnostics, UsageProblem, printable
-from pnpgen.names import typed_for_windows
 from pnpgen.project import Project, UnknownGame
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
 
 
-def _content_option(f):
+def _content_option(f, writes: bool = False):
     return click.option(
         "--content",
         "content",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=PathParam("content folder", exists=not writes, writes=writes),
         default="content",
         show_default=True,
         help="Folder holding one folder per game.",
@@ -37,7 +37,7 @@ def _content_option(f):
 def _out_option(f):
     return click.option(
         "--out",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=PathParam("output folder", writes=True),
         default="output",
         show_default=True,
         help="Where files go (one folder per game).",
@@ -98,11 +98,7 @@ def _guarded(command):
 def _project(
     content: Path, out: Path = Path("output"), paper: str = "a4", printing=None, asked: tuple = ()
 ) -> Project:
-    for path, what in ((content, "content folder"), (out, "output folder")):
-        why = typed_for_windows(path)
-        if why is not None:
-            raise click.UsageError(f"{what} '{printable(str(path))}' {why}")
-    if not content.is_dir():
+    if not content.is_dir():  # the options' type checked both paths (`cli/paths.py`)
         raise click.UsageError(f"content folder '{printable(str(content))}' does not exist")
     if printing is None:
         return Project(content, out, paper.lower())
@@ -381,7 +377,7 @@ def check(games, content, players, fmt, strict, debug):
 
 @main.command()
 @click.argument("game")
-@_content_option
+@functools.partial(_content_option, writes=True)
 @_debug_option
 @_guarded
 def new(game, content, debug):
@@ -389,9 +385,6 @@ def new(game, content, debug):
     an icon, a rulebook and the facts the checker holds it to. Never writes over a folder that exists."""
     from pnpgen.commands.new import new_game
 
-    why = typed_for_windows(content)
-    if why is not None:
-        raise click.UsageError(f"content folder '{printable(str(content))}' {why}")
     files = new_game(content, game)
     click.echo(f"wrote {len(files)} files in {content / game}:")
     for path in files:

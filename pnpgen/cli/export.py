@@ -15,6 +15,7 @@ from pnpgen.cli import (
     _report,
     main,
 )
+from pnpgen.errors import printable
 
 
 @main.group()
@@ -59,11 +60,19 @@ def export_png(game, components, dpi, bleed, content, out, debug, no_check):
         )
 
 
+def _url(ctx, param, value):
+    """A URL base: no spaces or control characters (a NUL would reach the saved object)."""
+    if value is not None and any(ord(ch) <= 32 or ord(ch) == 127 for ch in value):
+        raise click.BadParameter(f"'{printable(value)}' holds a space or a control character; not a URL")
+    return value
+
+
 @export.command(name="tts")
 @click.argument("game")
 @click.argument("components", nargs=-1)
 @click.option(
     "--url-base",
+    callback=_url,
     help="Where the images will be uploaded (https://...): the saved object names them under it. "
     "Default: file:/// URLs of the exported images, which TTS loads on this machine.",
 )

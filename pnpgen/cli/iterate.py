@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 import click
 
@@ -20,6 +19,7 @@ from pnpgen.cli import (
     _report,
     main,
 )
+from pnpgen.cli.paths import PathParam
 from pnpgen.errors import printable
 from pnpgen.imposition.duplex import DEFAULT
 
@@ -27,11 +27,11 @@ EDITING = replace(DEFAULT, whole=False)  # watch and serve: no print-all file (t
 
 
 @main.command()
-@click.argument("old", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.argument("new", required=False, type=click.Path(path_type=Path, file_okay=False))
+@click.argument("old", required=False, type=PathParam("earlier build folder", exists=True))
+@click.argument("new", required=False, type=PathParam("build folder", exists=True, writes=True))
 @click.option(
     "--since",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=PathParam("earlier build folder", exists=True),
     help="The saved build to compare with (the same as OLD).",
 )
 @click.option("--game", "-g", "games", multiple=True, help="Compare only this game (repeatable).")

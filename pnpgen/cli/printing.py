@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pnpgen.cli import PAPER, _debug_option, _guarded, main
+from pnpgen.cli.paths import PathParam
 
 
 @main.command()
@@ -14,7 +15,7 @@ from pnpgen.cli import PAPER, _debug_option, _guarded, main
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True)
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=PathParam("calibration sheet", kind="file", writes=True),
     help="The PDF to write (default: calibration-PAPER-DUPLEX.pdf here).",
 )
 @_debug_option

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -18,6 +17,7 @@ from pnpgen.cli import (
     main,
 )
 from pnpgen.cli.export import export
+from pnpgen.cli.paths import PathParam
 
 TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 
@@ -29,7 +29,7 @@ TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 @click.option(
     "--cmyk-profile",
     "cmyk_profile",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=PathParam("CMYK profile", kind="file", exists=True),
     help="The printer's CMYK ICC profile (.icc): colours and art are separated through it (else by pnpgen's "
     "formula), and it is embedded in the PDF/X output intent. dtc, pdfx and factory.",
 )
