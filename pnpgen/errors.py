@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 
 @dataclass(frozen=True, order=True)
@@ -104,6 +105,24 @@ def safe_console(streams: Iterable[object] | None = None) -> None:
                 stream.reconfigure(errors="backslashreplace")
             except (ValueError, OSError):  # a closed or detached stream: nothing will be printed on it anyway
                 continue
+
+
+PIPE_CLOSED = 141  # what a Unix tool ends with when its reader stops (128 + SIGPIPE): `pnpgen list | head -1`
+
+
+def pipe_closed() -> NoReturn:
+    """End the command quietly because whoever read its output stopped reading (`| head`): nothing more is
+    printed, not even what is buffered (standard output is pointed at the null device, so the flush at exit
+    cannot fail again), and the exit code is the one a Unix tool gives."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fd = stream.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # no file behind it (a test's capture): nothing to do
+            continue
+    sys.exit(PIPE_CLOSED)
 
 
 def _escape(ch: str) -> str:

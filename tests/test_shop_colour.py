@@ -134,18 +134,18 @@ def test_a_printers_cmyk_profile_separates_colours_and_art_through_it(project):
 
 @needs_profiles
 @pytest.mark.parametrize(
-    "given, words",
+    "given, words, code",
     [
-        (ADOBE_RGB, "an ICC profile for RGB colours"),
-        (Path("content/sample/game.yaml"), "not a readable ICC colour profile"),
-        (Path("no-such.icc"), "not a file"),
-        (Path("/dev/zero"), "not a file"),
+        (ADOBE_RGB, "an ICC profile for RGB colours", 1),
+        (Path("content/sample/game.yaml"), "not a readable ICC colour profile", 1),
+        (Path("no-such.icc"), "does not exist", 2),  # odd paths are usage errors (cli/paths.py)
+        (Path("/dev/zero"), "is not a regular file", 2),
     ],
 )
-def test_a_wrong_cmyk_profile_is_refused_and_nothing_is_written(project, given, words):
+def test_a_wrong_cmyk_profile_is_refused_and_nothing_is_written(project, given, words, code):
     root = project("basic")
     result = run_cli("export", "shop", "pdfx", "sample", "--out", "out", "--cmyk-profile", given, cwd=root)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == code, result.output
     assert words in result.output and "--cmyk-profile" in result.output
     assert str(given.name) in result.output and "Traceback" not in result.output
     assert not (root / "out" / "sample" / "shop").exists()

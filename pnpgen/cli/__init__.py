@@ -10,15 +10,15 @@ from __future__ import annotations
 import functools
 import json
 import sys
-import traceback
 from pathlib import Path
 
 import click
 
 from pnpgen import __version__
+from pnpgen.cli.guard import _guarded, _report
 from pnpgen.cli.paths import PathParam
-from pnpgen.errors import ContentError, Diagnostics, UsageProblem, printable
-from pnpgen.project import Project, UnknownGame
+from pnpgen.errors import printable
+from pnpgen.project import Project
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
 
@@ -54,45 +54,6 @@ def _no_check_option(f):
         is_flag=True,
         help="Skip the rules check; by default a game it fails is neither written nor exported.",
     )(f)
-
-
-def _report(diags: Diagnostics, strict: bool = False) -> None:
-    for d in diags.sorted():
-        if d.severity == "warning" and strict:
-            d = type(d)("error", d.location, d.message + " [--strict]", d.hint)
-        colour = "red" if d.severity == "error" else "yellow"
-        text = d.format()
-        head, _, rest = text.partition(f" {d.severity}: ")
-        click.echo(head + " " + click.style(f"{d.severity}:", fg=colour, bold=True) + " " + rest, err=True)
-
-
-def _guarded(command):
-    """Content errors exit 1 with their messages, usage errors 2, anything else one line (traceback: --debug)."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        debug = kwargs.get("debug", False)
-        try:
-            return command(*args, **kwargs)
-        except (UnknownGame, UsageProblem) as exc:
-            raise click.UsageError(printable(str(exc))) from None
-        except ContentError as exc:
-            _report(exc.diagnostics, kwargs.get("strict", False))
-            sys.exit(1)
-        except (click.exceptions.Exit, click.ClickException, SystemExit, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the CLI owns what the user sees
-            if debug:
-                traceback.print_exception(exc)
-            else:
-                click.echo(
-                    printable(f"pnpgen: internal error: {type(exc).__name__}: {exc}")
-                    + "\n  run again with --debug for the traceback",
-                    err=True,
-                )
-            sys.exit(1)
-
-    return wrapper
 
 
 def _project(

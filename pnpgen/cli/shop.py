@@ -18,6 +18,7 @@ from pnpgen.cli import (
 )
 from pnpgen.cli.export import export
 from pnpgen.cli.paths import PathParam
+from pnpgen.errors import printable
 
 TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 
@@ -59,22 +60,44 @@ def export_shop(target, game, components, cmyk_profile, content, out, debug, no_
         )
 
 
+def _target_first(target, game, components, old_target):
+    """`preflight TARGET GAME [COMPONENTS]`; the older `preflight GAME [COMPONENTS] --target TARGET` still works
+    (a game named like a target is not possible: the target is read first only without --target)."""
+    if old_target is None:
+        if target is None or game is None:
+            raise click.UsageError("name the shop and the game: pnpgen preflight TARGET GAME [COMPONENTS]")
+        if target not in TARGET_NAMES:
+            raise click.BadParameter(
+                f"'{printable(target)}' is not one of {', '.join(TARGET_NAMES)}", param_hint="TARGET"
+            )
+        return target, game, list(components)
+    words = [w for w in (target, game, *components) if w is not None]
+    if not words:
+        raise click.UsageError("name the game: pnpgen preflight TARGET GAME [COMPONENTS]")
+    return old_target, words[0], words[1:]
+
+
 @main.command(name="preflight")
-@click.argument("game")
+@click.argument("target", metavar="TARGET", required=False)
+@click.argument("game", metavar="GAME", required=False)
 @click.argument("components", nargs=-1)
 @click.option(
-    "--target", "target", type=click.Choice(TARGET_NAMES), required=True, help="The shop or factory."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+    "--target", "old_target", type=click.Choice(TARGET_NAMES), hidden=True
+)  # before 0.x: --target T
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--json", "as_json", is_flag=True, hidden=True)  # the old spelling of --format json
 @_no_check_option
 @_debug_option
 @_content_option
 @_guarded
-def preflight(game, components, target, as_json, content, debug, no_check):
-    """What TARGET would say about GAME's files: one line per finding at the content that causes it
-    (file:line:column and the card). Exit 1 when there is an error."""
+def preflight(target, game, components, old_target, fmt, as_json, content, debug, no_check):
+    """What TARGET (as `export shop TARGET`: tgc, dtc, pdfx, factory) would say about GAME's files: one line
+    per finding at the content that causes it (file:line:column and the card). Exit 1 when there is an
+    error."""
     from pnpgen.shop.export import preflight_game
 
+    target, game, components = _target_first(target, game, components, old_target)
+    as_json = as_json or fmt == "json"
     found, diags = preflight_game(_project(content), target, game, list(components), not no_check)
     _report(diags)
     if as_json:
