@@ -224,6 +224,8 @@ def render_document(text: str, names: dict, display: str) -> str:
         raise ContentError.at(
             Location(display, exc.lineno or 1, 1), f"template error: {exc.message}"
         ) from None
+    except TOO_DEEP:
+        raise ContentError.at(Location(display, 1, 1), f"template error: {NESTED}") from None
     token = budget_var.set(Budget())
     try:
         with time_limit(MAX_SECONDS):
@@ -255,6 +257,13 @@ def _template_line(exc: BaseException) -> int:
     return line or 1
 
 
+# What compiling a template nested thousands deep raises: Jinja's parser and code generator recurse
+# (RecursionError), Python's compiler refuses the code they make (SyntaxError: too many nested blocks or
+# parentheses; MemoryError), marshal refuses to keep it (ValueError). Never Jinja's own syntax errors, caught first.
+TOO_DEEP = (RecursionError, MemoryError, SyntaxError, ValueError)
+NESTED = "it is nested too deeply to compile (brackets, blocks or filters inside each other hundreds deep)"
+
+
 def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
     """`_compiled`, a syntax error a located ContentError."""
     try:
@@ -262,6 +271,8 @@ def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
     except jinja2.TemplateSyntaxError as exc:
         where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
         raise ContentError.at(where, f"template error: {exc.message}") from None
+    except TOO_DEEP:
+        raise ContentError.at(loc, f"template error: {NESTED}") from None
 
 
 def evaluate(value, ctx: dict) -> Any:
