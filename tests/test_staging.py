@@ -38,9 +38,12 @@ def test_a_failure_while_staging_changes_nothing(tmp_path):
     final.mkdir(parents=True)
     (final / "a.pdf").write_bytes(b"old")
     before = snapshot(final)
-    with pytest.raises(OSError), Stage(final) as stage:
+    with (
+        pytest.raises(ContentError, match="g/a.pdf: error: could not write it: disk full"),
+        Stage(final) as stage,
+    ):
         stage.path("a.pdf").write_bytes(b"new")
-        raise OSError("disk full")
+        raise OSError(28, "disk full", str(stage.path("a.pdf")))  # named where it was going, not where staged
     assert snapshot(final) == before
     assert [p.name for p in final.parent.iterdir()] == ["g"]
 

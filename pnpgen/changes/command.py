@@ -14,7 +14,7 @@ from pnpgen.changes.compare import GameChanges, compare, reprint_cards, summary,
 from pnpgen.errors import ContentError, Diagnostics, UsageProblem
 from pnpgen.faces import face_digest
 from pnpgen.pipeline import manifest
-from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folder
+from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folder, writing_into
 
 FOLDER = "changes"  # inside the game's output folder: OUT/<game>/changes/
 
@@ -61,20 +61,21 @@ def _one(project, game: str, old_dir: Path, new_dir: Path, check: bool) -> Writt
     folder = staging_folder(final)
     notes: list[str] = []
     try:
-        files = ["proof.pdf"]
-        write_proof(result, folder / "proof.pdf")
-        wanted = reprint_cards(result)
-        if wanted:
-            paper = (manifest.read(new_dir) or {}).get("paper", project.paper)
-            why = _write_reprint(dataclasses.replace(project, paper=paper), game, wanted, result, folder)
-            if why:
-                notes.append(f"reprint.pdf not written: {why}")
-            else:
-                files.append("reprint.pdf")
-        text = "\n".join(summary(result) + notes) + "\n"
-        (folder / "changes.txt").write_text(text, encoding="utf-8")
-        files.append("changes.txt")
-        swap_folder(folder, final, project.out)
+        with writing_into(folder, final):
+            files = ["proof.pdf"]
+            write_proof(result, folder / "proof.pdf")
+            wanted = reprint_cards(result)
+            if wanted:
+                paper = (manifest.read(new_dir) or {}).get("paper", project.paper)
+                why = _write_reprint(dataclasses.replace(project, paper=paper), game, wanted, result, folder)
+                if why:
+                    notes.append(f"reprint.pdf not written: {why}")
+                else:
+                    files.append("reprint.pdf")
+            text = "\n".join(summary(result) + notes) + "\n"
+            (folder / "changes.txt").write_text(text, encoding="utf-8")
+            files.append("changes.txt")
+            swap_folder(folder, final, project.out)
     finally:
         if folder.exists():
             import shutil

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -350,7 +351,8 @@ def new(game, content, debug):
     click.echo(f"wrote {len(files)} files in {content / game}:")
     for path in files:
         click.echo(f"  {path.relative_to(content / game)}")
-    click.echo(f"next: pnpgen build {game}, then open {Path('output', game, 'cards.pdf')}")
+    again = "" if content == Path("content") else f" --content {shlex.quote(str(content))}"
+    click.echo(f"next: pnpgen build {game}{again}, then open {Path('output', game, 'cards.pdf')}")
 
 
 # More commands, each group in a module of its own (they register themselves on `main`).

@@ -25,13 +25,17 @@ def calibrate(paper, duplex, out, debug):
     offset off its scales, in the numbers --back-offset takes (keep them in printers.yaml: see the README)."""
     import os
 
-    from pnpgen.pipeline.staging import cannot_replace
+    from pnpgen.pipeline.staging import cannot_replace, cannot_write, flush
     from pnpgen.render.calibration import write_calibration
 
     target = out or Path(f"calibration-{paper.lower()}-{duplex}.pdf")
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        write_calibration(temp, paper.lower(), duplex)
+        try:
+            write_calibration(temp, paper.lower(), duplex)
+            flush(temp)  # a full disk often shows only when the bytes reach it
+        except OSError as exc:
+            raise cannot_write(target, exc) from None
         try:
             os.replace(temp, target)
         except OSError as exc:  # a sheet open in a Windows viewer: say which, and leave it as it was

@@ -171,17 +171,44 @@ def new_game(content: Path, game_id: str) -> list[Path]:
         "rulebook.md": RULEBOOK_MD.format(title=title),
         "facts.yaml": FACTS_YAML.format(title=title),
     }
-    written = []
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    art = root / "art" / "emblem.png"
-    art.parent.mkdir(parents=True, exist_ok=True)
-    art.write_bytes(emblem_png())
-    written.append(art)
-    return written
+    return _write_all(
+        content, root, {**{n: t.encode("utf-8") for n, t in files.items()}, "art/emblem.png": emblem_png()}
+    )
+
+
+def _write_all(content: Path, root: Path, files: dict[str, bytes]) -> list[Path]:
+    """All the files or none: written into a staging folder beside `root`, then renamed into place in one step.
+    A failure (a full disk) names the file and leaves no folder, so `new` of that name works again."""
+    from pnpgen.pipeline.staging import staging_folder, swap_folder, writing_into
+
+    made_content = not content.exists()
+    folder = staging_folder(root)
+    try:
+        with writing_into(folder, root):
+            for name, data in files.items():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    (folder / name).write_bytes(data)
+                except OSError as exc:
+                    exc.filename = exc.filename or str(folder / name)  # named where it was going
+                    raise
+            swap_folder(folder, root)
+    except BaseException:
+        if made_content:  # the content folder made for the game: gone again with it
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                content.rmdir()
+            except OSError:
+                pass
+        raise
+    finally:
+        if folder.exists():
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
+    return [root / name for name in files]
 
 
 def emblem_png() -> bytes:

@@ -18,7 +18,8 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -82,6 +83,9 @@ class Stage:
         if self.dir.exists():
             _remove_tree(self.dir)
         _release(self.dir)
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):  # a full disk, while staging
+            with writing_into(self.dir, self.final):
+                raise exc
 
     def path(self, name: str) -> Path:
         return self.dir / name
@@ -114,6 +118,8 @@ class Stage:
                     Location(display_path(self.dir)),
                     f"{name} is gone from the staging folder (another program removed it); run pnpgen again",
                 ) from None
+            except OSError as exc:  # a full disk often shows only here, when the bytes reach it
+                raise cannot_write(self.final / name, exc) from None
         aside = self.dir / _ASIDE
         aside.mkdir()
         undo = _Undo(self.final, aside)
@@ -195,6 +201,31 @@ def cannot_replace(path: Path, exc: OSError) -> ContentError:
     return ContentError.at(where, f"cannot replace it: {exc.strerror or exc}")
 
 
+def cannot_write(path: Path, exc: OSError) -> ContentError:
+    """The located error for an output that could not be written (a full disk): nothing was replaced."""
+    why = exc.strerror or str(exc)
+    return ContentError.at(Location(display_path(path)), f"could not write it: {why}; nothing was changed")
+
+
+@contextmanager
+def writing_into(staged: Path, final: Path) -> Iterator[None]:
+    """A failure of the system while writing into the staging folder `staged` (a full disk, a file that may not
+    be made) becomes the located error naming the file where it was going, under `final`; the caller discards
+    `staged`, so the old output stays as it was."""
+    try:
+        yield
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        where = final
+        if exc.filename is not None:
+            try:
+                where = final / Path(os.fsdecode(exc.filename)).relative_to(staged)
+            except ValueError:
+                where = Path(os.fsdecode(exc.filename))
+        raise cannot_write(where, exc) from None
+
+
 def swap_folder(staged: Path, final: Path, top: Path | None = None) -> None:
     """Put the folder `staged` where `final` is: `swap_folders` of one pair."""
     swap_folders([(staged, final)], top)
@@ -215,8 +246,11 @@ def swap_folders(
     the lease); running the export again makes it."""
     for staged, final in pairs:
         refuse_link(final, top)
-        for f in staged.iterdir():
-            _fsync(f)
+        for f in sorted(staged.rglob("*")):  # an export's folders of folders: every file in them
+            try:
+                _fsync(f)
+            except OSError as exc:  # a full disk often shows only here, when the bytes reach it
+                raise cannot_write(final / f.relative_to(staged), exc) from None
     aside_of: list[tuple[Path, Path]] = []  # (final, its old folder) renamed aside
     moved_in: list[tuple[Path, Path]] = []  # (staged, final) renamed in
     failed: Path | None = None
@@ -361,7 +395,14 @@ def _remove_tree(folder: Path, quietly: bool = False) -> None:
             raise
 
 
+def flush(path: Path) -> None:
+    """`_fsync` for a file written outside a staging folder (calibrate's sheet) before it replaces the old."""
+    _fsync(path)
+
+
 def _fsync(path: Path) -> None:
+    """Flush a written file to the disk before it moves into place: every file a command writes passes here,
+    the last point where a full disk can still leave the old output as it was."""
     if path.is_dir():
         return
     fd = os.open(path, os.O_RDWR)  # not read-only: Windows' fsync (_commit) refuses a read-only descriptor
