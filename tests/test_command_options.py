@@ -67,3 +67,50 @@ def test_the_old_spellings_still_work_hidden(project):
     assert bad.exit_code == 2 and "'tgx' is not one of tgc, dtc, pdfx, factory" in bad.output
     helped = run_cli("preflight", "--help").output
     assert "--json" not in helped and "--target" not in helped and "TARGET GAME" in helped
+
+
+class Told:
+    """A build's progress, recorded."""
+
+    def __init__(self):
+        self.plans, self.writes = [], []
+
+    def planned(self, n):
+        self.plans.append(n)
+
+    def written(self, n):
+        self.writes.append(n)
+
+
+def test_progress_is_counted_in_files_not_games(project):
+    """One game no longer jumps from 0/1 to 1/1: the bar counts the files, each as it is written."""
+    from pnpgen.cli import _Bar
+    from pnpgen.commands.build import build
+    from pnpgen.project import Project
+
+    root = project("basic")
+    told = Told()
+    outcome = build(Project(root / "content", root / "out"), None, progress=lambda games: told, jobs=1)
+    (result,) = outcome.results
+    files = sorted(p.name for p in (root / "out" / "sample").iterdir() if p.name != "manifest.json")
+    assert sum(told.plans) == sum(told.writes) == result.written == len(files) >= 3, (told.__dict__, files)
+    assert told.writes == [1] * len(files)  # one step per file
+    bar = _Bar()
+    bar.planned(2)
+    bar.written(1)
+    bar.planned(3)  # another game knows its files: the bar grows
+    bar.written(4)
+    assert (bar.bar.pos, bar.bar.length) == (5, 5)
+    bar.close()
+
+
+def test_new_tells_the_next_command_with_the_content_folder_it_was_given(tmp_path):
+    from conftest import run_cli
+
+    result = run_cli("new", "fresh", "--content", "my games", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "next: pnpgen build fresh --content 'my games'," in result.output
+    built = run_cli("build", "fresh", "--content", "my games", "--out", "out", cwd=tmp_path)
+    assert built.exit_code == 0, built.output
+    plain = run_cli("new", "other", cwd=tmp_path)
+    assert "next: pnpgen build other, then open" in plain.output

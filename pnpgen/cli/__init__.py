@@ -142,6 +142,29 @@ def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer, i
     return paper, Printing(flips, dx, dy, angle, inks), asked
 
 
+class _Bar:
+    """The build's progress bar, in files written: its length grows as each game knows how many it writes."""
+
+    def __init__(self) -> None:
+        self.bar = None
+
+    def planned(self, n: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=n, label="  writing files", file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+        else:
+            self.bar.length += n
+        self.bar.render_progress()
+
+    def written(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnpgen")
 def main() -> None:
@@ -209,7 +232,7 @@ def build(
     if not project.select(list(games) or None):
         click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
         sys.exit(0)
-    bar: dict = {}
+    bar = _Bar()
 
     def progress(total: int):
         if no_check:
@@ -217,17 +240,12 @@ def build(
                 "rules check skipped (--no-check): these PDFs have not been held against the documents",
                 err=True,
             )
-        if not sys.stderr.isatty() or total == 0:
-            return lambda name: None
-        bar["bar"] = click.progressbar(length=total, label="  building", file=sys.stderr, show_pos=True)
-        bar["bar"].__enter__()
-        return lambda name: bar["bar"].update(1)
+        return bar if sys.stderr.isatty() and total else None
 
     try:
         outcome = run(project, list(games) or None, strict, not no_check, jobs, progress)
     finally:
-        if "bar" in bar:
-            bar["bar"].__exit__(None, None, None)
+        bar.close()
     for name in outcome.up_to_date:
         click.echo(f"up to date {name}")
     failed = []

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pnpgen.pipeline import freshness
 from pnpgen.pipeline.staging import sweep
+
+if TYPE_CHECKING:
+    from pnpgen.pipeline.run import Progress
 
 
 @dataclass
@@ -78,7 +82,7 @@ def build(
     strict: bool = False,
     check: bool = True,
     jobs: int | None = None,
-    progress: Callable[[int], Callable[[str], None]] | None = None,
+    progress: Callable[[int], Progress | None] | None = None,
 ) -> BuildOutcome:
     roots = project.select(names)
     outcome = BuildOutcome(up_to_date(project, roots, strict, check))
@@ -86,6 +90,6 @@ def build(
     if stale:
         from pnpgen import pipeline
 
-        step = progress(len(stale)) if progress else (lambda name: None)
-        outcome.results = pipeline.build(project, stale, strict, check, jobs, step)
+        told = progress(len(stale)) if progress else None
+        outcome.results = pipeline.build(project, stale, strict, check, jobs, told)
     return outcome

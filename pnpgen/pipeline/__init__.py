@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from pnpgen.errors import ContentError, Diagnostics
 
 if TYPE_CHECKING:  # imported where a build needs them: `from pnpgen.pipeline import freshness` stays light
-    from pnpgen.pipeline.run import GameResult
+    from pnpgen.pipeline.run import GameResult, Progress
 
 
 def build_game(
@@ -28,6 +28,7 @@ def build_game(
     check: bool = True,
     workers: int | Callable[[], int] | None = None,
     on_file: Callable | None = None,
+    progress: Progress | None = None,
 ) -> GameResult:
     """Build one game. Nothing of it changes on disk unless every stale output was drawn and written.
     `on_file(run, entry, staged path)` sees each file once written, before the game's files move into place.
@@ -37,6 +38,8 @@ def build_game(
 
     run = GameRun(project, root, strict)
     run.on_file = on_file
+    if progress is not None:
+        run.progress = progress
     diags = Diagnostics()
 
     def failed() -> bool:
@@ -77,21 +80,22 @@ def build(
     strict: bool = False,
     check: bool = True,
     workers: int | None = None,
-    step: Callable[[str], None] = lambda name: None,
+    progress: Progress | None = None,
     on_file: Callable | None = None,
 ) -> list[GameResult]:
     """Build the named games (all when none); a game that fails does not stop the others. Several games build
     in parallel processes, one game each; a single game writes its files in parallel instead (and only then is
-    `on_file` called: see `build_game`)."""
+    `on_file` called: see `build_game`). `progress` is told of the files as they are known and written (a game
+    built in a process of its own: all at once when it ends)."""
     from pnpgen.pipeline.jobs import few_collections
 
     if project.resident:
         warm()  # once per process (later calls find it done): each build's writers inherit it
     with few_collections():
-        return _build(project, names, strict, check, workers, step, on_file)
+        return _build(project, names, strict, check, workers, progress, on_file)
 
 
-def _build(project, names, strict, check, workers, step, on_file=None) -> list[GameResult]:
+def _build(project, names, strict, check, workers, progress, on_file=None) -> list[GameResult]:
     from pnpgen.pipeline.jobs import FreeCores, cores, inherits, run_parallel
 
     roots = project.select(names)
@@ -102,12 +106,15 @@ def _build(project, names, strict, check, workers, step, on_file=None) -> list[G
         free = FreeCores(n)  # a game that ends its build alone writes its files on the cores the others left
         work = partial(_game_job, project, strict, check, free)
         longest = sorted(range(len(roots)), key=lambda i: -_weight(roots[i]))
-        return run_parallel(roots, work, n, lambda i: step(roots[i].name), first=longest, free=free)
-    results = []
-    for root in roots:
-        results.append(build_game(project, root, strict, check, workers, on_file))
-        step(root.name)
-    return results
+        told = progress
+
+        def done(i: int, result: GameResult) -> None:
+            if told is not None:
+                told.planned(result.written)
+                told.written(result.written)
+
+        return run_parallel(roots, work, n, lambda i: None, done, first=longest, free=free)
+    return [build_game(project, root, strict, check, workers, on_file, progress) for root in roots]
 
 
 def _weight(root: Path) -> int:

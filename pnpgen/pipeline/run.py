@@ -20,6 +20,18 @@ class Stopped(Exception):
     """A build stopped between writing its first files and the rest (`GameRun.write`'s `then`)."""
 
 
+class Progress:
+    """How far a build is, counted in files (a bar that counts games jumps from 0/1 to 1/1 for one game): a game
+    says how many files it will write once it knows (`planned`), and each as it is written (`written`). This one
+    counts nothing; the CLI's draws a bar."""
+
+    def planned(self, n: int) -> None:
+        pass
+
+    def written(self, n: int) -> None:
+        pass
+
+
 @dataclass
 class GameResult:
     game: str
@@ -29,6 +41,7 @@ class GameResult:
     out_dir: Path | None = None
     rendered: list = field(default_factory=list)  # components drawn and written again
     reused: list = field(default_factory=list)  # components whose files were up to date
+    written: int = 0  # files written (the rest of `files` were up to date)
     model: object = field(
         default=None, repr=False, compare=False
     )  # the loaded Game, in the process that built
@@ -61,6 +74,7 @@ class GameRun:
         self.on_file: Callable | None = (
             None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
         )
+        self.progress: Progress = Progress()  # told of each file to write, and of each written
 
     # -- load ---------------------------------------------------------------------------------------------
     def load(self, diags: Diagnostics | None = None) -> None:
@@ -267,6 +281,7 @@ class GameRun:
                         job.target.entry(job.name, 0, "")
 
                 n = workers() if callable(workers) else workers  # FreeCores: the cores free now
+                self.progress.planned(len(some))
                 written = write_all(
                     some, min(n, max(1, len(some))), done=self._shown(some), meanwhile=entries
                 )
@@ -292,7 +307,9 @@ class GameRun:
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
         rendered = [t.component for t in stale]
         reused = [t.component for t in targets if t not in stale]
-        return GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, self.game)
+        return GameResult(
+            self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, len(jobs), self.game
+        )
 
     def writing(self) -> Writing:
         """What a target's `write` is given: the game, its icons, the paper and how it prints."""
@@ -303,6 +320,7 @@ class GameRun:
         on_file = self.on_file
 
         def done(i: int, res: dict) -> None:  # a file is written, not yet in place
+            self.progress.written(1)
             if on_file is not None:
                 job = jobs[i]
                 on_file(self, _entry(job, res), job.path)
