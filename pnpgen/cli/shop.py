@@ -1,4 +1,4 @@
-"""`pnpgen export shop TARGET GAME` and `pnpgen preflight GAME --target TARGET`: files for print shops."""
+"""`pnpgen export shop TARGET GAME` and `pnpgen preflight TARGET GAME`: files for print shops."""
 
 from __future__ import annotations
 

@@ -271,7 +271,7 @@ def main() -> int:
             job.both("export", "sheet", game, "--out", "output")
             for shop in SHOPS:
                 job.both("export", "shop", shop, game, "--out", "output")
-                job.both("preflight", game, "--target", shop)
+                job.both("preflight", shop, game)
         job.compare()
         job.both("new", "starter")
         job.both("build", "starter", "--out", "starter-out")
