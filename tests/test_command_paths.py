@@ -79,12 +79,14 @@ def odd_values(param: click.Parameter) -> list[tuple[str, str]]:
         ("too-long", "x" * 300),
         ("wrong-kind", "afile" if kind == "folder" else "afolder"),
     ]
+    if hasattr(os, "mkfifo"):
+        values.append(("pipe", "apipe"))
     if t.exists:
         values.append(("missing", "missing"))
     if t.writes:
         values.append(("under-a-file", "afile/inside"))
-        if os.geteuid() != 0:  # root writes anywhere
-            values.append(("read-only", "readonly/inside"))
+        values.append(("read-only", "readonly" if kind == "folder" else "readonly/sheet.pdf"))
+        values.append(("inside-read-only", "readonly/inside/deeper"))
     return values
 
 
@@ -103,13 +105,21 @@ def invocation(words: str, param: click.Parameter, value: str) -> list[str]:
 
 
 @pytest.mark.parametrize("words, param, case, value", CASES)
-def test_an_odd_path_is_a_usage_error_naming_it(tmp_path, words, param, case, value):
+def test_an_odd_path_is_a_usage_error_naming_it(tmp_path, monkeypatch, words, param, case, value):
     root = tmp_path / "p"
     shutil.copytree(FIXTURES / "basic", root)
     (root / "afile").write_text("a file\n")
     (root / "afolder").mkdir()
     (root / "old").mkdir()
     (root / "readonly").mkdir(mode=0o555)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(root / "apipe")
+    if os.name != "nt" and os.geteuid() == 0:  # root may write anywhere: the folder is read-only to the check
+        real = os.access
+        ro = str(root / "readonly")
+        monkeypatch.setattr(
+            os, "access", lambda p, mode: False if os.path.abspath(p) == ro else real(p, mode)
+        )
     before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
     result = run_cli(*invocation(words, param, value), cwd=root)
     assert result.exit_code == 2, (case, result.output)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeGuard
 
-from pnpgen.errors import UsageProblem, short
+from pnpgen.errors import ContentError, Location, UsageProblem, display_path, short
 from pnpgen.pipeline import manifest
 
 _DIGEST = re.compile(r"^[0-9a-f]{16}$")
@@ -230,7 +230,14 @@ def _render(pdf: Path, page_no: int):
 
     if not manifest.ours(pdf.parent, pdf.name):
         return None, 0
-    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        doc = pdfium.PdfDocument(str(pdf))
+    except (OSError, pdfium.PdfiumError):  # a build's file damaged or cut short since: say which
+        raise ContentError.at(
+            Location(display_path(pdf)),
+            "cannot be read as a PDF: damaged or cut short since it was built; build it again or compare with "
+            "another build",
+        ) from None
     try:
         if page_no >= len(doc):
             return None, 0

@@ -49,7 +49,7 @@ def path_problem(path: Path, kind: str, exists: bool, writes: bool) -> str | Non
         return f"cannot be used: {exc.strerror or exc}"
     if there:
         if kind == "folder" and not path.is_dir():
-            return "is a file, not a folder"
+            return "is a file, not a folder" if path.is_file() else "is not a folder (a pipe or a device)"
         if kind == "file" and path.is_dir():
             return "is a folder, not a file"
         if kind == "file" and not path.is_file():
