@@ -29,6 +29,7 @@ WRITERS = {
     "build": ([], ["build", "--out", "out"]),
     "build-jobs": ([], ["build", "--out", "out", "--jobs", "2"]),
     "new": ([], ["new", "fresh"]),
+    "edit": ([], ["edit", "content/sample/layouts/hero.yaml", "2", "x=5"]),
     "calibrate": ([["calibrate", "--out", "sheet.pdf"]], ["calibrate", "--out", "sheet.pdf"]),
     "changes": ([], ["changes", "old", "out"]),  # the two builds as they stand: only the proof is written
     "export png": (

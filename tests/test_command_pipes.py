@@ -24,6 +24,7 @@ RUNS = {
     "icons": ["icons", "sample"],
     "check": ["check"],
     "new": ["new", "starter"],
+    "edit": ["edit", "content/sample/layouts/hero.yaml", "2", "x=5"],
     "calibrate": ["calibrate", "--out", "sheet.pdf"],
     "changes": ["changes", "old", "out"],
     "export png": ["export", "png", "sample", "heroes", "--dpi", "50", "--out", "out"],

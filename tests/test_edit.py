@@ -527,7 +527,7 @@ def test_a_link_or_a_pipe_is_never_written_through(tmp_path):
         pipe = tmp_path / "pipe.yaml"
         os.mkfifo(pipe)
         result = run_cli("edit", pipe, "title", "x=1")
-        assert result.exit_code == 1 and "not a regular file" in result.output
+        assert result.exit_code == 2 and "is not a regular file" in result.output
 
 
 def test_an_element_of_the_parent_layout_is_pointed_to(tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pnpgen.cli import _debug_option, _guarded, main
+from pnpgen.cli.paths import PathParam
 from pnpgen.errors import ContentError, Location, display_path, printable
 
 
@@ -42,7 +43,7 @@ def _ref(text: str) -> int | str:
 
 
 @main.command()
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("file", type=PathParam("file to edit", kind="file", exists=True, writes=True))
 @click.argument("args", nargs=-1)
 @click.option(
     "--add", "add", metavar="TYPE", help="Add an element of TYPE (after ELEMENT when one is given)."

@@ -145,8 +145,14 @@ def write(tf: TextFile, text: str) -> bytes:
         raise ContentError.at(Location(tf.display), f"cannot read file: {exc.strerror}") from None
     temp = path.with_name(f".{path.name}.{os.getpid()}.edit.tmp")  # swept by staging's lease if left behind
     try:
-        with open(temp, "wb") as fh:
-            fh.write(data)
+        from pnpgen.pipeline.staging import cannot_write, flush
+
+        try:
+            with open(temp, "wb") as fh:
+                fh.write(data)
+            flush(temp)  # a full disk often shows only when the bytes reach it
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
         with contextlib.suppress(OSError):  # the file keeps its permissions (on Windows: its read-only bit)
             shutil.copymode(path, temp)
         try:
