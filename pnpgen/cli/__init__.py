@@ -12,6 +12,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -146,7 +147,7 @@ class _Bar:
     """The build's progress bar, in files written: its length grows as each game knows how many it writes."""
 
     def __init__(self) -> None:
-        self.bar = None
+        self.bar: Any = None  # click's ProgressBar, once a game knows its files
 
     def planned(self, n: int) -> None:
         if self.bar is None:
