@@ -24,6 +24,7 @@ FOUNDATION = {
     "memo",
     "inputs",
     "source",
+    "bounds",
 }
 
 # What each part of pnpgen must never import (its own package excepted).

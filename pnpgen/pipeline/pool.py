@@ -16,29 +16,13 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
+
+from pnpgen.bounds.child import main_can_be_run_again, start_method  # one rule for every child process
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
-
-Method = Literal["fork", "spawn", "forkserver"]
-METHODS: tuple[Method, ...] = ("fork", "spawn", "forkserver")
-
-
-def start_method() -> Method:
-    """How this platform starts workers: `fork` on Linux (where `os.fork` exists), `spawn` elsewhere; the
-    environment variable PNPGEN_START_METHOD (fork, spawn or forkserver) chooses another where it is available."""
-    import multiprocessing
-
-    asked = os.environ.get("PNPGEN_START_METHOD", "").strip().lower()
-    available = multiprocessing.get_all_start_methods()
-    for method in METHODS:  # `asked`, when it is one of them
-        if asked == method and method in available and (method == "spawn" or hasattr(os, "fork")):
-            return method
-    if sys.platform.startswith("linux") and hasattr(os, "fork") and "fork" in available:
-        return "fork"
-    return "spawn"
 
 
 def inherits() -> bool:
@@ -86,7 +70,7 @@ class Pool:
         import multiprocessing
 
         method = start_method()
-        if method != "fork" and not _main_can_be_run_again():
+        if method != "fork" and not main_can_be_run_again():
             raise OSError("spawned workers cannot run this program again (it was read from standard input)")
         # spelled out, so that each context is known to have its `Process` (the base class has none)
         ctx = (
@@ -202,16 +186,6 @@ class Pool:
 
 def _stopped(signum, frame) -> None:
     raise SystemExit(1)  # unwinds the work: a game's staging folder is removed, its own writers stopped
-
-
-def _main_can_be_run_again() -> bool:
-    """A spawned worker runs the parent's main program again (its imports, not its `__main__` block): possible for
-    a file, a module (`-m`) or `-c` code, not for a program read from standard input."""
-    main = sys.modules.get("__main__")
-    if main is None or getattr(main, "__spec__", None) is not None:
-        return True
-    path = getattr(main, "__file__", None)
-    return path is None or os.path.isfile(path)
 
 
 def _send(tasks, index: int | None, process) -> None:

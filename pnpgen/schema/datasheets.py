@@ -14,7 +14,6 @@ import csv
 import io
 import math
 import re
-import zipfile
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
@@ -199,40 +198,63 @@ def _csv_cells(text: str, display: str):
 
 
 def _workbook_cells(data: bytes, path: Path, sheet: str | None, loc: Location):
-    from python_calamine import CalamineError, CalamineWorkbook
+    """(row number, {column: value}) of the sheet's filled rows, and the sheet's name. A zip workbook (XLSX,
+    ODS) is bounded from its own structure first (`bounds.sheets`: a filled cell past the rows and columns a
+    sheet may use is named, before calamine would allocate up to it); an XLS file, which no bound here reads,
+    is loaded in a child process, so a library that aborts on it ends only that process."""
+    from pnpgen.bounds import Refused, child, sheets
 
     display = display_path(path)
-    if data[:2] == b"PK":  # xlsx and ods are zip files: bound what they unpack to before anything reads them
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                unpacked = sum(i.file_size for i in zf.infolist())
-        except zipfile.BadZipFile:
-            raise ContentError.at(
-                loc, f"'{display}' is not a readable workbook (a damaged zip file)"
-            ) from None
-        if unpacked > MAX_UNPACKED:
-            raise ContentError.at(
-                loc, f"'{display}' unpacks to {unpacked:,} bytes; the limit is {MAX_UNPACKED:,}"
-            )
+    try:
+        if data[:2] == b"PK":  # xlsx and ods are zip files
+            zf = sheets.check_zip(data, MAX_UNPACKED)
+            ods = "content.xml" in zf.namelist() and "xl/workbook.xml" not in zf.namelist()
+            (sheets.ods_sheet if ods else sheets.xlsx_sheet)(zf, sheet, MAX_ROWS + 1, MAX_COLUMNS)
+            table, name, names = calamine_cells(data, sheet)
+        else:
+            table, name, names = child.isolated(calamine_cells, data, sheet)
+    except Refused as exc:
+        if exc.row:
+            where = Location(display, exc.row, exc.col, exc.sheet)
+            raise ContentError.at(where, f"sheet '{exc.sheet}' {exc.message}") from None
+        raise ContentError.at(loc, f"'{display}' {exc.message}") from None
+    except child.ChildDied as exc:
+        raise ContentError.at(
+            loc,
+            f"'{display}' cannot be read as a workbook: the reader stopped ({exc.how}); the file is damaged "
+            "or too large",
+        ) from None
+    if table is None:
+        raise ContentError.at(loc, f"'{display}' has no sheet {name!r}", did_you_mean(str(name), names))
+    return table, name
+
+
+def calamine_cells(data: bytes, sheet: str | None) -> tuple[list | None, str | None, list[str]]:
+    """(rows, sheet name, every sheet's name) as calamine reads them; rows None when there is no such sheet.
+    Problems are `Refused`, plain data that crosses from a child process."""
+    from python_calamine import CalamineError, CalamineWorkbook
+
+    from pnpgen.bounds import Refused
+
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
-        names = book.sheet_names
+        names = list(book.sheet_names)
         name = sheet if sheet is not None else (names[0] if names else None)
         if name not in names:
-            raise ContentError.at(loc, f"'{display}' has no sheet {name!r}", did_you_mean(str(name), names))
+            return None, name, names
         ws = book.get_sheet_by_name(name)
         start_row, start_col = ws.start or (0, 0)
         table = []
         for r, cells in enumerate(ws.iter_rows()):
             if r >= MAX_ROWS + 1:
-                raise ContentError.at(loc, f"sheet '{name}' has more than {MAX_ROWS:,} rows")
+                raise Refused(f"has more than {MAX_ROWS:,} rows in sheet '{name}'")
             if len(cells) > MAX_COLUMNS:
-                raise ContentError.at(loc, f"sheet '{name}' has more than {MAX_COLUMNS} columns")
+                raise Refused(f"has more than {MAX_COLUMNS} columns in sheet '{name}'")
             row = {start_col + c + 1: v for c, v in enumerate(cells) if v not in ("", None)}
             if row:
                 table.append((start_row + r + 1, row))
-    except CalamineError as exc:
-        raise ContentError.at(loc, f"'{display}' cannot be read as a workbook: {exc}") from None
-    except (ValueError, OSError) as exc:  # calamine reports damaged files so too
-        raise ContentError.at(loc, f"'{display}' cannot be read as a workbook: {exc}") from None
-    return table, name
+    except (CalamineError, ValueError, OSError) as exc:  # calamine reports damaged files so too
+        if isinstance(exc, Refused):
+            raise
+        raise Refused(f"cannot be read as a workbook: {exc}") from None
+    return table, name, names
