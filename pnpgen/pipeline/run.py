@@ -364,7 +364,7 @@ def game_icons(game, diags: Diagnostics, reader=None) -> dict:
 def game_fonts(game) -> dict[str, str]:
     """Register the game's own fonts; the names layouts use (`mine`, `mine-bold`) -> registered names. A file
     ReportLab cannot embed (a CFF-based OTF, a file that is no font) is an error at its line in game.yaml."""
-    from pnpgen.text.fonts import register_family
+    from pnpgen.text.fonts import FontRefused, register_family
 
     names: dict[str, str] = {}
     for family, styles in game.fonts.items():
@@ -372,6 +372,11 @@ def game_fonts(game) -> dict[str, str]:
             names.update(
                 register_family(game.id, family, {style: path for style, (path, _) in styles.items()})
             )
+        except FontRefused as exc:
+            loc = styles[exc.style][1] if exc.style in styles else game.loc
+            raise ContentError.at(
+                loc, f"font '{family}' {exc.style}: '{display_path(exc.path)}' {exc.message}"
+            ) from None
         except ValueError as exc:
             style = str(exc).split(":", 1)[0]
             loc = styles[style][1] if style in styles else game.loc

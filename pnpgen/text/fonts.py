@@ -98,15 +98,33 @@ def variant(font: str, bold: bool, italic: bool) -> str:
 _DISPLAY: dict[str, str] = {}  # a game family's internal key -> the name its game gives it
 
 
+class FontRefused(ValueError):
+    """A game's font file whose own structure is broken (`bounds.fonts`), found before ReportLab reads it."""
+
+    def __init__(self, style: str, path: str, message: str):
+        super().__init__(f"{style}: {message}")
+        self.style, self.path, self.message = style, path, message
+
+
 def register_family(game_id: str, family: str, files: dict[str, str]) -> dict[str, str]:
     """Make a game's font family known: `files` maps styles (regular, bold, italic, bolditalic) to the real
     paths of TTF files. Returns the names a layout uses (`mine`, `mine-bold`...) -> the registered names.
-    Raises ValueError naming the style whose file ReportLab cannot embed."""
+    Raises FontRefused for a file whose table directory is broken (checked first, `bounds.fonts`), ValueError
+    naming the style whose file ReportLab cannot embed."""
+    from pnpgen.bounds import Refused
+    from pnpgen.bounds.fonts import check_font
+
     key = "g" + hashlib.sha256(f"{game_id}/{family}".encode()).hexdigest()[:10]
     _DISPLAY[key] = family
     names = {}
     for style, path in files.items():
         name = f"{key}-{style}"
+        try:
+            check_font(Path(path))
+        except Refused as exc:
+            raise FontRefused(style, path, exc.message) from None
+        except OSError as exc:
+            raise FontRefused(style, path, f"cannot be read ({exc.strerror or exc})") from None
         try:
             TTFont(_PREFIX + name, path)  # parses the file: a font ReportLab cannot embed fails here
         except Exception as exc:  # ReportLab's TTFError and friends: not a font it can embed
