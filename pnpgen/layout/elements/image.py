@@ -96,6 +96,14 @@ def image_size(path: Path, fc: FaceContext, p) -> tuple[int, int]:
             p.fail(
                 "src", f"names an image of {size / 1e6:.0f} MB; the limit is {MAX_IMAGE_BYTES / 1e6:.0f} MB"
             )
+        from pnpgen.bounds import Refused, images
+
+        try:  # the file's own structure first: a JPEG is embedded undecoded, so nothing else would check it
+            images.image_size(path.read_bytes(), MAX_IMAGE_PIXELS)
+        except Refused as exc:
+            p.fail("src", f"names a file that cannot be read as an image: art/{path.name} {exc.message}")
+        except OSError as exc:
+            p.fail("src", f"names a file that cannot be read: art/{path.name} ({exc.strerror or exc})")
         try:
             with PILImage.open(path) as im:  # reads the header, decodes nothing
                 fmt, dims = im.format, im.size
