@@ -228,10 +228,15 @@ class _Pages:
 def _render(pdf: Path, page_no: int):
     import pypdfium2 as pdfium
 
+    from pnpgen.bounds import Refused, pdfs
+
     if not manifest.ours(pdf.parent, pdf.name):
         return None, 0
-    try:
+    try:  # a folder of builds saved earlier may hold anything: bounded before pdfium allocates a page
+        pdfs.check_file(pdf)
         doc = pdfium.PdfDocument(str(pdf))
+    except Refused as exc:
+        raise ContentError.at(Location(display_path(pdf)), f"the PDF {exc.message}") from None
     except (OSError, pdfium.PdfiumError):  # a build's file damaged or cut short since: say which
         raise ContentError.at(
             Location(display_path(pdf)),
@@ -242,6 +247,10 @@ def _render(pdf: Path, page_no: int):
         if page_no >= len(doc):
             return None, 0
         page = doc[page_no]
+        try:
+            pdfs.check_render(page, PROOF_DPI / 72, page_no, len(doc))
+        except Refused as exc:
+            raise ContentError.at(Location(display_path(pdf)), f"the PDF {exc.message}") from None
         image = page.render(scale=PROOF_DPI / 72).to_pil().convert("RGB")
         height = page.get_height()
         page.close()

@@ -137,6 +137,7 @@ def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck | Board, scratc
     """Rasterise faces through a PDF drawn by pnpgen; yields PIL images (RGB)."""
     import pypdfium2 as pdfium
 
+    from pnpgen.bounds import Refused, pdfs
     from pnpgen.render.pdf import write_face_pages
 
     pdf_path = scratch / "faces.pdf"
@@ -153,6 +154,12 @@ def _render_pages(faces, bleed_pt, icons, dpi: float, deck: Deck | Board, scratc
         h_px = round((first.height_pt + 2 * bleed_pt) / 72 * dpi)
         for i in range(len(doc)):
             page = doc[i]
+            try:  # bounded before pdfium allocates the page's bitmap
+                pdfs.check_render(page, dpi / 72, i)
+            except Refused as exc:
+                raise ContentError.at(
+                    deck.loc, f"the PNG images cannot be drawn: the faces' PDF {exc.message}"
+                ) from None
             image = page.render(scale=dpi / 72).to_pil().convert("RGB")
             if image.size != (w_px, h_px):
                 image = image.resize((w_px, h_px))

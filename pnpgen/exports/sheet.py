@@ -38,12 +38,25 @@ def contact_sheet(pdfs: list[Path], target: Path) -> None:
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
+    from pnpgen.bounds import Refused
+    from pnpgen.bounds import pdfs as bounds
+
     thumbs, scales = [], []
     for path in pdfs:
+        try:
+            bounds.check_file(path)
+        except Refused as exc:
+            raise ContentError.at(Location(display_path(path)), f"the PDF {exc.message}") from None
         doc = pdfium.PdfDocument(str(path))
         try:
             page = doc[0]
             w_pt, h_pt = page.get_size()
+            try:  # a thumbnail's scale fits the box, but only for a page of a size that is a size
+                bounds.check_page(
+                    w_pt, h_pt, min(THUMB / w_pt, THUMB / h_pt) if w_pt > 0 and h_pt > 0 else 1.0
+                )
+            except Refused as exc:
+                raise ContentError.at(Location(display_path(path)), f"the PDF {exc.message}") from None
             scale = min(THUMB / w_pt, THUMB / h_pt)  # every page fits the same box, whatever its size
             scales.append(scale)
             img = page.render(scale=scale).to_pil().convert("RGB")

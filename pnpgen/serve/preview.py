@@ -314,6 +314,7 @@ def draw_alone(faces: list, icons: dict, dpi: float = DPI, bleed: bool = False) 
 
     import pypdfium2 as pdfium
 
+    from pnpgen.bounds import pdfs
     from pnpgen.render.pdf import write_face_pages
 
     out = []
@@ -326,7 +327,10 @@ def draw_alone(faces: list, icons: dict, dpi: float = DPI, bleed: bool = False) 
             except Exception:  # noqa: BLE001 - damaged art and the like: the build that follows reports it
                 return None
             try:
-                page = doc[0]
+                if not pdfs.renderable(
+                    page := doc[0], dpi / 72
+                ):  # too large: the build that follows says why
+                    return None
                 out.append(_png(page.render(scale=dpi / 72).to_pil().convert("RGB")))
                 page.close()
             finally:
@@ -337,16 +341,18 @@ def draw_alone(faces: list, icons: dict, dpi: float = DPI, bleed: bool = False) 
 def _render_page(pdf: Path, page_no: int, dpi: float):
     import pypdfium2 as pdfium
 
+    from pnpgen.bounds import Refused, pdfs
+
     if not manifest.ours(pdf.parent, pdf.name):
         return None
-    try:
+    try:  # bounded before pdfium allocates a page: a preview shows nothing rather than take the server down
+        pdfs.check_file(pdf)
         doc = pdfium.PdfDocument(str(pdf))
-    except (OSError, pdfium.PdfiumError):
+    except (OSError, pdfium.PdfiumError, Refused):
         return None
     try:
-        if page_no >= len(doc):
+        if page_no >= len(doc) or not pdfs.renderable(page := doc[page_no], dpi / 72, page_no, len(doc)):
             return None
-        page = doc[page_no]
         image = page.render(scale=dpi / 72).to_pil().convert("RGB")
         height = page.get_height()
         page.close()
