@@ -12,7 +12,9 @@ A case is YAML:
       - replace: {file: content/sample/decks/heroes.yaml, old: "count: 5", new: "count: .nan"}
       - replace: {file: content/sample/decks/heroes.yaml, old: "@", new: "x", times: 10000}   # `new` repeated
                                       # (with `numbered: true`, each repeat filled as `generate` fills it, below)
-      - copy: {from: content/sample/art/split.png, to: content/sample/art/other.png}
+      - copy: {from: content/sample/art/split.png, to: content/sample/art/other.png}   # or a folder
+      - binary: {file: content/sample/data/h.xlsx, kind: xlsx, cells: {A1: name, XFD1048576: x}}
+                                      # made by tests/hostile_files.py (kind: xlsx, ods, font, jpeg, png, pdf...)
       - link: content/sample/layouts/hero.yaml
         to: "{outside}/secret.yaml"   # {outside} is a folder beside the project holding a canary file
       - fifo: content/sample/icons.yaml
@@ -116,9 +118,17 @@ def apply(step: dict, root: Path, outside: Path) -> None:
         else:
             new = fill(arg["new"]) * times
         path.write_text(text.replace(arg["old"], new), encoding="utf-8")
-    elif kind == "copy":
+    elif kind == "copy":  # a file, or a whole folder
         at(arg["to"]).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(at(arg["from"]), at(arg["to"]))
+        if at(arg["from"]).is_dir():
+            shutil.copytree(at(arg["from"]), at(arg["to"]))
+        else:
+            shutil.copyfile(at(arg["from"]), at(arg["to"]))
+    elif kind == "binary":  # a workbook, font, image or PDF made by tests/hostile_files.py
+        from hostile_files import make
+
+        at(arg["file"]).parent.mkdir(parents=True, exist_ok=True)
+        at(arg["file"]).write_bytes(make(**{k: v for k, v in arg.items() if k != "file"}))
     elif kind == "bytes":
         at(arg["file"]).parent.mkdir(parents=True, exist_ok=True)
         at(arg["file"]).write_bytes(bytes.fromhex(arg["hex"]) * arg.get("repeat", 1))
