@@ -36,7 +36,9 @@ def xlsx_sheet_xml(cells: dict, dimension: str | None = None) -> str:
         if isinstance(value, (int, float)):
             rows.setdefault(row, []).append(f'<c r="{ref}"><v>{value}</v></c>')
         else:
-            rows.setdefault(row, []).append(f'<c r="{ref}" t="inlineStr"><is><t>{escape(str(value))}</t></is></c>')
+            rows.setdefault(row, []).append(
+                f'<c r="{ref}" t="inlineStr"><is><t>{escape(str(value))}</t></is></c>'
+            )
     body = "".join(f'<row r="{r}">{"".join(cs)}</row>' for r, cs in sorted(rows.items()))
     dim = f'<dimension ref="{dimension}"/>' if dimension else ""
     return f'<worksheet xmlns="{NS}/spreadsheetml/2006/main">{dim}<sheetData>{body}</sheetData></worksheet>'
@@ -85,12 +87,34 @@ def xlsx_bomb(megabytes: int = 300) -> bytes:
     name = b"xl/worksheets/sheet1.xml"
     end = data.rindex(b"PK\x05\x06")
     count, central_size, central_at = struct.unpack_from("<HII", data, end + 10)
-    local = struct.pack("<4s5H3I2H", b"PK\x03\x04", 20, 0, 8, 0, 0, zlib.crc32(b""), len(packed), 1024, len(name), 0)
+    local = struct.pack(
+        "<4s5H3I2H", b"PK\x03\x04", 20, 0, 8, 0, 0, zlib.crc32(b""), len(packed), 1024, len(name), 0
+    )
     entry_at = central_at
-    central = data[central_at : central_at + central_size] + struct.pack(
-        "<4s6H3I5H2I", b"PK\x01\x02", 20, 20, 0, 8, 0, 0, zlib.crc32(b""), len(packed), 1024, len(name), 0, 0, 0, 0,
-        0, entry_at,
-    ) + name
+    central = (
+        data[central_at : central_at + central_size]
+        + struct.pack(
+            "<4s6H3I5H2I",
+            b"PK\x01\x02",
+            20,
+            20,
+            0,
+            8,
+            0,
+            0,
+            zlib.crc32(b""),
+            len(packed),
+            1024,
+            len(name),
+            0,
+            0,
+            0,
+            0,
+            0,
+            entry_at,
+        )
+        + name
+    )
     new_central_at = entry_at + len(local) + len(name) + len(packed)
     tail = struct.pack("<4s4H2IH", b"PK\x05\x06", 0, 0, count + 1, count + 1, len(central), new_central_at, 0)
     return data[:central_at] + local + name + packed + central + tail
@@ -117,8 +141,18 @@ def ods(rows_xml: str, sheet: str = "Heroes") -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        zf.writestr("META-INF/manifest.xml", MANIFEST)
         zf.writestr("content.xml", content)
     return out.getvalue()
+
+
+MANIFEST = (
+    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+    'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+    '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.'
+    'spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+    "</manifest:manifest>"
+)
 
 
 def ods_cell(text: str, repeat: int = 1) -> str:
@@ -206,7 +240,9 @@ def png(width: int = 64, height: int = 48, fault: str = "") -> bytes:
     if fault == "bomb":
         raw_row = b"\x00" + b"\x00" * 30_000 * 3
         packer = zlib.compressobj(9)
-        idat = b"".join(packer.compress(raw_row) for _ in range(200)) + packer.flush()  # 200 rows; says 30,000
+        idat = (
+            b"".join(packer.compress(raw_row) for _ in range(200)) + packer.flush()
+        )  # 200 rows; says 30,000
         return _png_file(struct.pack(">IIBBBBB", 30_000, 30_000, 8, 2, 0, 0, 0), idat)
     out = io.BytesIO()
     Image.new("RGB", (width, height), (20, 120, 200)).save(out, "PNG")

@@ -17,3 +17,6 @@ class Refused(ValueError):
     def __init__(self, message: str, row: int = 0, col: int = 0, sheet: str = "") -> None:
         super().__init__(message, row, col, sheet)  # all of them: an error from a child process pickles whole
         self.message, self.row, self.col, self.sheet = message, row, col, sheet
+
+    def __str__(self) -> str:
+        return self.message
