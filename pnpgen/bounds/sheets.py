@@ -87,10 +87,8 @@ def _inflates_as_declared(data: bytes, info: zipfile.ZipInfo) -> None:
         )
 
 
-def _tags(stream: io.BufferedIOBase) -> Iterator[tuple[bytes, bytes, bool]]:
-    """(name, attributes, self-closing) of every start tag, and (b'/' + name, b'', False) of every end tag, read
-    CHUNK bytes at a time; text between tags is skipped."""
-    tag = re.compile(rb"<(/?)([\w:.-]+)([^<>]*?)(/?)>")
+def _pieces(stream: io.BufferedIOBase) -> Iterator[bytes]:
+    """The stream CHUNK bytes at a time, each piece cut where no tag is split in two."""
     carry = b""
     while True:
         chunk = stream.read(CHUNK)
@@ -100,11 +98,7 @@ def _tags(stream: io.BufferedIOBase) -> Iterator[tuple[bytes, bytes, bool]]:
             lt = buf.rfind(b"<")
             if lt != -1 and buf.find(b">", lt) == -1:
                 cut = lt  # a tag cut in two: its start waits for the next piece
-        for m in tag.finditer(buf, 0, cut):
-            if m.group(1):
-                yield b"/" + m.group(2), b"", False
-            else:
-                yield m.group(2), m.group(3), bool(m.group(4))
+        yield buf[:cut]
         carry = buf[cut:]
         if len(carry) > MAX_TAG:
             raise Refused("holds an XML tag over 1 MB long (not a workbook a spreadsheet program wrote)")
@@ -115,10 +109,6 @@ def _tags(stream: io.BufferedIOBase) -> Iterator[tuple[bytes, bytes, bool]]:
 def _attr(attrs: bytes, name: bytes) -> bytes | None:
     m = re.search(rb"(?:^|\s)" + re.escape(name) + rb"\s*=\s*(\"[^\"]*\"|'[^']*')", attrs)
     return m.group(1)[1:-1] if m else None
-
-
-def _local(name: bytes) -> bytes:
-    return name.rpartition(b":")[2]
 
 
 def _letters(col: int) -> str:
@@ -139,29 +129,49 @@ def _out_of_range(row: int, col: int, max_rows: int, max_cols: int, sheet: str) 
     )
 
 
+_C_TAG = re.compile(rb"<(?:\w+:)?c[\s/>]")
+_C_REF = re.compile(rb'<(?:\w+:)?c\s[^>]*?\br="([A-Za-z]{1,7})(\d{1,12})"[^>]*?(/?)>')
+_XLSX_TAG = re.compile(rb"<(?:\w+:)?(row|c)(?=[\s/>])([^>]*?)(/?)>")
+
+
 def xlsx_sheet(zf: zipfile.ZipFile, sheet: str | None, max_rows: int, max_cols: int) -> None:
-    """Refuse the sheet (by name; the first when None) when a filled cell lies past `max_rows` or `max_cols`."""
+    """Refuse the sheet (by name; the first when None) when a filled cell lies past `max_rows` or `max_cols`.
+    Cells that all carry their ref (`<c r="B7">`, as every spreadsheet program writes them) are checked by ref;
+    a sheet with a cell that does not is counted through row by row, cell by cell, as calamine places them."""
     found = _xlsx_part(zf, sheet)
     if found is None:
         return  # no such sheet: calamine says so with the names it has
     part, title = found
+    columns: dict[bytes, int] = {}
+    with zf.open(part) as stream:
+        for piece in _pieces(stream):  # type: ignore[arg-type]  # a ZipExtFile reads like a file
+            cells = _C_REF.findall(piece)
+            if len(cells) != len(_C_TAG.findall(piece)):
+                break  # a cell without its ref: counted in order below
+            for letters, digits, closed in cells:
+                if closed:
+                    continue  # `<c .../>` holds nothing: calamine does not load it
+                col = columns.get(letters) or columns.setdefault(letters, _column_number(letters))
+                if col > max_cols or len(digits) > 9 or int(digits) > max_rows:
+                    raise _out_of_range(int(digits), col, max_rows, max_cols, title)
+        else:
+            return
     with zf.open(part) as stream:
         row = col = 0
-        for name, attrs, closed in _tags(stream):  # type: ignore[arg-type]  # a ZipExtFile reads like a file
-            local = _local(name)
-            if local == b"row":
+        for piece in _pieces(stream):  # type: ignore[arg-type]
+            for m in _XLSX_TAG.finditer(piece):
+                name, attrs, closed = m.groups()
                 ref = _attr(attrs, b"r")
-                row = int(ref) if ref and ref.isdigit() else row + 1
-                col = 0
-            elif local == b"c":
-                ref = _attr(attrs, b"r")
-                m = _CELL_REF.match(ref or b"")
-                if ref and m and m.group(1):
-                    col = _column_number(m.group(1))
-                    row = int(m.group(2)) if m.group(2) else row
+                if name == b"row":
+                    row, col = (int(ref) if ref and ref.isdigit() else row + 1), 0
+                    continue
+                cell = _CELL_REF.match(ref or b"")
+                if ref and cell and cell.group(1):
+                    col = _column_number(cell.group(1))
+                    row = int(cell.group(2)) if cell.group(2) else row
                 else:
                     col += 1
-                if not closed and (row > max_rows or col > max_cols):  # `<c .../>` holds nothing: not loaded
+                if not closed and (row > max_rows or col > max_cols):
                     raise _out_of_range(row, col, max_rows, max_cols, title)
 
 
@@ -202,55 +212,52 @@ def _xlsx_part(zf: zipfile.ZipFile, sheet: str | None) -> tuple[str, str] | None
     return None
 
 
+_ODS_TAG = re.compile(rb"<(/?)table:(table|table-row|table-cell|covered-table-cell)(?=[\s/>])([^>]*?)(/?)>")
+
+
 def ods_sheet(zf: zipfile.ZipFile, sheet: str | None, max_rows: int, max_cols: int) -> None:
     """Refuse the ODS table (by name; the first when None) when a filled cell, counting repeated rows and
-    columns, lies past `max_rows` or `max_cols`."""
+    columns, lies past `max_rows` or `max_cols`. A cell is filled when it has a value type or anything inside
+    it (a self-closing cell is empty, however often it repeats: LibreOffice ends every sheet so)."""
     if "content.xml" not in zf.namelist():
         return
     inside, title = False, ""  # in the table asked for, and its name
     row = col = 0
     repeat_rows = 1
     filled_col = 0  # the last column of a filled cell in the row being read (0: none yet)
-    cell: tuple[int, int] | None = (
-        None  # (first, last) column of the open cell, until it is known to be filled
-    )
     with zf.open("content.xml") as stream:
-        for name, attrs, closed in _tags(stream):  # type: ignore[arg-type]  # a ZipExtFile reads like a file
-            if not inside:
-                if name == b"table:table":
-                    table = unescape((_attr(attrs, b"table:name") or b"").decode("utf-8", "replace"))
-                    if sheet is None or table == sheet:
-                        inside, title = True, table
-                continue
-            if name == b"/table:table":
-                return
-            if name == b"table:table-row":
-                repeat_rows = _repeat(attrs, b"table:number-rows-repeated")
-                row, col, filled_col = row + 1, 0, 0
-                if closed:  # an empty row (or many)
-                    row += repeat_rows - 1
-            elif name == b"/table:table-row":
-                if filled_col and row + repeat_rows - 1 > max_rows:
-                    last = min(row + repeat_rows - 1, max_rows + 1)
-                    raise _out_of_range(last, filled_col, max_rows, max_cols, title)
-                row += repeat_rows - 1
-            elif name in (b"table:table-cell", b"table:covered-table-cell"):
-                first, col = col + 1, col + _repeat(attrs, b"table:number-columns-repeated")
-                filled = _attr(attrs, b"office:value-type") is not None
-                cell = None if closed or filled else (first, col)
-                if filled:
-                    _filled(row, first, col, max_rows, max_cols, title)
-                    filled_col = col
-            elif name in (b"/table:table-cell", b"/table:covered-table-cell"):
-                cell = None
-            elif cell is not None and not name.startswith(b"/"):  # something inside the cell: text
-                _filled(row, cell[0], cell[1], max_rows, max_cols, title)
-                filled_col, cell = cell[1], None
-
-
-def _filled(row: int, first: int, last: int, max_rows: int, max_cols: int, sheet: str) -> None:
-    if row > max_rows or last > max_cols:
-        raise _out_of_range(row, min(last, max(first, max_cols + 1)), max_rows, max_cols, sheet)
+        for piece in _pieces(stream):  # type: ignore[arg-type]  # a ZipExtFile reads like a file
+            for m in _ODS_TAG.finditer(piece):
+                end, name, attrs, closed = m.groups()
+                if not inside:
+                    if name == b"table" and not end:
+                        table = unescape((_attr(attrs, b"table:name") or b"").decode("utf-8", "replace"))
+                        if sheet is None or table == sheet:
+                            inside, title = True, table
+                    continue
+                if name == b"table":
+                    if end:
+                        return
+                elif name == b"table-row":
+                    if end:
+                        if filled_col and row + repeat_rows - 1 > max_rows:
+                            last = min(row + repeat_rows - 1, max_rows + 1)
+                            raise _out_of_range(last, filled_col, max_rows, max_cols, title)
+                        row += repeat_rows - 1
+                    else:
+                        repeat_rows = _repeat(attrs, b"table:number-rows-repeated")
+                        row, col, filled_col = row + 1, 0, 0
+                        if closed:  # an empty row (or many)
+                            row += repeat_rows - 1
+                elif not end:  # a cell
+                    first = col + 1
+                    col += _repeat(attrs, b"table:number-columns-repeated") if b"repeated" in attrs else 1
+                    if not closed or b"office:value-type" in attrs:
+                        if row > max_rows or col > max_cols:
+                            raise _out_of_range(
+                                row, min(col, max(first, max_cols + 1)), max_rows, max_cols, title
+                            )
+                        filled_col = col
 
 
 def _repeat(attrs: bytes, name: bytes) -> int:
