@@ -33,6 +33,13 @@ def profile_of(data: bytes | None) -> tuple[str, str] | None:
         return None
     from PIL import ImageCms
 
+    from pnpgen.bounds import Refused
+    from pnpgen.bounds.icc import check_icc
+
+    try:  # its header and tag table first: littleCMS trusts their numbers
+        check_icc(data)
+    except Refused as exc:
+        raise ProfileError(f"an unreadable colour profile (it {exc.message})") from None
     try:
         profile = ImageCms.ImageCmsProfile(BytesIO(data))
         name = ImageCms.getProfileDescription(profile).strip() or "unnamed"

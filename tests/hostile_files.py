@@ -286,6 +286,27 @@ def pdf(pages: int = 1, width_pt: float = 14_173, height_pt: float = 14_173) -> 
     return bytes(out)
 
 
+def icc(fault: str = "tag-outside") -> bytes:
+    """Pillow's sRGB profile with its first tag said to lie 2 GB in (`tag-outside`) or 100,000 tags (`tags`)."""
+    from PIL import ImageCms
+
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    if fault == "tag-outside":
+        struct.pack_into(">I", data, 132 + 4, 0x7FFF0000)
+    elif fault == "tags":
+        struct.pack_into(">I", data, 128, 100_000)
+    return bytes(data)
+
+
+def png_with_profile(fault: str = "tags") -> bytes:
+    """A sound 64 x 48 PNG carrying the damaged colour profile `icc(fault)`."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (20, 120, 200)).save(out, "PNG", icc_profile=icc(fault))
+    return out.getvalue()
+
+
 MAKERS = {
     "xlsx": xlsx,
     "xlsx-bomb": xlsx_bomb,
@@ -296,4 +317,6 @@ MAKERS = {
     "jpeg": jpeg,
     "png": png,
     "pdf": pdf,
+    "icc": icc,
+    "png-with-profile": png_with_profile,
 }

@@ -428,3 +428,53 @@ def test_serve_survives_a_reader_that_aborts_and_a_sheet_that_would_abort(tmp_pa
             assert served.get("/")[0] == 200  # still serving its page
     finally:
         print(served.stop())
+
+
+# -- colour profiles ---------------------------------------------------------------------------------------------
+def _icc(fault: str) -> bytes:
+    from PIL import ImageCms
+
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    if fault == "tag-outside":
+        struct.pack_into(">I", data, 132 + 4, 0x7FFF0000)  # the first tag's offset
+    elif fault == "tags":
+        struct.pack_into(">I", data, 128, 100_000)
+    elif fault == "size":
+        struct.pack_into(">I", data, 0, len(data) * 2)
+    elif fault == "signature":
+        data[36:40] = b"xxxx"
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    "fault, message",
+    [
+        ("tag-outside", "is damaged: its tag '"),
+        ("tags", "says it holds 100,000 tags"),
+        ("size", "declares 1,176 bytes and holds 588"),
+        ("signature", "is not an ICC profile"),
+    ],
+)
+def test_a_damaged_colour_profile_never_reaches_littlecms(fault, message, monkeypatch):
+    from PIL import ImageCms
+
+    from pnpgen import artcolour
+
+    def never(*args, **kwargs):
+        raise AssertionError("littleCMS was given the profile")
+
+    data = _icc(fault)
+    monkeypatch.setattr(ImageCms, "ImageCmsProfile", never)
+    with pytest.raises(artcolour.ProfileError) as caught:
+        artcolour.profile_of(data)
+    assert f"an unreadable colour profile (it {message}" in str(caught.value), str(caught.value)
+    assert artcolour.needs_conversion({"icc_profile": data}, "RGB") is False  # drawn as sRGB: never converted
+
+
+def test_every_profile_on_this_machine_passes_the_check():
+    from pnpgen.bounds.icc import check_icc
+
+    found = sorted(Path("/usr/share/color/icc").rglob("*.ic[cm]"))
+    for path in found:
+        check_icc(path.read_bytes())
+    check_icc(_icc(""))
