@@ -1,9 +1,9 @@
 """Bounds checked on a file's own structure before another library parses it (issue 28's first class).
 
 Spreadsheets (`sheets.py`: a zip's entries, a sheet's cells), fonts (`fonts.py`: the table directory), raster
-images (`images.py`: a JPEG's segments, a PNG's chunks), PDFs read back (`pdfs.py`: size, pages, page sizes), and
-`child.py`, which parses in a short-lived process what cannot be bounded first, so that a native library that
-aborts takes only that process down. Plain standard-library code: each check raises `Refused` with what is wrong
+images (`images.py`: a JPEG's segments, a PNG's chunks), colour profiles (`icc.py`), PDFs read back (`pdfs.py`:
+size, pages, page sizes), and `child.py`, which parses in a short-lived process what cannot be bounded first, so
+that a native library that aborts takes only that process down. Plain standard-library code: each check raises `Refused` with what is wrong
 and, for a sheet, the cell; the caller turns it into a located error naming the file.
 """
 
