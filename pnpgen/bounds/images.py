@@ -21,18 +21,18 @@ _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # colour type -> samples per pixel
 PIECE = 1 << 20
 
 
-def image_size(data: bytes, max_pixels: int) -> tuple[str, int, int] | None:
+def image_size(data: bytes, max_pixels: float) -> tuple[str, int, int] | None:
     """('JPEG' or 'PNG', width, height) of a whole, sound image, None for a file of neither kind; `Refused` says
     what is wrong. A size over `max_pixels` is returned, not refused (the caller says so in its own words), and
     nothing is inflated then."""
     if data[:3] == b"\xff\xd8\xff":
-        return ("JPEG", *jpeg_size(data))
+        return ("JPEG", *jpeg_size(data, max_pixels))
     if data[:8] == _PNG:
         return ("PNG", *png_size(data, max_pixels))
     return None
 
 
-def jpeg_size(data: bytes) -> tuple[int, int]:
+def jpeg_size(data: bytes, max_pixels: float) -> tuple[int, int]:
     size, at = len(data), 2
     dims: tuple[int, int] | None = None
     scans = 0
@@ -68,6 +68,8 @@ def jpeg_size(data: bytes) -> tuple[int, int]:
             if not width or not height:
                 raise Refused(f"is damaged: its frame header gives a size of {width} x {height} pixels")
             dims = (width, height)
+            if width * height > max_pixels:
+                return dims  # too large: refused by the caller as such, whatever else is wrong
         at = end
         if marker == 0xDA:  # SOS: the entropy-coded data follows, up to the next marker that is not data
             if dims is None:
@@ -97,7 +99,7 @@ def _cut(scans: int) -> str:
     return "is cut short: it ends inside its headers"
 
 
-def png_size(data: bytes, max_pixels: int) -> tuple[int, int]:
+def png_size(data: bytes, max_pixels: float) -> tuple[int, int]:
     size, at = len(data), 8
     dims: tuple[int, int] | None = None
     header = b""

@@ -14,7 +14,7 @@ from pnpgen.bounds import Refused
 
 MAX_PDF_BYTES = 1_000_000_000  # pnpgen's largest output, a whole game's print-all file, is far smaller
 MAX_PAGES = 20_000
-MAX_PAGE_PIXELS = 60_000_000  # one rendered page, as for a bitmap a game draws: a 60 cm board at 300 dpi is 50
+MAX_PAGE_PIXELS = 60_000_000  # one rendered page, as a bitmap a game draws (a 60 cm board at 300 dpi: 50)
 MAX_PAGE_PT = 14_400.0  # the largest page a PDF viewer opens: 200 inches (PDF 1.7's user-space limit)
 
 
