@@ -409,7 +409,7 @@ def test_watch_survives_a_reader_that_aborts_and_a_sheet_that_would_abort(tmp_pa
 def test_serve_survives_a_reader_that_aborts_and_a_sheet_that_would_abort(tmp_path, monkeypatch):
     import time
 
-    from test_serve import Served
+    from serving import Served
 
     root = with_hostile_sheets(tmp_path)
     monkeypatch.setenv(child.ABORT_HOOK, "1")  # the server's environment: its readers' children abort
