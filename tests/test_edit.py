@@ -494,6 +494,9 @@ def test_pnpgen_edit_sets_values_and_refuses_bad_ones_without_a_traceback(tmp_pa
         (("title", "x=abc"), "error: 'x' expected a length"),
         (("title", "x=1", "--expect", "0" * 64), "changed on disk"),
         (("nope", "x=1"), "no element with id 'nope'"),
+        (("title", "id=a\0b"), "'id' must be a name of printable characters"),
+        (("title", "--duplicate", "--id", "a\tb"), "'id' must be a name of printable characters"),
+        (("title", "--duplicate", "--id", " "), "'id' must be a name of printable characters"),
     ]:
         result = run_cli("edit", path, *args)
         assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output

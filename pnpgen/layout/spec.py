@@ -244,8 +244,10 @@ class LayoutLibrary:
         if "overlap" in raw and raw["overlap"] != "allowed":
             diags.error(raw.loc_of("overlap"), f"'overlap' takes only 'allowed' (got {raw['overlap']!r})")
             return None
-        if "id" in raw and (not isinstance(raw["id"], str) or not raw["id"]):
-            diags.error(raw.loc_of("id"), f"'id' must be a name (got {raw['id']!r})")
+        if "id" in raw and (
+            not isinstance(raw["id"], str) or not raw["id"].strip() or not raw["id"].isprintable()
+        ):
+            diags.error(raw.loc_of("id"), f"'id' must be a name of printable characters (got {raw['id']!r})")
             return None
         when = self.compiler.expression(raw["when"], raw.loc_of("when")) if "when" in raw else None
         for_each = (
