@@ -64,6 +64,8 @@ def test_every_element_type_is_registered_once_with_what_it_takes():
         "grid",
         "cells",
         "track",
+        "hexmap",
+        "die-net",
     }
     for name, t in TYPES.items():
         assert t.name == name and callable(t.draw)

@@ -4,6 +4,7 @@ a template reads, and whole documents (a rulebook)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import CodeType
@@ -112,9 +113,58 @@ def make_environment() -> ImmutableSandboxedEnvironment:
     env.globals.pop("lipsum", None)
     env.globals["range"] = counted_range
     env.filters["pad"] = _pad
+    env.globals.update(MATH)
     for name, fn in list(env.filters.items()):  # a filter's result may not be huge either
         env.filters[name] = _sized(fn)
     return env
+
+
+def _finite(name: str, fn):
+    """`fn` as a template calls it: numbers in, a finite number out, else a ValueError that says which."""
+
+    def computed(*args: Any) -> Any:
+        for arg in args:
+            if isinstance(arg, bool) or not isinstance(arg, (int, float)):
+                raise ValueError(f"{name}() takes numbers (got {arg!r})")
+        try:
+            result = fn(*args)
+        except (ValueError, OverflowError, ZeroDivisionError):
+            result = math.nan
+        if isinstance(result, float) and not math.isfinite(result):
+            shown = ", ".join(repr(a) for a in args)
+            raise ValueError(f"{name}({shown}) is not a finite number")
+        return result
+
+    return computed
+
+
+# The math a board needs, as template functions: `{{ cos(radians(60)) * 10 }}`. min, max and round are Jinja's
+# filters already (`[a, b] | max`, `x | round(1)`) and also functions here.
+MATH: dict[str, Any] = {
+    "pi": math.pi,
+    **{
+        name: _finite(name, getattr(math, name))
+        for name in (
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "atan2",
+            "sqrt",
+            "hypot",
+            "radians",
+            "degrees",
+        )
+    },
+    "floor": _finite("floor", math.floor),
+    "ceil": _finite("ceil", math.ceil),
+    "round": _finite("round", round),
+    "abs": _finite("abs", abs),
+    "min": _finite("min", min),
+    "max": _finite("max", max),
+}
 
 
 def _pad(value: Any, width: Any, char: str = "0") -> str:

@@ -1,0 +1,151 @@
+"""`hexmap`: hex cells placed by offset or axial coordinates from data, each with its fill, label and icon; the
+coastline of the cells that are land (the boundary of their union, as closed paths); piers on chosen coast
+sides (a side's midpoint, drawn outward along its normal)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pnpgen.faces import Line, Polygon
+from pnpgen.layout.elements import _hexes as hexes
+from pnpgen.layout.elements._place import AnyList, icon, label, pair
+from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontName, Length, Number, Text
+
+_CELL_KEYS = ("at", "fill", "stroke", "label", "icon", "land")
+_PIER_KEYS = ("cell", "side", "icon", "label")
+_COMPASS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+
+
+def draw(p, fc, ops, label_, diags) -> None:
+    first = len(ops)
+    orient, system = p.get("orient"), p.get("coords")
+    size = p.get("size")
+    x0, y0 = p.get("x"), p.get("y")
+    font, tsize, colour = p.get("font"), p.get("label_size"), p.get("color") or "#000000"
+    side_icon = size * p.get("icon_scale")
+    cells = _cells(p, system)
+    for (q, r), spec, _ in cells.values():
+        dx, dy = hexes.centre(orient, size, q, r)
+        cx, cy = x0 + dx, y0 + dy
+        fill = p.parse(COLOUR, spec["fill"], "cells") if "fill" in spec else p.get("fill")
+        stroke = p.parse(COLOUR, spec["stroke"], "cells") if "stroke" in spec else p.get("stroke")
+        points = tuple(hexes.corners(orient, size, cx, cy))
+        ops.append(Polygon(points, fill, stroke, p.get("stroke_width")))
+        if spec.get("icon"):
+            icon(ops, p.parse(ICON, spec["icon"], "cells"), cx, cy, side_icon, None)
+        label(ops, p.parse(Text(60), spec.get("label"), "cells"), cx, cy, font, tsize, colour)
+    land = {qr for qr, spec, _ in cells.values() if spec.get("land", True) is not False}
+    coast = p.get("coast")
+    if coast is not None:
+        for path in hexes.coastlines(orient, size, x0, y0, land):
+            ops.append(Polygon(tuple(path), None, coast, p.get("coast_width")))
+    _piers(p, orient, system, size, x0, y0, cells, land, ops)
+    fc.check_floor(p.el.loc, ops[first:], label_)
+
+
+def _cells(p, system):
+    """{axial (q, r): ((q, r), the cell's keys, its place in the list)} in the list's order."""
+    out: dict = {}
+    what = "[col, row]" if system != "axial" else "[q, r]"
+    for n, raw in enumerate(p.get("cells"), 1):
+        spec = dict(raw.items()) if isinstance(raw, Mapping) else {"at": raw}
+        unknown = [k for k in spec if k not in _CELL_KEYS]
+        if unknown:
+            p.fail("cells", f"cell {n} has the key '{unknown[0]}'; a cell takes {', '.join(_CELL_KEYS)}")
+        at = pair(spec.get("at"))
+        if at is None:
+            p.fail("cells", f"cell {n}: 'at' must be two whole numbers {what} (got {spec.get('at')!r})")
+        assert at is not None  # p.fail raised otherwise
+        qr = hexes.to_axial(system, *at)
+        if qr in out:
+            p.fail("cells", f"cell {n} ({list(at)}) is the same cell as cell {out[qr][2]}")
+        out[qr] = (qr, spec, n)
+    return out
+
+
+def _piers(p, orient, system, size, x0, y0, cells, land, ops) -> None:
+    names = hexes.side_names(orient)
+    length, width, colour = p.get("pier_length"), p.get("pier_width"), p.get("pier_color")
+    for n, raw in enumerate(p.get("piers"), 1):
+        if not isinstance(raw, Mapping):
+            p.fail("piers", f"pier {n} must be {{cell: [col, row], side: ...}} (got {raw!r})")
+        unknown = [k for k in raw if k not in _PIER_KEYS]
+        if unknown:
+            p.fail("piers", f"pier {n} has the key '{unknown[0]}'; a pier takes {', '.join(_PIER_KEYS)}")
+        at = pair(raw.get("cell"))
+        if at is None:
+            p.fail("piers", f"pier {n}: 'cell' must be two whole numbers (got {raw.get('cell')!r})")
+        assert at is not None  # p.fail raised otherwise
+        qr = hexes.to_axial(system, *at)
+        if qr not in land:
+            p.fail("piers", f"pier {n}: cell {list(at)} is not a land cell of this map")
+        side = str(raw.get("side", ""))
+        if side not in names:
+            p.fail(
+                "piers",
+                f"pier {n}: a {orient} hex's side is one of {', '.join(sorted(names, key=_COMPASS.index))} (got {side!r})",
+            )
+        i = names.index(side)
+        if (qr, i) not in set(hexes.coast_sides(orient, {qr})) or _across(orient, qr, i) in land:
+            p.fail(
+                "piers", f"pier {n}: side {side} of cell {list(at)} is not on the coast (land lies across it)"
+            )
+        dx, dy = hexes.centre(orient, size, *qr)
+        (mx, my), (nx, ny) = hexes.side(orient, size, x0 + dx, y0 + dy, i)
+        ex, ey = mx + nx * length, my + ny * length
+        ops.append(Line(mx, my, ex, ey, colour, width))
+        if raw.get("icon"):
+            icon(
+                ops,
+                p.parse(ICON, raw["icon"], "piers"),
+                ex + nx * size * 0.3,
+                ey + ny * size * 0.3,
+                size * 0.5,
+                None,
+            )
+        text = p.parse(Text(60), raw.get("label"), "piers")
+        if text:
+            label(
+                ops,
+                text,
+                ex + nx * size * 0.3,
+                ey + ny * size * 0.3,
+                p.get("font"),
+                p.get("label_size"),
+                p.get("color") or "#000000",
+            )
+
+
+def _across(orient, qr, i):
+    dq, dr = hexes.SIDES[orient][i][1]
+    return qr[0] + dq, qr[1] + dr
+
+
+TYPE = ElementType(
+    "hexmap",
+    keys={
+        "x": Length(),
+        "y": Length(),
+        "size": Length(default=10, least="positive"),
+        "orient": Choice(("pointy", "flat"), "pointy"),
+        "coords": Choice(hexes.SYSTEMS, "odd-r"),
+        "cells": AnyList(),
+        "fill": Colour("#f3ecdc"),
+        "stroke": Colour("#4a4036"),
+        "stroke_width": Length("pt", 0.6, "zero"),
+        "icon_scale": Number(0.1, 1.5, 0.9),
+        "font": FontName("sans-bold"),
+        "label_size": Length("pt", 8, "positive"),
+        "color": Colour("black"),
+        "coast": Colour(),
+        "coast_width": Length("pt", 1.8, "zero"),
+        "piers": AnyList(),
+        "pier_length": Length(default=4, least="zero"),
+        "pier_width": Length("pt", 3, "zero"),
+        "pier_color": Colour("#6b4a2b"),
+    },
+    draw=draw,
+    required=("x", "y", "cells"),
+    example="{type: hexmap, x: 10, y: 10, size: 5, cells: [[0, 0]], coast: '#1f4e79', piers: [{cell: [0, 0], side: e}]}",  # for tests/test_elements.py: every type draws its example
+    draws=("Polygon", "Polygon", "Line"),
+)
