@@ -13,7 +13,7 @@ from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontN
 H = math.sqrt(3) / 2
 # Each die: its faces' corners in face sides (clockwise on the page, y down), in the order the `faces` list
 # fills them, and the (face, side) that carries a glue tab, one of each pair of sides glued together. A d6's
-# faces given as 1 to 6 put opposite faces adding to 7; so do a d4's (1 to 4: each face away from one corner).
+# faces given as 1 to 6 put opposite faces adding to 7.
 NETS = {
     "d6": (
         tuple(
