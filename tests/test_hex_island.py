@@ -235,8 +235,8 @@ def test_math_that_is_not_a_finite_number_is_an_error_at_its_line(tmp_path, expr
 
 def write_example(root):
     doc = (ROOT / "docs" / "hex-island.md").read_text(encoding="utf-8")
-    files = re.findall(r"`(content/isle/[^`]+)`:.*?```yaml\n(.*?)```", doc, re.S)
-    assert len(files) == 3
+    files = re.findall(r"`(content/isle/[^`]+)`:.*?```(?:yaml|csv)\n(.*?)```", doc, re.S)
+    assert len(files) == 4
     for path, body in files:
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -280,3 +280,33 @@ def test_the_worked_hex_island_builds_and_its_pdf_shows_the_island(tmp_path):
     # the die's net: face 1 at the top of the cross, its one pip in the middle
     assert near(at(125 + 18 * 1.5, 20 + 18 * 0.5), "#000000", 40)
     assert near(at(125 + 18 * 1.5 + 5, 20 + 18 * 0.5), "#ffffff", 8)
+
+
+def test_cells_and_piers_come_from_a_data_sheet_and_its_mistakes_fail_the_build(tmp_path):
+    write_example(tmp_path)
+    sheet = tmp_path / "content" / "isle" / "data" / "piers.csv"
+    sheet.write_text("col,row,side,label\n1,1,nw,A\n3,2,north,B\n", encoding="utf-8")
+    result = run_cli("build", "isle", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert "island.yaml:11:12: error: 'piers' pier 2: a pointy hex's side is one of" in result.output
+    assert "Traceback" not in result.output
+    sheet.write_text("col,row,side,label\n1,1,nw,A\n2,2,e,B\n", encoding="utf-8")
+    result = run_cli("build", "isle", cwd=tmp_path)
+    assert result.exit_code == 1 and "pier 2: side e of cell [2, 2] is not on the coast" in result.output
+    sheet.write_text("col,row,side\n1,1,nw\n", encoding="utf-8")
+    assert run_cli("build", "isle", cwd=tmp_path).exit_code == 0
+    hexes = tmp_path / "content" / "isle" / "data" / "hexes.csv"
+    hexes.write_text("col,row,fill,land\n0,0,land,\n1,0,sea,false\n", encoding="utf-8")
+    board = tmp_path / "content" / "isle" / "boards" / "island.yaml"
+    board.write_text(board.read_text().replace("  piers: data/piers.csv", "  hexes: data/hexes.csv"))
+    result = run_cli("build", "isle", cwd=tmp_path)
+    assert result.exit_code == 1 and "'hexes' is given in both 'data' and 'data_from'" in result.output
+
+
+@pytest.mark.parametrize("land", ["false", "no", "0", False])
+def test_a_cell_as_a_sheet_row_gives_its_columns(tmp_path, land):
+    cells = f"[{{col: 0, row: 0, fill: '', label: ''}}, {{col: 1, row: 0, land: {land!r}}}]"
+    ops, diags = hexmap(tmp_path, f"coast: '#123456', cells: {cells}")
+    assert not diags.errors
+    assert [centre(op) for op in ops if op.stroke != "#123456"] == [(10, 10), (round(10 + 4 * S3, 3), 10)]
+    assert [len(op.points) for op in ops if op.stroke == "#123456"] == [6]

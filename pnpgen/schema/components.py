@@ -55,6 +55,13 @@ def as_sheet(value, loc: Location) -> tuple:
     raise Invalid("must be a file such as data/cards.csv, or {file: data/cards.xlsx, sheet: Monuments}")
 
 
+def as_data_sheets(value) -> dict:
+    """A board's `data_from`: {name: a data sheet as `cards_from` names one}."""
+    if not isinstance(value, LMap) or not value:
+        raise Invalid("must map names to data sheets, such as {hexes: data/hexes.csv}")
+    return {str(name): as_sheet(ref, value.loc_of(name)) for name, ref in value.items()}
+
+
 def as_columns(value) -> dict:
     """`columns`: each a type (int, number, bool, text) or {list: separator}."""
     from pnpgen.schema.datasheets import TYPES
@@ -180,6 +187,11 @@ BOARD = Table(
         Key("bleed", as_length, "how far art runs past the cut", default=3 * units.MM),
         Key("data", mapping(), "free data for the layouts (`board` in templates)"),
         Key(
+            "data_from",
+            as_data_sheets,
+            "more of `data` from data sheets: {name: data/x.csv}, each a list of its rows",
+        ),
+        Key(
             "sides",
             listing("must be a list of one or two sides, each with a layout"),
             "the sides",
@@ -218,7 +230,7 @@ def load_component(
     if kind in PIECES:
         return load_deck(path, data, diags, inputs, reader, root or path.parent)
     if kind == "board":
-        return load_board(path, data, diags, inputs)
+        return load_board(path, data, diags, inputs, reader, root or path.parent)
     loc = data.loc_of("kind") if "kind" in data else data.loc
     if kind is None:
         raise ContentError.at(loc, "component needs 'kind'", "expected: cards, tiles, tokens, board")
@@ -342,8 +354,21 @@ def _sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostic
     return rows
 
 
-def load_board(path: Path, data: LMap, diags: Diagnostics, inputs: Mapping[str, str]) -> Board | None:
+def load_board(
+    path: Path,
+    data: LMap,
+    diags: Diagnostics,
+    inputs: Mapping[str, str],
+    reader=None,
+    root: Path | None = None,
+) -> Board | None:
     v = BOARD.read(data, diags)
+    free = dict(v["data"] or {})
+    for name, ref in (v["data_from"] or {}).items():
+        if name in free:
+            diags.error(ref[2], f"'{name}' is given in both 'data' and 'data_from'")
+            continue
+        free[name] = _sheet_rows(root or path.parent, ref, {}, reader, diags)
     sides = []
     seen: set[str] = set()
     for i, item in enumerate(v["sides"] or ()):
@@ -372,7 +397,7 @@ def load_board(path: Path, data: LMap, diags: Diagnostics, inputs: Mapping[str, 
         v["size"][1],
         v["bleed"],
         tuple(sides),
-        freeze(v["data"] or {}),
+        freeze(free),
         path,
         data.loc,
         inputs=MappingProxyType(dict(inputs)),

@@ -11,8 +11,9 @@ from pnpgen.layout.elements import _hexes as hexes
 from pnpgen.layout.elements._place import AnyList, icon, label, pair
 from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontName, Length, Number, Text
 
-_CELL_KEYS = ("at", "fill", "stroke", "label", "icon", "land")
-_PIER_KEYS = ("cell", "side", "icon", "label")
+_CELL_KEYS = ("at", "col", "row", "q", "r", "fill", "stroke", "label", "icon", "land")
+_NO = (False, "false", "no", "n", "0", 0)
+_PIER_KEYS = ("cell", "col", "row", "q", "r", "side", "icon", "label")
 _COMPASS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 
@@ -34,7 +35,7 @@ def draw(p, fc, ops, label_, diags) -> None:
         if spec.get("icon"):
             icon(ops, p.parse(ICON, spec["icon"], "cells"), cx, cy, side_icon, None)
         label(ops, p.parse(Text(60), spec.get("label"), "cells"), cx, cy, font, tsize, colour)
-    land = {qr for qr, spec, _ in cells.values() if spec.get("land", True) is not False}
+    land = {qr for qr, spec, _ in cells.values() if _land(spec.get("land", True))}
     coast = p.get("coast")
     if coast is not None:
         for path in hexes.coastlines(orient, size, x0, y0, land):
@@ -49,9 +50,13 @@ def _cells(p, system):
     what = "[col, row]" if system != "axial" else "[q, r]"
     for n, raw in enumerate(p.get("cells"), 1):
         spec = dict(raw.items()) if isinstance(raw, Mapping) else {"at": raw}
+        spec = {k: v for k, v in spec.items() if v not in (None, "")}  # a sheet's empty cell: not given
         unknown = [k for k in spec if k not in _CELL_KEYS]
         if unknown:
             p.fail("cells", f"cell {n} has the key '{unknown[0]}'; a cell takes {', '.join(_CELL_KEYS)}")
+        a, b = ("q", "r") if system == "axial" else ("col", "row")
+        if "at" not in spec and (a in spec or b in spec):  # a data sheet's two columns
+            spec["at"] = [spec.pop(a, None), spec.pop(b, None)]
         at = pair(spec.get("at"))
         if at is None:
             p.fail("cells", f"cell {n}: 'at' must be two whole numbers {what} (got {spec.get('at')!r})")
@@ -63,12 +68,20 @@ def _cells(p, system):
     return out
 
 
+def _land(value) -> bool:
+    return not (value in _NO or (isinstance(value, str) and value.strip().lower() in _NO))
+
+
 def _piers(p, orient, system, size, x0, y0, cells, land, ops) -> None:
     names = hexes.side_names(orient)
     length, width, colour = p.get("pier_length"), p.get("pier_width"), p.get("pier_color")
     for n, raw in enumerate(p.get("piers"), 1):
         if not isinstance(raw, Mapping):
             p.fail("piers", f"pier {n} must be {{cell: [col, row], side: ...}} (got {raw!r})")
+        raw = {k: v for k, v in raw.items() if v not in (None, "")}
+        a, b = ("q", "r") if system == "axial" else ("col", "row")
+        if "cell" not in raw and (a in raw or b in raw):  # a data sheet's two columns
+            raw["cell"] = [raw.pop(a, None), raw.pop(b, None)]
         unknown = [k for k in raw if k not in _PIER_KEYS]
         if unknown:
             p.fail("piers", f"pier {n} has the key '{unknown[0]}'; a pier takes {', '.join(_PIER_KEYS)}")
