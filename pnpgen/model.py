@@ -58,6 +58,9 @@ class Deck:
     loc: Location
     shape: str = "rect"  # rect | square | hex | hex-flat | triangle | circle
     stand_in: tuple[str, str] | None = None  # tiles and tokens: (cube | disc | pawn, the field of its colour)
+    picture: tuple[str, Location] | None = (
+        None  # the card the rulebook pictures (id or name) and where it says so
+    )
     # what reading its file read (key -> digest, see pnpgen.inputs)
     inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
 

@@ -43,9 +43,13 @@ def plans(root: Path, game: str) -> dict:
     for path in sorted((root / "content" / game / "diagrams").glob("*.yaml")):
         plan = load_diagram(run, path.stem, diags)
         out[path.stem] = plan.snapshot() if plan is not None else None
-    book, _, _ = load_rulebook(run, diags)  # and every picture(id, card) of the rulebook
+    book, _, pictured = load_rulebook(run, diags)  # and every picture(id, card) of the rulebook
     for (component, card), faces in sorted(book.cards.items()):
         out[f"picture {component} {card}"] = "\n".join(f.snapshot() if f else "" for f in faces)
+    for component, faces in sorted(
+        pictured.items()
+    ):  # the component table's, picture(id)'s, a default cover's
+        out[f"pictured {component}"] = "\n".join(f.snapshot() if f else "" for f in faces)
     assert not diags.errors, [d.format() for d in diags.errors]
     return out
 
@@ -148,10 +152,14 @@ BREAKS = [
         "irrigation-validated",
     ),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
+    ("river", "building", {"soldier, at: [4.7, 5.2]": "soldier, at: [4.7, 3.2]"}, 20, "build-where"),
+    ("river", "building", {"camp, at: [6.3, 5.2]": "camp, at: [5.45, 5.35]"}, 15, "one-structure-a-tile"),
 ]
 
 
-@pytest.mark.parametrize("game, diagram, swaps, line, rule", BREAKS, ids=[f"{b[0]}-{b[1]}" for b in BREAKS])
+@pytest.mark.parametrize(
+    "game, diagram, swaps, line, rule", BREAKS, ids=[f"{b[0]}-{b[1]}-{b[4]}" for b in BREAKS]
+)
 def test_a_piece_that_breaks_its_games_rule_fails_the_check_at_its_line(
     tmp_path, game, diagram, swaps, line, rule
 ):
@@ -333,3 +341,20 @@ def test_the_docs_name_every_name_a_rule_sees():
     table = docs[docs.index("What a rule's expressions see:") : docs.index("### Keys of a rule")]
     for name in NAMES:
         assert f"`{name.split('(')[0]}" in table, name
+
+
+def test_a_components_picture_key_names_the_card_pictured_and_an_unknown_one_is_located(tmp_path):
+    root = copy_game(tmp_path, "river")
+    path = root / "content" / "river" / "tokens" / "camps.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert plans(root, "river")["pictured camps"] != ""
+    path.write_text(text.replace("tokens:\n", "picture: Red camp\ntokens:\n", 1), encoding="utf-8")
+    red = plans(root, "river")["pictured camps"]
+    path.write_text(text.replace("tokens:\n", "picture: Blue camp\ntokens:\n", 1), encoding="utf-8")
+    assert plans(root, "river")["pictured camps"] != red  # the key chooses the card
+    path.write_text(text.replace("tokens:\n", "picture: Green camp\ntokens:\n", 1), encoding="utf-8")
+    line = text[: text.index("tokens:\n")].count("\n") + 1
+    result = run_cli("build", "river", "--content", "content", "--out", "out", cwd=root)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "has no card 'Green camp'" in result.output
+    assert f"content/river/tokens/camps.yaml:{line}:" in result.output, result.output

@@ -14,6 +14,7 @@ from pnpgen.errors import Diagnostics, display_path, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
+from pnpgen.schema.scene import picture_index
 
 
 @dataclass
@@ -93,13 +94,14 @@ class Painter:
         faces: list = []
         memo: dict = {}
         failed, first_read = False, None
+        pictured = picture_index(deck, Diagnostics())
         try:
             with time_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
                 for n, card in enumerate(deck.cards):
-                    # the first card is recorded on its own: the rulebook's picture of the deck (`first`)
-                    if n == 0:
-                        with self.reader.recording() as first_read:
-                            front, back, ok = self.card(deck, card, fc, diags, memo)
+                    # the pictured card is recorded on its own: the rulebook's picture of the deck (`first`)
+                    if n == pictured:
+                        with self.reader.recording() as first_read:  # all it reads: no earlier card's memo
+                            front, back, ok = self.card(deck, card, fc, diags, memo if n == 0 else None)
                     else:
                         front, back, ok = self.card(deck, card, fc, diags, memo)
                     failed = failed or not ok
@@ -118,16 +120,17 @@ class Painter:
         return drawn
 
     def first(self, deck: Deck) -> tuple | None:
-        """The first card's front and back (a rulebook's picture); None when it cannot be drawn. A deck this
-        painter has drawn whole in this build gives its first card again, with what drawing it read (recorded
-        again, as drawing it again would)."""
-        if not deck.cards:
+        """The pictured card's front and back (a rulebook's picture: `scene.picture_index`, never a place in the
+        list); None when it cannot be drawn. A deck this painter has drawn whole in this build gives that card
+        again, with what drawing it read (recorded again, as drawing it again would)."""
+        pictured = picture_index(deck, Diagnostics())
+        if pictured is None:
             return None
         drawn = self._drawn.get(deck.id)
         if isinstance(drawn, DeckFaces) and drawn.deck is deck and drawn.first_read is not None:
             self.reader.replay(drawn.first_read)
-            return drawn.faces[0]
-        front, back, ok = self.card(deck, deck.cards[0], self.context(deck), Diagnostics())
+            return drawn.faces[sum(c.count for c in deck.cards[:pictured])]
+        front, back, ok = self.card(deck, deck.cards[pictured], self.context(deck), Diagnostics())
         return (front, back) if ok and front is not None else None
 
     def board(self, board: Board, diags: Diagnostics, origins: dict | None = None) -> BoardFaces | None:

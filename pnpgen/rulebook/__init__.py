@@ -64,6 +64,7 @@ def load_rulebook(run, diags: Diagnostics):
     Returns (book, component info, pictures). Everything read is recorded by the run's reader: the sources, the
     layouts and art of the pictures, and the values of the content the text shows."""
     from pnpgen.model import Board
+    from pnpgen.schema.scene import picture_index
 
     game, reader = run.game, run.reader
     sources = find_sources(game.root, reader)
@@ -82,6 +83,8 @@ def load_rulebook(run, diags: Diagnostics):
     for deck in game.components:
         if isinstance(deck, Board):
             continue
+        if deck.picture is not None and picture_index(deck, diags) is None:
+            continue  # its `picture` names no card: reported at the key
         faces = run.first_faces(deck)
         if faces is not None:
             pictures[deck.id] = faces

@@ -161,6 +161,11 @@ def _piece_table(kind: str) -> Table:
         ),
         Key(kind, listing(), "the items (YAML); with `cards_from`, these come first"),
         Key(
+            "picture",
+            as_str,
+            "the item the rulebook pictures (its id or name); default: the first by id, then by its fields",
+        ),
+        Key(
             "cards_from",
             as_sheet,
             "a data sheet whose rows are more items: data/cards.csv, or {file: data/cards.xlsx, sheet: Name}",
@@ -280,6 +285,7 @@ def load_deck(
     return Deck(
         shape=v.get("shape") or "rect",
         stand_in=v.get("stand_in"),
+        picture=(v["picture"], v.loc_of("picture")) if v["picture"] is not None else None,
         id=v["id"],
         name=_name(v, "deck"),
         kind=kind,

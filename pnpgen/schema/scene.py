@@ -216,3 +216,21 @@ def card_index(deck, ref, back: bool, loc: Location, diags: Diagnostics) -> int 
     names = [c.id for c in cards if c.id] + [c.name for c in cards]
     diags.error(loc, f"component '{deck.id}' has no card {ref!r}", did_you_mean(str(ref), names))
     return None
+
+
+def picture_index(deck, diags: Diagnostics) -> int | None:
+    """The card a rulebook pictures for a deck (its component table, `picture(id)`, a default cover): the one its
+    `picture` key names, else the first by id, then by its fields, then by name. Never its place in the list:
+    reordering the component's file pictures the same card."""
+    if not deck.cards:
+        return None
+    if deck.picture is not None:
+        ref, loc = deck.picture
+        return card_index(deck, ref, False, loc, diags)
+
+    def key(i: int) -> tuple:
+        c = deck.cards[i]
+        fields = sorted((str(k), repr(v)) for k, v in c.fields.items())
+        return (c.id is None, c.id or "", fields, c.name)
+
+    return min(range(len(deck.cards)), key=key)
