@@ -152,6 +152,14 @@ BREAKS = [
         "irrigation-validated",
     ),
     ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
+    (
+        "orbis",
+        "worship",
+        {"card: Red Worshiper, at: [4, 2]": "card: Yellow Worshiper, at: [4, 2]"},
+        11,
+        "pays-cost",
+    ),
+    ("orbis", "worship", {"to: [6, 3.6], kind: pays,": "to: [6, 3.6],"}, 11, "pays-cost"),
     ("river", "building", {"soldier, at: [4.7, 5.2]": "soldier, at: [4.7, 3.2]"}, 20, "build-where"),
     ("river", "building", {"camp, at: [6.3, 5.2]": "camp, at: [5.45, 5.35]"}, 15, "one-structure-a-tile"),
 ]
