@@ -368,17 +368,39 @@ def test_the_docs_name_every_name_a_rule_sees():
         assert f"`{name.split('(')[0]}" in table, name
 
 
+def without_picture_keys(game_root: Path) -> int:
+    """Take every component's `picture:` line out; returns how many went."""
+    gone = 0
+    for path in sorted(game_root.rglob("*.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [line for line in lines if not line.startswith("picture:")]
+        if len(kept) != len(lines):
+            path.write_text("".join(kept), encoding="utf-8")
+            gone += 1
+    return gone
+
+
+@pytest.mark.slow
+def test_without_a_picture_key_the_pictured_card_does_not_follow_the_list_order(tmp_path):
+    root = copy_game(tmp_path, "river")
+    assert without_picture_keys(root / "content" / "river") >= 5
+    before = {k: v for k, v in plans(root, "river").items() if k.startswith("pictured ")}
+    assert len(before) >= 5
+    assert reverse_every_component(root / "content" / "river") > 0
+    after = {k: v for k, v in plans(root, "river").items() if k.startswith("pictured ")}
+    assert after == before, [k for k in before if before[k] != after.get(k)]
+
+
 def test_a_components_picture_key_names_the_card_pictured_and_an_unknown_one_is_located(tmp_path):
     root = copy_game(tmp_path, "river")
     path = root / "content" / "river" / "tokens" / "camps.yaml"
     text = path.read_text(encoding="utf-8")
-    assert plans(root, "river")["pictured camps"] != ""
-    path.write_text(text.replace("tokens:\n", "picture: Red camp\ntokens:\n", 1), encoding="utf-8")
-    red = plans(root, "river")["pictured camps"]
-    path.write_text(text.replace("tokens:\n", "picture: Blue camp\ntokens:\n", 1), encoding="utf-8")
-    assert plans(root, "river")["pictured camps"] != red  # the key chooses the card
-    path.write_text(text.replace("tokens:\n", "picture: Green camp\ntokens:\n", 1), encoding="utf-8")
-    line = text[: text.index("tokens:\n")].count("\n") + 1
+    assert "picture: Blue camp" in text
+    blue = plans(root, "river")["pictured camps"]
+    path.write_text(text.replace("picture: Blue camp", "picture: Red camp"), encoding="utf-8")
+    assert plans(root, "river")["pictured camps"] != blue  # the key chooses the card
+    path.write_text(text.replace("picture: Blue camp", "picture: Green camp"), encoding="utf-8")
+    line = text[: text.index("picture: Blue camp")].count("\n") + 1
     result = run_cli("build", "river", "--content", "content", "--out", "out", cwd=root)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "has no card 'Green camp'" in result.output
