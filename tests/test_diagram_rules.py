@@ -405,3 +405,21 @@ def test_a_components_picture_key_names_the_card_pictured_and_an_unknown_one_is_
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "has no card 'Green camp'" in result.output
     assert f"content/river/tokens/camps.yaml:{line}:" in result.output, result.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game, least", [("orbis", 4), ("seven-gods", 4), ("elements-of-the-gods", 4), ("river", 4), ("deity", 3)]
+)
+def test_each_book_pictures_its_rules_on_enough_pages(tmp_path, game, least):
+    root = copy_game(tmp_path, game)
+    captions = []
+    for path in sorted((root / "content" / game / "diagrams").glob("*.yaml")):
+        if path.stem != "cover":
+            captions.append(
+                " ".join(yaml.safe_load(path.read_text(encoding="utf-8"))["caption"].split())[:40]
+            )
+    result = run_cli("build", game, "--content", "content", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    pages = shown_pages(root / "out" / game / "rulebook.pdf", captions)
+    assert len(pages) >= least, sorted(pages)

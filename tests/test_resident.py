@@ -152,9 +152,10 @@ def test_a_resident_build_does_not_plan_again_a_diagram_whose_pieces_are_kept(tm
         return result.rendered
 
     minis = root / "content" / "sample" / "decks" / "minis.yaml"
-    minis.write_text(minis.read_text() + '  - name: Bolt\n    count: 2\n    text: "Zap."\n')
+    pictured = minis.read_text().replace("cards:\n", "picture: Spark\ncards:\n")  # the card its book shows
+    minis.write_text(pictured + '  - name: Bolt\n    count: 2\n    text: "Zap."\n')
     assert "rulebook" in build() and planned == ["table"]
-    minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zip."'))  # not its first card
+    minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zip."'))  # not its pictured card
     assert build() == ["minis"] and planned == []  # heroes, the diagram's only pieces, are kept
     heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
     heroes.write_text(heroes.read_text().replace("Gain :drop:", "Take :drop:"))  # Tide Caller's text, on B1
