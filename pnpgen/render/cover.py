@@ -1,5 +1,5 @@
 """A rulebook's cover: the game's own colours and art (`cover.yaml`, its art a diagram), else pnpgen's colours
-with the first cards' faces."""
+with the pictured cards' faces."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _foot(canv, game, pw, ink, accent) -> None:
 
 
 def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):
-    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the first cards' faces.
+    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the pictured cards' faces.
     In low ink (`low`) the ground is the paper and the words near-black; the accent keeps the frame's lines."""
     ground, ink, accent = colours(cover, low)
     canv.saveState()

@@ -163,7 +163,7 @@ class HeadingPara(Paragraph):
 
 
 class FacePair(Flowable):
-    """A component's first card, front and back, drawn from its layouts; with a caption."""
+    """A component's pictured card (its `picture:`), front and back, drawn from its layouts; with a caption."""
 
     def __init__(self, front, back, caption, icons, width=34 * MM):
         super().__init__()

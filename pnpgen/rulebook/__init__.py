@@ -59,7 +59,7 @@ __all__ = [
 
 
 def load_rulebook(run, diags: Diagnostics):
-    """Render and parse the game's rulebook and draw the first card of every deck for its pictures.
+    """Render and parse the game's rulebook and draw every deck's pictured card (its `picture:`).
 
     Returns (book, component info, pictures). Everything read is recorded by the run's reader: the sources, the
     layouts and art of the pictures, and the values of the content the text shows."""
@@ -185,7 +185,7 @@ def values_hold(run, inputs: dict) -> bool:
         if path.startswith("picture/"):
             deck = by_id.get(path[len("picture/") :])
             if deck is not None and deck.id in run.kept_decks:
-                continue  # its sheets are kept: drawn from the same inputs, its first card is the one recorded
+                continue  # its sheets are kept: drawn from the same inputs, its pictured card is the one recorded
             faces = run.first_faces(deck) if deck is not None else None
             if faces is None or value_digest(_snapshot(faces)) != digest:
                 return False
