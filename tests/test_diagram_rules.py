@@ -163,8 +163,8 @@ BREAKS = [
     (
         "seven-gods",
         "setup",
-        {"back: true, at: [12, 2.5]": "back: true, at: [12, 4.5]"},
-        14,
+        {"back: true, at: [8, 4.5]": "back: true, at: [10, 4.5]"},
+        12,
         "island-placement",
     ),
     ("seven-gods", "setup", {"back: true, at: [8, 4.5]": "back: true, at: [9, 4.5]"}, 12, "island-placement"),
@@ -176,7 +176,7 @@ BREAKS = [
         "island-placement",
     ),
     ("seven-gods", "cover", {'island", at: [18, 4.5]': 'island", at: [16, 4.5]'}, 10, "island-placement"),
-    ("seven-gods", "setup", {"Yemaya, at: [13, 7.17]": "Yemaya, at: [12, 6.9]"}, 19, "envoys-start-apart"),
+    ("seven-gods", "setup", {"Yemaya, at: [13, 7.17]": "Yemaya, at: [12, 6.9]"}, 18, "envoys-start-apart"),
     ("river", "building", {"soldier, at: [4.7, 5.2]": "soldier, at: [4.7, 3.2]"}, 20, "build-where"),
     ("river", "building", {"camp, at: [6.3, 5.2]": "camp, at: [5.45, 5.35]"}, 15, "one-structure-a-tile"),
 ]
