@@ -9,6 +9,7 @@ from types import MappingProxyType
 from pnpgen import units
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.model import Board, BoardSide, Card, Deck, FaceRef
+from pnpgen.schema.datasheets import as_sheets, one_sheet, sheet_rows
 from pnpgen.schema.fields import (
     Invalid,
     Key,
@@ -43,23 +44,11 @@ def as_face(value, loc: Location) -> FaceRef:
     raise Invalid(f"must be a layout name or {{layout: name, ...}} (got {describe(value)})")
 
 
-def as_sheet(value, loc: Location) -> tuple:
-    """`cards_from`: (file, sheet or None, where it was given)."""
-    if isinstance(value, str) and value:
-        return value, None, loc
-    if isinstance(value, LMap) and isinstance(value.get("file"), str) and set(value) <= {"file", "sheet"}:
-        sheet = value.get("sheet")
-        if sheet is not None and not isinstance(sheet, str):
-            raise Invalid(f"'sheet' must be a sheet's name (got {describe(sheet)})")
-        return value["file"], sheet, value.loc_of("file")
-    raise Invalid("must be a file such as data/cards.csv, or {file: data/cards.xlsx, sheet: Monuments}")
-
-
 def as_data_sheets(value) -> dict:
     """A board's `data_from`: {name: a data sheet as `cards_from` names one}."""
     if not isinstance(value, LMap) or not value:
         raise Invalid("must map names to data sheets, such as {hexes: data/hexes.csv}")
-    return {str(name): as_sheet(ref, value.loc_of(name)) for name, ref in value.items()}
+    return {str(name): one_sheet(ref, value.loc_of(name)) for name, ref in value.items()}
 
 
 def as_columns(value) -> dict:
@@ -167,8 +156,9 @@ def _piece_table(kind: str) -> Table:
         ),
         Key(
             "cards_from",
-            as_sheet,
-            "a data sheet whose rows are more items: data/cards.csv, or {file: data/cards.xlsx, sheet: Name}",
+            as_sheets,
+            "data sheets whose rows are more items: data/cards.csv, data/cards.xlsx:Name, "
+            "{file: data/cards.xlsx, sheet: Name}, or a list of them (one deck)",
             takes=("loc",),
         ),
         Key(
@@ -271,9 +261,10 @@ def load_deck(
             card = _card(item, i + 1, items.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
-    if v["cards_from"] is not None:
-        for row in _sheet_rows(root or path.parent, v["cards_from"], v["columns"] or {}, reader, diags):
-            card = _card(row, len(cards) + 1, row.loc, defaults, diags)
+    for ref in v["cards_from"] or ():  # every sheet's rows, in the order given: one deck
+        rows = sheet_rows(root or path.parent, ref, v["columns"] or {}, reader, diags)
+        for i, row in enumerate(rows):
+            card = _card(row, len(cards) + 1, rows.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
     _unique_ids(cards, diags)
@@ -310,7 +301,9 @@ def _unique_ids(cards: list[Card], diags: Diagnostics) -> None:
             continue
         if card.id in seen:
             first = seen[card.id].loc
-            diags.error(card.loc, f"card id '{card.id}' is used twice (first at line {first.line})")
+            same = first.path == card.loc.path and not first.sheet  # another file or a sheet: its full place
+            first_at = f"line {first.line}" if same else str(first)
+            diags.error(card.loc, f"card id '{card.id}' is used twice (first at {first_at})")
         seen.setdefault(card.id, card)
 
 
@@ -342,24 +335,6 @@ def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagn
     )
 
 
-def _sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics):
-    """The rows of `cards_from` as located mappings (see `pnpgen.schema.datasheets`), read through the game's reader."""
-    from pnpgen.schema.datasheets import load_rows
-
-    file, sheet, loc = ref  # a path inside the game folder, like every path content gives
-    try:
-        sheet_path = reader.inside(root, file, loc, "data sheet")
-        if not reader.probe(sheet_path, "data sheet", loc):
-            raise ContentError.at(loc, f"data sheet '{file}' not found")
-        rows = load_rows(reader, sheet_path, sheet, loc, columns, diags)
-    except ContentError as exc:
-        diags.extend(exc.diagnostics)
-        return []
-    if not rows:
-        diags.error(loc, f"data sheet '{file}' has a header but no rows")
-    return rows
-
-
 def load_board(
     path: Path,
     data: LMap,
@@ -374,7 +349,7 @@ def load_board(
         if name in free:
             diags.error(ref[2], f"'{name}' is given in both 'data' and 'data_from'")
             continue
-        free[name] = _sheet_rows(root or path.parent, ref, {}, reader, diags)
+        free[name] = sheet_rows(root or path.parent, ref, {}, reader, diags)
     sides = []
     seen: set[str] = set()
     for i, item in enumerate(v["sides"] or ()):

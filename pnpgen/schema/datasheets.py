@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.schema.fields import Invalid, describe
 from pnpgen.source import LList, LMap
 
 MAX_ROWS = 20_000
@@ -24,10 +25,76 @@ MAX_COLUMNS = 200
 MAX_CELL = 5_000  # characters in one cell
 MAX_UNPACKED = 200_000_000  # bytes a workbook (a zip) may unpack to
 WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
+PLAIN = (".csv", ".yaml", ".yml")  # sheets without sheets: CSV, and YAML lists of cards
 TYPES = ("int", "number", "bool", "text")
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
 _TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
+
+
+SHEET_HELP = (
+    "must be a file such as data/cards.csv, data/cards.xlsx:Monuments or {file: data/cards.xlsx, sheet: "
+    "Monuments}, or a list of them"
+)
+
+
+def as_sheets(value, loc: Location) -> tuple[tuple, ...]:
+    """`cards_from`: one sheet or a list of them, each (file, sheet or None, where it was given). The rows of
+    every sheet, in the order given, make one deck."""
+    if isinstance(value, LList):
+        if not value:
+            raise Invalid("must name at least one data sheet")
+        return tuple(one_sheet(item, value.loc_at(i)) for i, item in enumerate(value))
+    return (one_sheet(value, loc),)
+
+
+def one_sheet(value, loc: Location) -> tuple:
+    """A sheet: `file`, `file:Sheet` (a workbook's sheet) or {file: ..., sheet: ...}."""
+    if isinstance(value, str) and value:
+        file, colon, name = value.rpartition(":")
+        # `file:Sheet` when what comes before the last colon is a data sheet (a colon is in no portable file name)
+        if colon and name and Path(file).suffix.lower() in (*WORKBOOKS, *PLAIN):
+            return file, name, loc
+        return value, None, loc
+    if isinstance(value, LMap) and isinstance(value.get("file"), str) and set(value) <= {"file", "sheet"}:
+        sheet = value.get("sheet")
+        if sheet is not None and not isinstance(sheet, str):
+            raise Invalid(f"'sheet' must be a sheet's name (got {describe(sheet)})", value.loc_of("sheet"))
+        return value["file"], sheet, value.loc_of("file")
+    raise Invalid(SHEET_HELP + f" (got {describe(value)})", loc)
+
+
+def sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics):
+    """The rows of one `cards_from` sheet as located mappings (see `pnpgen.schema.datasheets`), read through the
+    game's reader (so each is an input of the deck); a YAML file gives its list of cards as they are written."""
+    file, sheet, loc = ref  # a path inside the game folder, like every path content gives
+    named = f"data sheet '{file}'" + (f" (sheet '{sheet}')" if sheet else "")
+    try:
+        sheet_path = reader.inside(root, file, loc, "data sheet")
+        if not reader.probe(sheet_path, "data sheet", loc):
+            raise ContentError.at(loc, f"data sheet '{file}' not found")
+        if sheet_path.suffix.lower() in PLAIN[1:]:
+            rows = _yaml_rows(reader, sheet_path, sheet, loc)
+        else:
+            rows = load_rows(reader, sheet_path, sheet, loc, columns, diags)
+    except ContentError as exc:
+        diags.extend(exc.diagnostics)
+        return LList()
+    if not rows:
+        yaml = sheet_path.suffix.lower() in PLAIN[1:]
+        diags.error(loc, f"{named} has no cards" if yaml else f"{named} has a header but no rows")
+    return rows
+
+
+def _yaml_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
+    """A YAML file of cards: a list of card mappings, each located at its line."""
+    if sheet:
+        raise ContentError.at(loc, f"a YAML file has no sheets (got sheet {sheet!r})")
+    data = reader.load_yaml(path, "data sheet", loc)
+    if not isinstance(data, LList):
+        where = getattr(data, "loc", Location(display_path(path)))
+        raise ContentError.at(where, f"a YAML card file is a list of cards (got {describe(data)})")
+    return data
 
 
 def load_rows(
@@ -41,7 +108,9 @@ def load_rows(
     elif path.suffix.lower() in WORKBOOKS:
         table, sheet_name = _workbook_cells(reader.read_bytes(path, "data sheet"), path, sheet, loc)
     else:
-        raise ContentError.at(loc, f"'{display}' is not a data sheet: expected .csv, .xlsx, .ods or .xls")
+        raise ContentError.at(
+            loc, f"'{display}' is not a data sheet: expected .csv, .xlsx, .ods, .xls or a .yaml list"
+        )
     if sheet and not sheet_name:
         raise ContentError.at(loc, f"a CSV file has no sheets (got sheet {sheet!r})")
 
