@@ -219,3 +219,21 @@ def test_a_bad_list_of_sheets_is_an_error_at_its_place(project, ref, message):
     assert message in result.output, result.output
     assert "content/sample/decks/heroes.yaml:" in result.output or "content/sample/data/" in result.output
     assert "Traceback" not in result.output
+
+
+LISTED = "# more heroes\n- name: Ash   # first\n  cost: 2\n- {name: Tide, cost: 3, text: 'Wave'}\n"
+
+
+@pytest.mark.parametrize("nl", ["\n", "\r\n"])
+def test_a_yaml_list_of_cards_is_edited_in_place_like_a_deck(tmp_path, nl):
+    from pnpgen.edit import set_card_field
+
+    path = tmp_path / "more.yaml"
+    path.write_bytes(LISTED.replace("\n", nl).encode())
+    set_card_field(path, "Ash", "cost", 4)
+    set_card_field(path, 1, "text", "Big wave")
+    expected = LISTED.replace("cost: 2", "cost: 4").replace("'Wave'", "'Big wave'")
+    assert path.read_bytes() == expected.replace("\n", nl).encode()
+    result = run_cli("edit", path, "Tide", "cost=5")
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes() == expected.replace("cost: 3", "cost: 5").replace("\n", nl).encode()

@@ -107,17 +107,18 @@ def edit(file, args, add, delete, duplicate, new_id, move_to, sheet, expect, deb
 
 
 def _is_cards(file: Path) -> bool:
-    """A data sheet, or a YAML file with none of a layout's keys (a deck's file)."""
+    """A data sheet, a YAML list (of cards, that `cards_from` names), or a YAML file with none of a layout's
+    keys (a deck's file)."""
     if file.suffix.lower() not in (".yaml", ".yml"):
         return True
     from pnpgen.edit.textfile import read
-    from pnpgen.source import LMap, load_text
+    from pnpgen.source import LList, LMap, load_text
 
     tf = read(file)
     data = load_text(tf.plain, tf.display)
     from pnpgen.layout.spec import LAYOUT_KEYS
 
-    return isinstance(data, LMap) and not any(key in data for key in LAYOUT_KEYS)
+    return isinstance(data, LList) or (isinstance(data, LMap) and not any(key in data for key in LAYOUT_KEYS))
 
 
 def _said(result) -> None:

@@ -63,12 +63,14 @@ def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
     key = next(
         (k for k in (*LISTS, "sides") if isinstance(data, LMap) and isinstance(data.get(k), LList)), None
     )
-    if key is None or root is None or root.kind != "map":
+    listed = isinstance(data, LList)  # a YAML file of cards that `cards_from` names: a list at the top
+    if root is None or root.kind != ("seq" if listed else "map") or not (listed or key):
         raise ContentError.at(
-            Location(tf.display, 1, 1), "no list of cards here (cards:, tiles:, tokens:, or a board's sides:)"
+            Location(tf.display, 1, 1),
+            "no list of cards here (cards:, tiles:, tokens:, a board's sides:, or a YAML list of cards)",
         )
-    items: LList = data[key]
-    seq = next(v for k, v in root.items if k.text == key)
+    items: LList = data if listed else data[key]
+    seq = root if listed else next(v for k, v in root.items if k.text == key)
     names = [c.get("id" if key == "sides" else "name") if isinstance(c, LMap) else None for c in items]
     i = _pick(names, card, items.loc, "file")
     node: Node = seq.items[i]
@@ -84,7 +86,8 @@ def _yaml(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
         changes = mapping.changes(tf, node, {field: value}, lambda _k: places, "a card")
     text = tf.spliced(changes)
     plain = plain_text(text)
-    new = load_text(plain, tf.display)[key][i]
+    again = load_text(plain, tf.display)
+    new = again[i] if listed else again[key][i]
     reads_back((new.get("fields") or {}) if key == "sides" else new, {field: value}, items.loc_at(i))
     written = write(tf, text)
     return Edit(tf.path, tf.digest, digest(written), changed_lines(tf.plain, plain))
