@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.bounds.remote import REMOTE
 from pnpgen.imposition.duplex import DEFAULT
 from pnpgen.inputs import digest_of, path_of
 from pnpgen.pipeline import manifest
@@ -63,6 +64,10 @@ def inputs_hold(
         if key.startswith(VALUE):
             continue
         now = seen.get(key)
+        if now is None and key.startswith(REMOTE):  # a sheet from a URL: fetched again (or its cached copy)
+            from pnpgen.bounds.remote import digest_now
+
+            now = seen[key] = digest_now(key[len(REMOTE) :], root)
         if now is None:
             now = seen[key] = digest_of(path_of(key, root), roots)
         if now != digest:

@@ -158,7 +158,8 @@ def _piece_table(kind: str) -> Table:
             "cards_from",
             as_sheets,
             "data sheets whose rows are more items: data/cards.csv, data/cards.xlsx:Name, "
-            "{file: data/cards.xlsx, sheet: Name}, or a list of them (one deck)",
+            "{file: data/cards.xlsx, sheet: Name}, a published sheet's https:// address, or a list of them "
+            "(one deck)",
             takes=("loc",),
         ),
         Key(

@@ -16,6 +16,7 @@ import math
 import re
 from pathlib import Path
 
+from pnpgen.bounds.remote import is_url
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.schema.fields import Invalid, describe
 from pnpgen.source import LList, LMap
@@ -34,7 +35,7 @@ _TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
 
 SHEET_HELP = (
     "must be a file such as data/cards.csv, data/cards.xlsx:Monuments or {file: data/cards.xlsx, sheet: "
-    "Monuments}, or a list of them"
+    "Monuments}, an https:// address, or a list of them"
 )
 
 
@@ -70,6 +71,8 @@ def sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics
     file, sheet, loc = ref  # a path inside the game folder, like every path content gives
     named = f"data sheet '{file}'" + (f" (sheet '{sheet}')" if sheet else "")
     try:
+        if is_url(file):
+            return _remote_rows(reader, file, sheet, loc, columns, diags)
         sheet_path = reader.inside(root, file, loc, "data sheet")
         if not reader.probe(sheet_path, "data sheet", loc):
             raise ContentError.at(loc, f"data sheet '{file}' not found")
@@ -86,6 +89,26 @@ def sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics
     return rows
 
 
+def _remote_rows(reader, url: str, sheet: str | None, loc: Location, columns: dict, diags: Diagnostics):
+    """A sheet at a URL (`pnpgen.bounds.remote`): fetched, or its cached copy with a warning; recorded as the
+    input `url:<URL>` with its digest, so the freshness check fetches it again."""
+    import hashlib
+
+    from pnpgen.bounds import Refused, remote
+
+    try:
+        data, warning = remote.get(url, reader.project)
+    except Refused as exc:
+        raise ContentError.at(loc, f"data sheet '{url}' {exc.message}") from None
+    if warning:
+        diags.warning(loc, f"data sheet '{url}' {warning}")
+    reader.replay({remote.REMOTE + url: hashlib.sha256(data).hexdigest()})
+    rows = load_rows(reader, Path(), sheet, loc, columns, diags, fetched=(url, data))
+    if not rows:
+        diags.error(loc, f"data sheet '{url}' has a header but no rows")
+    return rows
+
+
 def _yaml_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
     """A YAML file of cards: a list of card mappings, each located at its line."""
     if sheet:
@@ -98,15 +121,27 @@ def _yaml_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
 
 
 def load_rows(
-    reader, path: Path, sheet: str | None, loc: Location, columns: dict, diags: Diagnostics
+    reader,
+    path: Path,
+    sheet: str | None,
+    loc: Location,
+    columns: dict,
+    diags: Diagnostics,
+    fetched: tuple[str, bytes] | None = None,
 ) -> LList:
-    """The rows of a sheet as located mappings (problems of single cells go to `diags`)."""
-    display = display_path(path)
-    if path.suffix.lower() == ".csv":
-        table = _csv_cells(reader.read_text(path, "data sheet"), display)
+    """The rows of a sheet as located mappings (problems of single cells go to `diags`). `fetched`: (its URL, its
+    bytes) for a sheet from a URL, whose kind is sniffed from the bytes."""
+    from pnpgen.bounds.remote import kind
+
+    display = fetched[0] if fetched else display_path(path)
+    suffix = kind(fetched[1]) if fetched else path.suffix.lower()
+    if suffix == ".csv":
+        text = _decode(fetched[1], display) if fetched else reader.read_text(path, "data sheet")
+        table = _csv_cells(text, display)
         sheet_name = ""
-    elif path.suffix.lower() in WORKBOOKS:
-        table, sheet_name = _workbook_cells(reader.read_bytes(path, "data sheet"), path, sheet, loc)
+    elif suffix in WORKBOOKS:
+        data = fetched[1] if fetched else reader.read_bytes(path, "data sheet")
+        table, sheet_name = _workbook_cells(data, display, sheet, loc)
     else:
         raise ContentError.at(
             loc, f"'{display}' is not a data sheet: expected .csv, .xlsx, .ods, .xls or a .yaml list"
@@ -266,14 +301,24 @@ def _csv_cells(text: str, display: str):
         raise ContentError.at(Location(display, rows.line_num, 1), f"invalid CSV: {exc}") from None
 
 
-def _workbook_cells(data: bytes, path: Path, sheet: str | None, loc: Location):
+def _decode(data: bytes, display: str) -> str:
+    """A fetched CSV sheet's text, read as a file's is (`inputs.plain_text`); not UTF-8 is an error at its line."""
+    from pnpgen.inputs import plain_text
+
+    try:
+        return plain_text(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ContentError.at(Location(display, line, 1), "is not UTF-8 text, nor a workbook") from None
+
+
+def _workbook_cells(data: bytes, display: str, sheet: str | None, loc: Location):
     """(row number, {column: value}) of the sheet's filled rows, and the sheet's name. A zip workbook (XLSX,
     ODS) is bounded from its own structure first (`bounds.sheets`: a filled cell past the rows and columns a
     sheet may use is named, before calamine would allocate up to it); an XLS file, which no bound here reads,
     is loaded in a child process, so a library that aborts on it ends only that process."""
     from pnpgen.bounds import Refused, child, sheets
 
-    display = display_path(path)
     try:
         if data[:2] == b"PK":  # xlsx and ods are zip files
             zf = sheets.check_zip(data, MAX_UNPACKED)

@@ -1,0 +1,204 @@
+"""Sheets from a URL, against a local HTTP server (127.0.0.1, a free port), never the internet: fetched and
+cached with its digest, so a changed remote sheet rebuilds and an unchanged one does not; offline, the cached
+copy with a warning, or a located error; too big, too slow and redirect loops refused; the kind sniffed from
+the bytes, whatever the server says."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+
+import pytest
+from conftest import run_cli
+from test_datasheets import HEADER, ROWS, csv_text, xlsx
+
+from pnpgen.bounds import remote
+
+
+class Site:
+    """A local server: path -> (status, headers, body); `delay` seconds before each answer."""
+
+    def __init__(self):
+        self.pages: dict[str, tuple[int, dict, bytes]] = {}
+        self.delay = 0.0
+        self.hits = 0
+        site = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                site.hits += 1
+                time.sleep(site.delay)
+                status, headers, body = site.pages.get(self.path, (404, {}, b"no"))
+                try:
+                    self.send_response(status)
+                    for k, v in {"Content-Length": str(len(body)), **headers}.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:  # the client gave up (a timeout)
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def site():
+    s = Site()
+    yield s
+    s.stop()
+
+
+DECK = """id: heroes
+kind: cards
+name: Hero cards
+size: poker
+front: hero
+back: sample-back
+defaults:
+  colour: ember
+cards_from: {ref}
+"""
+
+
+def remote_game(project, ref: str):
+    root = project("basic")
+    (root / "content/sample/decks/heroes.yaml").write_text(DECK.format(ref=ref))
+    return root
+
+
+SHEETS = {
+    "csv": (lambda rows: csv_text(rows).encode(), "/pub?output=csv", "{url}"),
+    # a workbook served as text/html: what it is comes from its bytes
+    "xlsx": (lambda rows: xlsx(rows), "/pub?output=xlsx", "{{file: '{url}', sheet: Heroes}}"),
+}
+
+
+@pytest.mark.parametrize("sheet", SHEETS)
+def test_a_sheet_from_a_url_is_fetched_cached_and_kept_fresh(project, site, sheet):
+    make, path, ref = SHEETS[sheet]
+    site.pages[path] = (200, {"Content-Type": "text/html"}, make([HEADER, *ROWS]))
+    url = site.url + path
+    yaml_root = project("basic")
+    assert run_cli("build", "--out", "out", "--strict", cwd=yaml_root).exit_code == 0
+    root = yaml_root.parent / "remote"
+    import shutil
+
+    shutil.copytree(yaml_root, root, ignore=shutil.ignore_patterns("out"))
+    (root / "content/sample/decks/heroes.yaml").write_text(DECK.format(ref=ref.format(url=url)))
+    # fresh: fetched, and the PDF is the one of the same cards in YAML
+    result = run_cli("build", "--out", "out", "--strict", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert (root / "out/sample/heroes.pdf").read_bytes() == (yaml_root / "out/sample/heroes.pdf").read_bytes()
+    cached = remote.cache_path(root, url)
+    assert cached.read_bytes() == site.pages[path][2]
+    # unchanged: fetched again to know, nothing rebuilt
+    hits = site.hits
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "up to date" in result.output and "rendered" not in result.output, result.output
+    assert site.hits > hits
+    # changed: the deck (and print-all) rebuild
+    site.pages[path] = (200, {}, make([HEADER, ROWS[0], ["Tide Singer", *ROWS[1][1:]]]))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "(2 rendered, 1 up to date)" in result.output, result.output
+    assert cached.read_bytes() == site.pages[path][2]
+
+
+def _built(project, site, body: bytes = b""):
+    site.pages["/s.csv"] = (200, {}, body or csv_text([HEADER, *ROWS]).encode())
+    root = remote_game(project, site.url + "/s.csv")
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    return root
+
+
+def test_offline_the_cached_copy_is_used_with_a_warning(project, site):
+    root = _built(project, site)
+    before = (root / "out/sample/heroes.pdf").read_bytes()
+    site.stop()
+    result = run_cli("build", "--out", "out", cwd=root)  # offline and unchanged: up to date
+    assert result.exit_code == 0 and "rendered" not in result.output, result.output
+    layout = root / "content/sample/layouts/hero.yaml"
+    layout.write_text(layout.read_text() + "\n")  # something else changed: the deck is drawn again
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "content/sample/decks/heroes.yaml:9:" in result.output
+    assert "warning: data sheet" in result.output and "is used" in result.output, result.output
+    assert "cannot be fetched" in result.output
+    assert (root / "out/sample/heroes.pdf").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "page, setup, message",
+    [
+        ("offline", lambda site: site.stop(), "cannot be fetched"),
+        (
+            "big",
+            lambda site: site.pages.update({"/s.csv": (200, {}, b"name,count\n" + b"A,1\n" * 400)}),
+            "is 1,611 bytes; the limit is 1,000",
+        ),
+        (
+            "big-unsaid",
+            lambda site: site.pages.update(
+                {"/s.csv": (200, {"Content-Length": "5"}, b"name,count\n" + b"A,1\n" * 400)}
+            ),
+            "",
+        ),
+        ("slow", lambda site: setattr(site, "delay", 2.0), "cannot be fetched (timed out)"),
+        (
+            "loop",
+            lambda site: site.pages.update({"/s.csv": (302, {"Location": "/s.csv"}, b"")}),
+            "redirects in a loop",
+        ),
+        (
+            "away",
+            lambda site: site.pages.update({"/s.csv": (302, {"Location": "file:///etc/passwd"}, b"")}),
+            "redirects away from http and https; refused",
+        ),
+        ("missing", lambda site: None, "answered 404"),
+    ],
+)
+def test_a_failed_fetch_without_a_cache_is_a_located_error(project, site, monkeypatch, page, setup, message):
+    monkeypatch.setattr(remote, "MAX_BYTES", 1000)
+    monkeypatch.setattr(remote, "TIMEOUT", 0.5)
+    url = site.url + ("/s.csv" if page != "missing" else "/nothing.csv")
+    setup(site)
+    root = remote_game(project, url)
+    result = run_cli("build", "--out", "out", cwd=root)
+    if page == "big-unsaid":  # a short Content-Length is no way past the bound: the answer is cut at it
+        assert result.exit_code == 1
+        return
+    assert result.exit_code == 1, result.output
+    assert f"content/sample/decks/heroes.yaml:9:13: error: data sheet '{url}' {message}" in result.output, (
+        result.output
+    )
+    assert "no copy of it is cached in .pnpgen/sheets/" in result.output
+    assert "Traceback" not in result.output
+    assert not (root / "out/sample/heroes.pdf").exists()
+
+
+def test_a_url_is_one_of_a_list_of_sheets(project, site):
+    site.pages["/b.csv"] = (200, {}, csv_text([HEADER, ROWS[1]]).encode())
+    root = project("basic")
+    (root / "content/sample/data").mkdir()
+    (root / "content/sample/data/a.csv").write_text(csv_text([HEADER, ROWS[0]]))
+    (root / "content/sample/decks/heroes.yaml").write_text(
+        DECK.format(ref=f"[data/a.csv, '{site.url}/b.csv']")
+    )
+    result = run_cli("build", "--out", "out", "--strict", cwd=root)  # the facts' 11 cards: 5 + 6
+    assert result.exit_code == 0, result.output
+    site.pages["/b.csv"] = (200, {}, csv_text([HEADER, [ROWS[1][0], "x", *ROWS[1][2:]]]).encode())
+    layout = root / "content/sample/layouts/hero.yaml"
+    layout.write_text(layout.read_text() + "\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert f"{site.url}/b.csv:2:2: error: 'count'" in result.output, result.output
