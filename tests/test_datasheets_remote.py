@@ -22,6 +22,7 @@ class Site:
     def __init__(self):
         self.pages: dict[str, tuple[int, dict, bytes]] = {}
         self.delay = 0.0
+        self.drip = 0.0
         self.hits = 0
         site = self
 
@@ -35,7 +36,13 @@ class Site:
                     for k, v in {"Content-Length": str(len(body)), **headers}.items():
                         self.send_header(k, v)
                     self.end_headers()
-                    self.wfile.write(body)
+                    if site.drip:  # a byte at a time, each in time, the whole too slow
+                        for i in range(len(body)):
+                            self.wfile.write(body[i : i + 1])
+                            self.wfile.flush()
+                            time.sleep(site.drip)
+                    else:
+                        self.wfile.write(body)
                 except OSError:  # the client gave up (a timeout)
                     pass
 
@@ -138,6 +145,11 @@ def test_offline_the_cached_copy_is_used_with_a_warning(project, site):
     assert (root / "out/sample/heroes.pdf").read_bytes() == before
 
 
+def _drip(site, seconds):
+    site.pages["/s.csv"] = (200, {}, csv_text([HEADER, *ROWS]).encode())
+    site.drip = seconds
+
+
 @pytest.mark.parametrize(
     "page, setup, message",
     [
@@ -155,6 +167,7 @@ def test_offline_the_cached_copy_is_used_with_a_warning(project, site):
             "",
         ),
         ("slow", lambda site: setattr(site, "delay", 2.0), "cannot be fetched (timed out)"),
+        ("drip", lambda site: _drip(site, 0.05), "took over 1.5 s to arrive"),
         (
             "loop",
             lambda site: site.pages.update({"/s.csv": (302, {"Location": "/s.csv"}, b"")}),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from pathlib import Path
 
 from pnpgen.bounds import Refused
@@ -23,6 +24,7 @@ REMOTE = "url:"  # the key of a fetched sheet in a build's recorded inputs start
 CACHE = Path(".pnpgen") / "sheets"  # inside the project
 MAX_BYTES = 5_000_000  # as a content file (inputs.MAX_BYTES)
 TIMEOUT = 20.0  # seconds to connect, and between two blocks of the answer
+WHOLE = 3  # the whole answer within this many TIMEOUTs (a server that drips bytes is cut off)
 MAX_REDIRECTS = 5
 
 
@@ -62,6 +64,7 @@ def fetch(url: str, timeout: float | None = None, limit: int | None = None) -> b
     if not is_url(url):
         raise Refused("is not an http or https address")
     opener = urllib.request.build_opener(Redirects())
+    deadline = time.monotonic() + timeout * WHOLE
     request = urllib.request.Request(url, headers={"User-Agent": "pnpgen"})
     try:
         with opener.open(request, timeout=timeout) as answer:
@@ -69,7 +72,9 @@ def fetch(url: str, timeout: float | None = None, limit: int | None = None) -> b
             if size is not None and size.isdigit() and int(size) > limit:
                 raise Refused(f"is {int(size):,} bytes; the limit is {limit:,}")
             chunks, total = [], 0
-            while block := answer.read(1 << 16):
+            while block := answer.read1(1 << 14):  # what has come, not a full block
+                if time.monotonic() > deadline:
+                    raise Refused(f"took over {timeout * WHOLE:g} s to arrive")
                 total += len(block)
                 if total > limit:
                     raise Refused(f"is over {limit:,} bytes; the limit is {limit:,}")
