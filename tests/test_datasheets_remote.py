@@ -215,3 +215,19 @@ def test_a_url_is_one_of_a_list_of_sheets(project, site):
     layout.write_text(layout.read_text() + "\n")
     result = run_cli("build", "--out", "out", cwd=root)
     assert f"{site.url}/b.csv:2:2: error: 'count'" in result.output, result.output
+
+
+def test_the_serve_editor_shows_a_card_from_a_url_read_only():
+    from types import SimpleNamespace
+
+    from pnpgen.errors import Location
+    from pnpgen.serve.look import card_fields
+
+    url = "https://docs.google.com/spreadsheets/d/e/x/pub?output=csv"
+    cards = [SimpleNamespace(name=f"c{i}", fields={"cost": i}, loc=Location(url, i + 2, 1)) for i in range(2)]
+    shown = card_fields(SimpleNamespace(cards=cards), 1)
+    assert shown["pos"] == 1 and shown["at"] == f"{url}:3:1"
+    assert (
+        shown["readonly"]
+        == f"a sheet from a URL, shown read-only: change it where it is published, at {url}:3:1"
+    )

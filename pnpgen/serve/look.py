@@ -159,13 +159,21 @@ def card_fields(deck, index: int) -> dict:
     for key, value in card.fields.items():
         if isinstance(value, (str, int, float, bool)) or value is None:
             values[str(key)] = value
-    workbook = Path(card.loc.path).suffix.lower() in WORKBOOKS
+    remote = card.loc.path[:8].lower().startswith(("http://", "https://"))  # a sheet fetched from a URL
+    workbook = not remote and Path(card.loc.path).suffix.lower() in WORKBOOKS
+    readonly = (
+        f"a sheet from a URL, shown read-only: change it where it is published, at {card.loc}"
+        if remote
+        else f"a workbook, shown read-only: change it at {card.loc}"
+        if workbook
+        else ""
+    )
     return {
         "file": card.loc.path,
         "at": str(card.loc),
         "pos": len(before),
         "fields": values,
-        "readonly": f"a workbook, shown read-only: change it at {card.loc}" if workbook else "",
+        "readonly": readonly,
     }
 
 
