@@ -107,12 +107,13 @@ def _real(path: Path) -> Path | None:
 
 def card_files_of(decks: Iterable[Any], project_root: Path) -> set[Path]:
     """The files a game's decks read their cards from: each component's file and its data sheet."""
+    from pnpgen.bounds.remote import REMOTE
     from pnpgen.inputs import path_of
 
     out: set[Path] = set()
     for deck in decks:
         out.add(Path(deck.path))
         for key in getattr(deck, "inputs", {}):
-            if key.lower().endswith((".csv", ".yaml", ".yml")):
+            if key.lower().endswith((".csv", ".yaml", ".yml")) and not key.startswith(REMOTE):
                 out.add(path_of(key, project_root))
     return out
