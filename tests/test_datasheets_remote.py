@@ -231,3 +231,14 @@ def test_the_serve_editor_shows_a_card_from_a_url_read_only():
         shown["readonly"]
         == f"a sheet from a URL, shown read-only: change it where it is published, at {url}:3:1"
     )
+
+
+@pytest.mark.parametrize(
+    "ref", ["ftp://127.0.0.1/a.csv", "file:///etc/passwd", "[data/a.csv, 'gopher://x/a.csv']"]
+)
+def test_only_http_and_https_addresses_are_fetched(project, ref):
+    root = remote_game(project, ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert "content/sample/decks/heroes.yaml:9:" in result.output
+    assert "error: 'cards_from' only http and https addresses are fetched" in result.output, result.output

@@ -28,6 +28,7 @@ MAX_UNPACKED = 200_000_000  # bytes a workbook (a zip) may unpack to
 WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
 PLAIN = (".csv", ".yaml", ".yml")  # sheets without sheets: CSV, and YAML lists of cards
 TYPES = ("int", "number", "bool", "text")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # an address, not a path
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
 _TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
@@ -51,6 +52,8 @@ def as_sheets(value, loc: Location) -> tuple[tuple, ...]:
 
 def one_sheet(value, loc: Location) -> tuple:
     """A sheet: `file`, `file:Sheet` (a workbook's sheet) or {file: ..., sheet: ...}."""
+    if isinstance(value, str) and _SCHEME.match(value) and not is_url(value):
+        raise Invalid(f"only http and https addresses are fetched (got {value!r})", loc)
     if isinstance(value, str) and value:
         file, colon, name = value.rpartition(":")
         # `file:Sheet` when what comes before the last colon is a data sheet (a colon is in no portable file name)
