@@ -6,6 +6,10 @@ so everything that checks a card checks a row, and every error names its cell: `
 column) or `data/cards.xlsx:Monuments!C14`. The header row names the fields; empty cells are absent fields;
 numbers stay numbers; a column may be declared a list (`{list: ";"}`) or a type (`int`, `number`, `bool`,
 `text`).
+
+`cards_from` names one sheet or a list of them (`as_sheets`): CSV files, workbook sheets (`file.xlsx:Sheet`),
+YAML files holding a list of cards, and http(s) addresses (`pnpgen.bounds.remote`: fetched, bounded, kept in
+`.pnpgen/sheets/`); their rows, in order, make one deck, each row keeping its own place.
 """
 
 from __future__ import annotations
