@@ -237,3 +237,32 @@ def test_a_yaml_list_of_cards_is_edited_in_place_like_a_deck(tmp_path, nl):
     result = run_cli("edit", path, "Tide", "cost=5")
     assert result.exit_code == 0, result.output
     assert path.read_bytes() == expected.replace("cost: 3", "cost: 5").replace("\n", nl).encode()
+
+
+@pytest.mark.parametrize(
+    "declared, message", [({"cost": "int"}, ""), ({"cots": "int"}, "none of the sheets")]
+)
+def test_columns_are_declared_for_the_deck_each_in_one_sheet_at_least(project, declared, message):
+    files = {
+        "a.csv": csv_text([HEADER, ASH]),
+        "b.csv": csv_text([[*HEADER, "cost"], [*TIDE, "three"]]),  # `cost` only here, and not a number
+        "c.yaml": yaml_cards([TIDE]),
+    }
+    root = with_sheets(project("basic"), files, "[data/a.csv, data/b.csv, data/c.yaml]")
+    deck = root / "content/sample/decks/heroes.yaml"
+    deck.write_text(
+        deck.read_text() + f"columns: {{{', '.join(f'{k}: {v}' for k, v in declared.items())}}}\n"
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    if message:
+        assert (
+            "content/sample/decks/heroes.yaml:10:10: error: 'columns' declares 'cots', which none of the sheets'"
+            in result.output
+        ), result.output
+        assert "did you mean 'cost'?" in result.output
+    else:  # declared once for the deck, applied to the sheet that has the column
+        assert "content/sample/data/b.csv:2:5: error: 'cost' must be a whole number" in result.output, (
+            result.output
+        )
+        assert "declares" not in result.output

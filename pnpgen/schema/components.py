@@ -9,7 +9,7 @@ from types import MappingProxyType
 from pnpgen import units
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.model import Board, BoardSide, Card, Deck, FaceRef
-from pnpgen.schema.datasheets import as_sheets, one_sheet, sheet_rows
+from pnpgen.schema.datasheets import UNREAD, as_sheets, check_columns, one_sheet, sheet_rows
 from pnpgen.schema.fields import (
     Invalid,
     Key,
@@ -262,12 +262,17 @@ def load_deck(
             card = _card(item, i + 1, items.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
-    for ref in v["cards_from"] or ():  # every sheet's rows, in the order given: one deck
-        rows = sheet_rows(root or path.parent, ref, v["columns"] or {}, reader, diags)
+    refs, names = v["cards_from"] or (), set[str]()
+    for ref in refs:  # every sheet's rows, in the order given: one deck
+        rows = sheet_rows(
+            root or path.parent, ref, v["columns"] or {}, reader, diags, names if refs[1:] else None
+        )
         for i, row in enumerate(rows):
             card = _card(row, len(cards) + 1, rows.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
+    if refs[1:] and UNREAD not in names:  # several sheets, all read: a declared column is in one of them
+        check_columns(v["columns"] or {}, names, data.loc_of("columns"), diags, several=True)
     _unique_ids(cards, diags)
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:

@@ -32,6 +32,7 @@ MAX_UNPACKED = 200_000_000  # bytes a workbook (a zip) may unpack to
 WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
 PLAIN = (".csv", ".yaml", ".yml")  # sheets without sheets: CSV, and YAML lists of cards
 TYPES = ("int", "number", "bool", "text")
+UNREAD = ""  # among a deck's sheets' header names: a sheet could not be read (no header names a column "")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # an address, not a path
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
@@ -72,23 +73,29 @@ def one_sheet(value, loc: Location) -> tuple:
     raise Invalid(SHEET_HELP + f" (got {describe(value)})", loc)
 
 
-def sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics):
+def sheet_rows(
+    root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics, names: set[str] | None = None
+):
     """The rows of one `cards_from` sheet as located mappings (see `pnpgen.schema.datasheets`), read through the
     game's reader (so each is an input of the deck); a YAML file gives its list of cards as they are written."""
     file, sheet, loc = ref  # a path inside the game folder, like every path content gives
     named = f"data sheet '{file}'" + (f" (sheet '{sheet}')" if sheet else "")
     try:
         if is_url(file):
-            return _remote_rows(reader, file, sheet, loc, columns, diags)
+            return _remote_rows(reader, file, sheet, loc, columns, diags, names)
         sheet_path = reader.inside(root, file, loc, "data sheet")
         if not reader.probe(sheet_path, "data sheet", loc):
             raise ContentError.at(loc, f"data sheet '{file}' not found")
         if sheet_path.suffix.lower() in PLAIN[1:]:
             rows = _yaml_rows(reader, sheet_path, sheet, loc)
+            if names is not None:
+                names.update(str(k) for item in rows if isinstance(item, LMap) for k in item)
         else:
-            rows = load_rows(reader, sheet_path, sheet, loc, columns, diags)
+            rows = load_rows(reader, sheet_path, sheet, loc, columns, diags, names=names)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
+        if names is not None:
+            names.add(UNREAD)  # its header is unknown: `columns:` is not checked against the others alone
         return LList()
     if not rows:
         yaml = sheet_path.suffix.lower() in PLAIN[1:]
@@ -96,7 +103,15 @@ def sheet_rows(root: Path, ref: tuple, columns: dict, reader, diags: Diagnostics
     return rows
 
 
-def _remote_rows(reader, url: str, sheet: str | None, loc: Location, columns: dict, diags: Diagnostics):
+def _remote_rows(
+    reader,
+    url: str,
+    sheet: str | None,
+    loc: Location,
+    columns: dict,
+    diags: Diagnostics,
+    names: set[str] | None,
+):
     """A sheet at a URL (`pnpgen.bounds.remote`): fetched, or its cached copy with a warning; recorded as the
     input `url:<URL>` with its digest, so the freshness check fetches it again."""
     import hashlib
@@ -110,7 +125,7 @@ def _remote_rows(reader, url: str, sheet: str | None, loc: Location, columns: di
     if warning:
         diags.warning(loc, f"data sheet '{url}' {warning}")
     reader.replay({remote.REMOTE + url: hashlib.sha256(data).hexdigest()})
-    rows = load_rows(reader, Path(), sheet, loc, columns, diags, fetched=(url, data))
+    rows = load_rows(reader, Path(), sheet, loc, columns, diags, fetched=(url, data), names=names)
     if not rows:
         diags.error(loc, f"data sheet '{url}' has a header but no rows")
     return rows
@@ -135,9 +150,11 @@ def load_rows(
     columns: dict,
     diags: Diagnostics,
     fetched: tuple[str, bytes] | None = None,
+    names: set[str] | None = None,
 ) -> LList:
     """The rows of a sheet as located mappings (problems of single cells go to `diags`). `fetched`: (its URL, its
-    bytes) for a sheet from a URL, whose kind is sniffed from the bytes."""
+    bytes) for a sheet from a URL, whose kind is sniffed from the bytes. `names`: one of several sheets of a deck,
+    whose header's names go there (`columns:` is then checked against them all, `check_columns`)."""
     from pnpgen.bounds.remote import kind
 
     display = fetched[0] if fetched else display_path(path)
@@ -166,7 +183,10 @@ def load_rows(
     for row_no, cells in table:
         if header is None:
             header, header_row = _header(cells, row_no, at), row_no
-            _check_columns(columns, {name for name, _ in header}, loc, diags)
+            if names is None:
+                check_columns(columns, {name for name, _ in header}, loc, diags)
+            else:
+                names.update(name for name, _ in header)
             continue
         if len(rows) >= MAX_ROWS:
             raise ContentError.at(at(row_no, 1), f"the sheet has more than {MAX_ROWS:,} rows")
@@ -213,12 +233,16 @@ def _header(cells: dict, row_no: int, at) -> list[tuple[str, int]]:
     return out
 
 
-def _check_columns(columns: dict, names: set[str], loc: Location, diags: Diagnostics) -> None:
+def check_columns(
+    columns: dict, names: set[str], loc: Location, diags: Diagnostics, several: bool = False
+) -> None:
+    """Each column `columns:` declares is in the sheet's header (of several sheets: in one of them at least)."""
     for name in columns:
         if name not in names:
             diags.error(
                 loc,
-                f"'columns' declares '{name}', which the sheet's header does not have",
+                f"'columns' declares '{name}', which "
+                + ("none of the sheets' headers has" if several else "the sheet's header does not have"),
                 did_you_mean(name, names),
             )
 
