@@ -39,12 +39,6 @@ _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
 _TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
 
 
-SHEET_HELP = (
-    "must be a file such as data/cards.csv, data/cards.xlsx:Monuments or {file: data/cards.xlsx, sheet: "
-    "Monuments}, an https:// address, or a list of them"
-)
-
-
 def as_sheets(value, loc: Location) -> tuple[tuple, ...]:
     """`cards_from`: one sheet or a list of them, each (file, sheet or None, where it was given). The rows of
     every sheet, in the order given, make one deck."""
@@ -70,7 +64,11 @@ def one_sheet(value, loc: Location) -> tuple:
         if sheet is not None and not isinstance(sheet, str):
             raise Invalid(f"'sheet' must be a sheet's name (got {describe(sheet)})", value.loc_of("sheet"))
         return value["file"], sheet, value.loc_of("file")
-    raise Invalid(SHEET_HELP + f" (got {describe(value)})", loc)
+    raise Invalid(
+        "must be a file such as data/cards.csv, data/cards.xlsx:Monuments or {file: data/cards.xlsx, sheet: "
+        f"Monuments}}, an https:// address, or a list of them (got {describe(value)})",
+        loc,
+    )
 
 
 def sheet_rows(
