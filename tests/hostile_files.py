@@ -184,7 +184,7 @@ def _tables(data: bytes) -> dict[str, tuple[int, int, int]]:
 def font(fault: str) -> bytes:
     """The shipped NotoSans with one fault: `truncated` (cut in half), `table-past-end` (glyf said to be longer than
     the file), `glyphs` (maxp claims 65,535 glyphs), `loca` (a glyph offset past glyf), `tables` (a directory of
-    4,000 tables), `cff` (an OpenType CFF signature)."""
+    4,000 tables), `cff` (an OpenType CFF signature on TrueType tables: no CFF table)."""
     data = bytearray(SHIPPED_FONT.read_bytes())
     tables = _tables(bytes(data))
     if fault == "truncated":

@@ -78,6 +78,7 @@ THIRD_PARTY = {  # library -> the only places that may import it
     "svglib": {"svg"},
     "lxml": {"svg"},
     "python_calamine": {"schema/datasheets"},
+    "fontTools": {"text/otf"},
     "pikepdf": {
         "shop/separate",
         "shop/pdfx",

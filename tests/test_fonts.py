@@ -81,8 +81,9 @@ def test_font_files_are_confined_checked_and_recorded(project, tmp_path):
     font.write_text("not a font")
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1
-    assert "content/sample/game.yaml:10:14: error: font 'mine' regular: ReportLab cannot embed this file" in (
-        result.output
+    assert (
+        "content/sample/game.yaml:10:14: error: font 'mine' regular: 'content/sample/fonts/Mine-regular.ttf' is not "
+        "a font: it is too short" in result.output
     )
     font.unlink()
     font.symlink_to(FONTS / "NotoSans-Regular.ttf")  # a link out of the game folder

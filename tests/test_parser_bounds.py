@@ -170,7 +170,7 @@ def test_the_child_answers_raises_and_dies_the_platforms_way(monkeypatch, method
         ("glyphs", "is damaged: it claims 65,535 glyphs, but its 'hmtx' table holds metrics for fewer"),
         ("loca", "is damaged: glyph 5's offset ("),
         ("tables", "says it holds 4000 tables; a font holds 1 to 100"),
-        ("cff", "has CFF (PostScript) outlines, which cannot be embedded"),
+        ("cff", "lacks the table CFF an OpenType (CFF) font needs"),
     ],
 )
 def test_a_broken_font_is_refused_from_its_table_directory(fault, message):

@@ -4,7 +4,9 @@ ReportLab trusts a TrueType file's numbers: a table said to lie past the end of 
 backs, a `loca` pointing outside `glyf`. Each is checked here, against the file's own size, before the file is
 handed over: the directory (how many tables, each inside the file), the tables ReportLab needs, the glyph count
 against `hmtx` and `loca`, and every `loca` offset inside `glyf`. A TrueType collection is checked at its first
-font, the one ReportLab reads.
+font, the one ReportLab reads. An OpenType font with CFF outlines (`OTTO`) is checked the same way, up to its
+outlines (a `CFF ` or `CFF2` table instead of `loca` and `glyf`), and is then converted to TrueType
+(`text.otf`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pnpgen.bounds import Refused
 MAX_FONT_BYTES = 40_000_000  # a large pan-Unicode TrueType font is about 25 MB
 MAX_TABLES = 100  # a real font has 10 to 40
 REQUIRED = ("head", "hhea", "maxp", "hmtx", "cmap", "loca", "glyf")  # what ReportLab reads to embed a subset
+REQUIRED_CFF = ("head", "hhea", "maxp", "hmtx", "cmap")  # and one of CFF /CFF2: what the conversion reads
 
 
 def check_font(path: Path) -> None:
@@ -40,12 +43,8 @@ def check_font_bytes(data: bytes) -> None:
         if base + 12 > size:
             raise Refused("is a font collection whose first font lies past the end of the file")
         tag = data[base : base + 4]
-    if tag == b"OTTO":
-        raise Refused(
-            "has CFF (PostScript) outlines, which cannot be embedded: use its TrueType (.ttf) version"
-        )
-    if tag not in (b"\x00\x01\x00\x00", b"true"):
-        raise Refused("is not a TrueType font (its first bytes are not a font's)")
+    if tag not in (b"\x00\x01\x00\x00", b"true", b"OTTO"):
+        raise Refused("is not a TrueType or OpenType font (its first bytes are not a font's)")
     (count,) = struct.unpack_from(">H", data, base + 4)
     if not 0 < count <= MAX_TABLES:
         raise Refused(f"says it holds {count} tables; a font holds 1 to {MAX_TABLES}")
@@ -61,12 +60,16 @@ def check_font_bytes(data: bytes) -> None:
                 f"end of the file ({size:,} bytes)"
             )
         tables[name] = (offset, length)
-    missing = [t for t in REQUIRED if t not in tables]
+    cff = tag == b"OTTO"
+    missing = [t for t in (REQUIRED_CFF if cff else REQUIRED) if t not in tables]
+    if cff and "CFF " not in tables and "CFF2" not in tables:
+        missing.append("CFF")
     if missing:
-        raise Refused(
-            f"lacks the table{'s' if len(missing) > 1 else ''} {', '.join(missing)} a TrueType font needs"
-        )
-    _glyphs(data, tables)
+        kind = "an OpenType (CFF) font" if cff else "a TrueType font"
+        raise Refused(f"lacks the table{'s' if len(missing) > 1 else ''} {', '.join(missing)} {kind} needs")
+    glyphs, long_loca = _metrics(data, tables, cff)
+    if not cff:
+        _offsets(data, tables, glyphs, long_loca)
 
 
 def _table(data: bytes, tables: dict[str, tuple[int, int]], name: str, least: int) -> int:
@@ -76,17 +79,18 @@ def _table(data: bytes, tables: dict[str, tuple[int, int]], name: str, least: in
     return offset
 
 
-def _glyphs(data: bytes, tables: dict[str, tuple[int, int]]) -> None:
-    """The glyph count (maxp) against what backs it: horizontal metrics (hhea, hmtx) and glyph offsets (loca)
-    that stay inside the glyph data (glyf)."""
+def _metrics(data: bytes, tables: dict[str, tuple[int, int]], cff: bool) -> tuple[int, int]:
+    """The glyph count (maxp) against what backs it: horizontal metrics (hhea, hmtx). (glyphs, long_loca)."""
     head = _table(data, tables, "head", 54)
     if struct.unpack_from(">I", data, head + 12)[0] != 0x5F0F3CF5:
-        raise Refused("is damaged: its 'head' table lacks the TrueType magic number")
+        raise Refused(
+            f"is damaged: its 'head' table lacks the {'OpenType' if cff else 'TrueType'} magic number"
+        )
     (units,) = struct.unpack_from(">H", data, head + 18)
     if not 16 <= units <= 16384:
         raise Refused(f"is damaged: {units} units per em (a font has 16 to 16,384)")
     (long_loca,) = struct.unpack_from(">h", data, head + 50)
-    if long_loca not in (0, 1):
+    if long_loca not in (0, 1) and not cff:
         raise Refused(f"is damaged: 'head' gives glyph offsets of format {long_loca} (0 or 1)")
     glyphs = struct.unpack_from(">H", data, _table(data, tables, "maxp", 6) + 4)[0]
     if glyphs == 0:
@@ -100,6 +104,11 @@ def _glyphs(data: bytes, tables: dict[str, tuple[int, int]]) -> None:
             f"is damaged: it claims {glyphs:,} glyphs, but its 'hmtx' table holds metrics for fewer "
             f"({tables['hmtx'][1]:,} bytes, {need:,} needed)"
         )
+    return glyphs, long_loca
+
+
+def _offsets(data: bytes, tables: dict[str, tuple[int, int]], glyphs: int, long_loca: int) -> None:
+    """Every glyph offset (loca) inside the glyph data (glyf)."""
     step = 4 if long_loca else 2
     loca_at, loca_len = tables["loca"]
     if loca_len < step * (glyphs + 1):

@@ -273,7 +273,7 @@ def rulebook_inputs(run) -> dict[str, str]:
     """What a rulebook stands on before it is drawn: the icons, its sources, and the game's fonts (its pictures
     are drawn in them)."""
     font_files = {
-        run.reader.key(Path(path)) for styles in run.game.fonts.values() for path, _ in styles.values()
+        run.reader.key(Path(path)) for styles in run.game.fonts.values() for path, *_ in styles.values()
     }
     fonts = {k: v for k, v in run.model_inputs.items() if k in font_files}
     return {**run.icon_inputs, **run.source_inputs, **fonts}

@@ -363,14 +363,20 @@ def game_icons(game, diags: Diagnostics, reader=None) -> dict:
 
 def game_fonts(game) -> dict[str, str]:
     """Register the game's own fonts; the names layouts use (`mine`, `mine-bold`) -> registered names. A file
-    ReportLab cannot embed (a CFF-based OTF, a file that is no font) is an error at its line in game.yaml."""
+    ReportLab cannot embed (a file that is no font, an instance a variable font lacks) is an error at its line in
+    game.yaml; a CFF-based OTF is converted to TrueType first (`text.otf`)."""
     from pnpgen.text.fonts import FontRefused, register_family
 
     names: dict[str, str] = {}
     for family, styles in game.fonts.items():
         try:
             names.update(
-                register_family(game.id, family, {style: path for style, (path, _) in styles.items()})
+                register_family(
+                    game.id,
+                    family,
+                    {style: path for style, (path, _, _) in styles.items()},
+                    {style: choice for style, (_, _, choice) in styles.items() if choice is not None},
+                )
             )
         except FontRefused as exc:
             loc = styles[exc.style][1] if exc.style in styles else game.loc
@@ -383,6 +389,6 @@ def game_fonts(game) -> dict[str, str]:
             raise ContentError.at(
                 loc,
                 f"font '{family}' {style}: ReportLab cannot embed this file ({str(exc).split(':', 1)[-1].strip()})",
-                "use a TrueType (.ttf) font; OpenType fonts with CFF outlines cannot be embedded",
+                "use a TrueType (.ttf) or OpenType (.otf) font",
             ) from None
     return names

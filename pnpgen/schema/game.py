@@ -64,9 +64,33 @@ def _as_fonts(value) -> LMap:
                 raise Invalid(
                     f"font '{family}': '{style}' is not a style; " + did_you_mean(str(style), FONT_STYLES)
                 )
-            if not isinstance(file, str):
+            if isinstance(file, LMap):
+                _as_font_choice(family, style, file)
+            elif not isinstance(file, str):
                 raise Invalid(f"font '{family}' {style}: must be a file such as fonts/{family}-{style}.ttf")
     return value
+
+
+def _as_font_choice(family: str, style: str, value: LMap) -> None:
+    """A style given as {file: X.ttf, instance: Bold} or {file: X.ttf, axes: {wght: 700}} (a variable font)."""
+    where = f"font '{family}' {style}"
+    extra = [k for k in value if k not in ("file", "instance", "axes")]
+    if extra:
+        raise Invalid(
+            f"{where}: '{extra[0]}' is not a key; "
+            + did_you_mean(str(extra[0]), ("file", "instance", "axes"))
+        )
+    if not isinstance(value.get("file"), str):
+        raise Invalid(f"{where}: needs 'file', such as {{file: fonts/{family}.ttf, instance: Bold}}")
+    if "instance" in value and "axes" in value:
+        raise Invalid(f"{where}: give 'instance' or 'axes', not both")
+    if "instance" in value and not isinstance(value["instance"], str):
+        raise Invalid(f"{where}: 'instance' must be a named instance such as Bold")
+    axes = value.get("axes", {})
+    if not isinstance(axes, dict) or not all(
+        isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool) for k, v in axes.items()
+    ):
+        raise Invalid(f"{where}: 'axes' must map axis tags to numbers, such as {{wght: 700}}")
 
 
 def _choice(options: tuple):
@@ -211,19 +235,24 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
 
 
 def _fonts(root: Path, value, reader: Reader, diags: Diagnostics) -> dict:
-    """{family: {style: (real path, location)}}, each file found and read through the reader (recorded)."""
+    """{family: {style: (real path, location, instance or axes or None)}}, each file found and read through the reader (recorded)."""
     out: dict = {}
     for family, styles in (value or {}).items():
         found = {}
-        for style, file in styles.items():
+        for style, given in styles.items():
             loc = styles.loc_of(style)
+            choice = None
+            file = given
+            if isinstance(given, LMap):
+                file = given["file"]
+                choice = given.get("instance") or (dict(given["axes"]) if "axes" in given else None)
             try:
                 path = reader.inside(root, file, loc, "font")
                 if Path(file).suffix.lower() not in (".ttf", ".otf"):
                     raise ContentError.at(
                         loc, f"font '{family}' {style}: expected a .ttf or .otf file (got {file!r})"
                     )
-                found[style] = (str(reader.use(path, "font", loc)), loc)
+                found[style] = (str(reader.use(path, "font", loc)), loc, choice)
             except ContentError as exc:
                 diags.extend(exc.diagnostics)
         out[family] = MappingProxyType(found)

@@ -5,6 +5,7 @@ Nothing depends on fonts installed on the machine. TrueType fonts embed as subse
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from functools import cache, lru_cache
 from pathlib import Path
@@ -106,15 +107,27 @@ class FontRefused(ValueError):
         self.style, self.path, self.message = style, path, message
 
 
-def register_family(game_id: str, family: str, files: dict[str, str]) -> dict[str, str]:
+def register_family(
+    game_id: str, family: str, files: dict[str, str], instances: dict | None = None
+) -> dict[str, str]:
     """Make a game's font family known: `files` maps styles (regular, bold, italic, bolditalic) to the real
-    paths of TTF files. Returns the names a layout uses (`mine`, `mine-bold`...) -> the registered names.
-    Raises FontRefused for a file whose table directory is broken (checked first, `bounds.fonts`), ValueError
-    naming the style whose file ReportLab cannot embed."""
+    paths of TTF or OTF files, `instances` styles to a variable font's named instance or axis values. Returns
+    the names a layout uses (`mine`, `mine-bold`...) -> the registered names. Raises FontRefused for a file
+    whose table directory is broken (checked first, `bounds.fonts`) or that cannot be converted or instanced
+    (`text.otf`), ValueError naming the style whose file ReportLab cannot embed."""
     from pnpgen.bounds import Refused
     from pnpgen.bounds.fonts import check_font
+    from pnpgen.text.otf import InstanceError, prepare
 
-    key = "g" + hashlib.sha256(f"{game_id}/{family}".encode()).hexdigest()[:10]
+    made = hashlib.sha256(
+        f"{game_id}/{family}/{sorted(files.items())}/{sorted((instances or {}).items())}".encode()
+    )
+    for _style, path in sorted(
+        files.items()
+    ):  # what the files hold: a font edited in the same process is new
+        with contextlib.suppress(OSError):
+            made.update(hashlib.sha256(Path(path).read_bytes()).digest())
+    key = "g" + made.hexdigest()[:10]
     _DISPLAY[key] = family
     names = {}
     for style, path in files.items():
@@ -125,6 +138,13 @@ def register_family(game_id: str, family: str, files: dict[str, str]) -> dict[st
             raise FontRefused(style, path, exc.message) from None
         except OSError as exc:
             raise FontRefused(style, path, f"cannot be read ({exc.strerror or exc})") from None
+        original = path
+        try:
+            path = prepare(path, (instances or {}).get(style))
+        except InstanceError as exc:
+            raise FontRefused(style, original, str(exc)) from None
+        except Exception as exc:  # fontTools' own errors on a font it cannot read or convert
+            raise FontRefused(style, original, f"cannot be converted to TrueType ({exc})") from None
         try:
             TTFont(_PREFIX + name, path)  # parses the file: a font ReportLab cannot embed fails here
         except Exception as exc:  # ReportLab's TTFError and friends: not a font it can embed
