@@ -112,22 +112,22 @@ class SvgFile:
         return ox + x0 * scale, 100 - (oy + y1 * scale), ox + x1 * scale, 100 - (oy + y0 * scale)
 
 
-def load(real: Path, digest: str) -> SvgFile:
+def load(real: Path, digest: str, icon: bool = False) -> SvgFile:
     """The drawing of the file at `real` whose sha256 is `digest` (as the build's reader recorded it): converted
     once per process. Raises SvgError; a file that no longer has that digest is an error, never drawn."""
-    result = _load(str(real), digest)
+    result = _load(str(real), digest, icon)
     if isinstance(result, SvgError):
         raise SvgError(result.message, result.line, result.column)  # a fresh one: the cached one stays clean
     return result
 
 
 @lru_cache(maxsize=64)
-def _load(real: str, digest: str) -> SvgFile | SvgError:
+def _load(real: str, digest: str, icon: bool = False) -> SvgFile | SvgError:
     data = _read(real)  # an error reading is raised, never cached
     if hashlib.sha256(data).hexdigest() != digest:
         raise SvgError("changed while pnpgen was reading it; build again")
     try:
-        return convert(data)
+        return convert(data, icon)
     except SvgError as exc:  # a bad file stays bad for this digest: its error is cached like a drawing
         return exc
 
@@ -151,8 +151,9 @@ def _read(real: str) -> bytes:
     return b"".join(chunks)
 
 
-def convert(data: bytes) -> SvgFile:
-    """Check an SVG file's bytes and convert them (not cached: `load` is)."""
+def convert(data: bytes, icon: bool = False) -> SvgFile:
+    """Check an SVG file's bytes and convert them (not cached: `load` is); an `icon` loses a full-bleed
+    background (`svgbackdrop`)."""
     if len(data) > MAX_SVG_BYTES:
         raise SvgError(f"is {len(data):,} bytes; the limit for an SVG is {MAX_SVG_BYTES:,}")
     root = _parse(data)
@@ -162,6 +163,10 @@ def convert(data: bytes) -> SvgFile:
         check_tree(root)  # every number at its element, before svglib reads one
         drawing, logged = _draw(root)
         check_drawing(drawing)  # and what svglib made of them, transforms composed
+        if icon:
+            from pnpgen.svgbackdrop import drop_backdrop
+
+            drop_backdrop(drawing, float(drawing.width), float(drawing.height))
     except NumberError as exc:
         raise SvgError(exc.message, exc.line) from None
     return _measure(drawing, left_out, logged)

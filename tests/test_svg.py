@@ -1,5 +1,5 @@
 """SVG art and SVG icons, through the CLI on a copy of the basic fixture: drawn as vectors (no bitmap in the PDF),
-fitted and cut like bitmaps, tinted when one colour; bad files are located errors, what svglib cannot draw one
+fitted and cut like bitmaps, tinted (white kept when several colours); bad files are located errors, what svglib cannot draw one
 warning, references outside the file never read, and an edit rebuilds exactly what draws the file."""
 
 from __future__ import annotations
@@ -145,8 +145,45 @@ def test_svg_icons_draw_as_elements_tinted_when_one_colour(svg_game):
     built(svg_game)
     at = pixels(svg_game / "out" / "sample" / "plate-full.pdf")
     assert near(at(12.5, 35.5), "#ff0000")  # crossed swords, tinted red where the blades cross
-    assert near(at(32.5, 35.5), "#663399")  # two colours: drawn as they are, its `color` cannot apply
-    assert near(at(32.5, 30.5), "#ffcc00")
+    assert near(at(32.5, 35.5), "#00ff00")  # two colours, neither white: both take its `color`
+    assert near(at(32.5, 30.5), "#00ff00")
+
+
+RINGED = (  # a blue disc with a white dot: the dot stays white under a `color`
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="45" '
+    'fill="#336699"/><circle cx="50" cy="50" r="20" fill="#ffffff"/></svg>'
+)
+WHITE_ON_BLACK = (  # as game-icons.net delivers its white-on-black downloads: a black square, a white icon
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><path d="M0 0h512v512H0z"/>'
+    '<path fill="#fff" d="M128 128h256v256H128z"/></svg>'
+)
+NESTED = (  # the same, the square and the icon in transformed groups (and an inner viewBox-less size)
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><g transform="scale(2)">'
+    '<rect width="256" height="256" fill="#000"/></g><g transform="translate(128 128)">'
+    '<rect width="256" height="256" style="fill: #ffffff"/></g></svg>'
+)
+
+
+@pytest.mark.parametrize("backdrop", [WHITE_ON_BLACK, NESTED], ids=["path", "groups"])
+def test_colour_rule_and_white_on_black_icons(svg_game, backdrop):
+    g = game(svg_game)
+    (g / "icons" / "ringed.svg").write_text(RINGED)
+    (g / "icons" / "badge.svg").write_text(backdrop)
+    with (g / "layouts" / "plate.yaml").open("a") as fh:
+        fh.write("  - {type: icon, name: ringed, x: 80, y: 5, size: 15, color: '#ff0000'}\n")
+        fh.write("  - {type: icon, name: badge, x: 80, y: 28, size: 15}\n")
+        fh.write("  - {type: icon, name: badge, x: 5, y: 5, size: 15, color: '#0000ff'}\n")
+    assert "badge" not in built(svg_game) and "ringed" not in built(svg_game)  # no warning names them
+    at = pixels(svg_game / "out" / "sample" / "plate-full.pdf")
+    assert near(at(87.5, 12.5), "#ffffff") and near(at(87.5, 7.0), "#ff0000")  # white kept, blue recoloured
+    assert near(at(87.5, 35.5), "#000000")  # the icon, in the square's black
+    for x, y in ((81, 29), (94, 29), (81, 42), (94, 42), (84.5, 31.5)):  # where the square was: paper
+        assert near(at(x, y), "#ffffff"), (x, y)
+    assert near(at(12.5, 12.5), "#0000ff")  # and tinted like a one-colour icon
+    image = pdfium.PdfDocument(str(svg_game / "out" / "sample" / "plate-full.pdf"))[0].render(scale=SCALE)
+    box = [round((v + BLEED) * MM * SCALE) for v in (80, 28, 95, 43)]
+    dark = sum(1 for p in image.to_pil().convert("L").crop(box).getdata() if p < 128)
+    assert 0.2 < dark / ((box[2] - box[0]) * (box[3] - box[1])) < 0.3  # a quarter of the box: the icon
 
 
 def test_svg_icons_draw_inline_in_text_and_once_per_tint(svg_game):
@@ -335,3 +372,25 @@ def test_svglib_itself_resolves_no_reference_to_a_file(tmp_path):
         stack.extend(getattr(node, "contents", None) or ())
     assert "Image" not in kinds and "Rect" in kinds
     assert len(logged) == 2  # each refused, in svglib's words
+
+
+GRADIENT = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><defs><linearGradient id="g"><stop offset="0" '
+    'stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs>'
+    '<rect x="10" y="10" width="80" height="80" fill="url(#g)"/></svg>'
+)
+
+
+def test_a_colour_on_an_icon_with_gradients_is_a_warning_at_the_element(svg_game):
+    g = game(svg_game)
+    (g / "icons" / "glow.svg").write_text(GRADIENT)
+    with (g / "layouts" / "plate.yaml").open("a") as fh:
+        fh.write("  - {type: icon, name: glow, x: 80, y: 5, size: 15, color: '#00ff00'}\n")
+        fh.write("  - {type: icon, name: glow, x: 80, y: 28, size: 15}\n")
+    output = built(svg_game)
+    line = len(PLATE.splitlines()) + 1
+    assert (
+        f"content/sample/layouts/plate.yaml:{line}:5: warning: 'color' is ignored: the SVG icon 'glow' has "
+        "gradients, drawn in its own" in output
+    ), output
+    assert output.count("'glow' has gradients") == 1  # the element without a colour says nothing

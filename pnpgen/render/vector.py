@@ -58,11 +58,11 @@ class VectorForms:
 
 def svg_icon_form(canvas, name: str, icon, tint: str | None, end_form: Callable) -> None:
     """An SVG icon as the form `name`: its drawing fitted (contain) to the 100 x 100 box, recoloured to `tint`
-    when it is one colour and the tint is another."""
-    art = svg.load(Path(icon.path), icon.digest)
+    (one colour: all of it; several: all but white)."""
+    art = svg.load(Path(icon.path), icon.digest, icon=True)
     drawing = art.drawing
-    if tint and icon.tintable and tint.lower() != art.colour:
-        drawing = recoloured(drawing, tint)
+    if tint and icon.tintable and (not art.single_colour or tint.lower() != art.colour):
+        drawing = recoloured(drawing, tint, keep_white=not art.single_colour)
     scale, ox, oy = art.in_icon_box()
     canvas.beginForm(name, 0, 0, 100, 100)
     canvas.saveState()
@@ -90,8 +90,16 @@ def _ink(tint: str, alpha: float):
     return Color(rgb.red, rgb.green, rgb.blue, alpha=alpha)
 
 
-def recoloured(drawing, tint: str):
-    """A copy of `drawing` with every fill and stroke in `tint` (each keeping its own opacity)."""
+def _white(colour) -> bool:
+    return all(getattr(colour, c, 0) >= WHITE for c in ("red", "green", "blue"))
+
+
+WHITE = 0.94  # each of red, green and blue at least this (#f0f0f0 and lighter): white, kept by a recolouring
+
+
+def recoloured(drawing, tint: str, keep_white: bool = False):
+    """A copy of `drawing` with every fill and stroke in `tint` (each keeping its own opacity); with
+    `keep_white`, white ones (`WHITE`) stay white: an icon's highlights and cut-outs."""
     out = copy.deepcopy(drawing)
     stack = [out]
     while stack:
@@ -99,6 +107,6 @@ def recoloured(drawing, tint: str):
         stack.extend(getattr(node, "contents", None) or ())
         for attr in ("fillColor", "strokeColor"):
             old = getattr(node, attr, None)
-            if old is not None:
+            if old is not None and not (keep_white and _white(old)):
                 setattr(node, attr, _ink(tint, getattr(old, "alpha", 1)))
     return out

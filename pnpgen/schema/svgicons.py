@@ -4,7 +4,8 @@ an icons file. The folder is listed through the build's reader, so adding a file
 through it (confined, bounded, recorded) and converted once per process (`pnpgen.svg`).
 
 An icon in one colour (every fill and stroke, or black when it sets none) takes a tint like the built-in icons;
-one of several colours is drawn as it is.
+in one of several colours, `color` replaces every colour but white (`render.vector.recoloured`); one with
+gradients is drawn as it is. A full-bleed background (game-icons.net's white-on-black) is dropped (`svgbackdrop`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ class SvgIcon:
     path: str  # the file's real path
     digest: str  # its sha256 as the build read it: the renderer draws exactly these bytes
     tint: str  # its own colour ('#000000' when it has several)
-    tintable: bool  # one colour: an element's `color` replaces it
+    tintable: bool  # no gradients: an element's `color` recolours it
     bounds: tuple  # (x0, y0, x1, y1) of its ink in the 100 x 100 box, y downwards
     shapes: tuple = ()  # it has no shapes of an icons file: the renderer draws the SVG
     description: str = ""
@@ -56,7 +57,7 @@ def load_svg_icons(
         try:
             with reader.recording() as seen:
                 real = reader.use(path, "icon", loc, limit=svg.MAX_SVG_BYTES)
-            art = svg.load(real, next(iter(seen.values())))
+            art = svg.load(real, next(iter(seen.values())), icon=True)
         except ContentError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -67,6 +68,6 @@ def load_svg_icons(
             diags.warning(loc, f"icon '{name}' is drawn without {'; '.join(art.left_out)}")
         if name in own:
             diags.warning(loc, f"icon '{name}' is also in the game's icons file; this SVG replaces it")
-        one = art.single_colour
-        tint = art.colour if one else "#000000"
-        into[name] = SvgIcon(name, str(real), next(iter(seen.values())), tint, one, art.icon_bounds())
+        tint = art.colour if art.single_colour else "#000000"
+        tintable = not art.gradients
+        into[name] = SvgIcon(name, str(real), next(iter(seen.values())), tint, tintable, art.icon_bounds())

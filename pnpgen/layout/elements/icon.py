@@ -22,6 +22,9 @@ def draw(p, fc, ops, label, diags) -> None:
             f"icon reaches outside the safe zone ({units.mm(fc.safe_pt):g} mm inside the cut)",
             label,
         )
+    known = fc.icons.get(name)
+    if p.given("color") and known is not None and getattr(known, "tintable", True) is False:
+        fc.note(p.el.loc, f"'color' is ignored: the SVG icon '{name}' has gradients, drawn in its own", label)
     ops.append(icon)
 
 
