@@ -59,6 +59,30 @@ def cff_font(width: int = 500) -> bytes:
     return _finish(fb, "Cubic", width)
 
 
+def cff2_font(width: int = 500) -> bytes:
+    """The same outlines in a CFF2 table (as variable OpenType fonts carry them)."""
+    fb = _start("Cubic", cff=True)
+    charstrings = {}
+    for g in NAMES:
+        pen = T2CharStringPen(None, None, CFF2=True)
+        if g != "space":
+            _box(pen, width)
+        charstrings[g] = pen.getCharString()
+    fb.setupCFF2(charstrings)
+    return _finish(fb, "Cubic", width)
+
+
+def collection() -> bytes:
+    """A TrueType collection whose first font (the one read) has CFF outlines."""
+    from fontTools.ttLib import TTCollection
+
+    ttc = TTCollection()
+    ttc.fonts = [TTFont(io.BytesIO(cff_font())), TTFont(io.BytesIO(variable_font()))]
+    out = io.BytesIO()
+    ttc.save(out)
+    return out.getvalue()
+
+
 def variable_font() -> bytes:
     """TrueType outlines 500 units wide at wght 400 (instance Regular), 700 at wght 700 (Bold)."""
     fb = _start("Flex", cff=False)
@@ -111,6 +135,8 @@ def titles(pdf_path) -> tuple[str, list[float]]:
     "kind, spec, em",
     [
         ("cff", "fonts/Mine.otf", 0.5),
+        ("cff2", "fonts/Mine.otf", 0.5),
+        ("collection", "fonts/Mine.otf", 0.5),
         ("variable", "fonts/Mine.otf", 0.5),  # the default instance, as it is
         ("variable", "{file: fonts/Mine.otf, instance: Bold}", 0.7),
         ("variable", "{file: fonts/Mine.otf, axes: {wght: 550}}", 0.6),
@@ -118,7 +144,8 @@ def titles(pdf_path) -> tuple[str, list[float]]:
 )
 def test_a_cff_or_variable_font_is_embedded_extractable_and_measured(project, kind, spec, em):
     root = project("basic")
-    game_with(root, cff_font() if kind == "cff" else variable_font(), spec)
+    made = {"cff": cff_font, "cff2": cff2_font, "collection": collection, "variable": variable_font}
+    game_with(root, made[kind](), spec)
     result = run_cli("build", "--out", "out", "--strict", cwd=root)
     assert result.exit_code == 0, result.output
     text, widths = titles(root / "out" / "sample" / "heroes.pdf")
@@ -160,6 +187,16 @@ def test_the_conversion_is_the_same_bytes_and_truetype():
     check_font_bytes(first)  # the TrueType checks ReportLab's reading needs: loca inside glyf...
     assert "glyf" in TTFont(io.BytesIO(first)) and "CFF " not in TTFont(io.BytesIO(first))
     assert otf.convert(flex, "Bold") == otf.convert(flex, "Bold") != otf.convert(flex, {"wght": 550})
+
+
+def test_an_unwritable_cache_folder_falls_back_to_a_folder_of_its_own(tmp_path, monkeypatch):
+    font = tmp_path / "Mine.otf"
+    font.write_bytes(cff_font())
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setattr(otf, "_folder", lambda: blocked)
+    made = otf.prepare(str(font))
+    assert not made.startswith(str(tmp_path)) and open(made, "rb").read(4) == b"\x00\x01\x00\x00"
 
 
 def test_a_cff_font_passes_the_structure_check_and_a_broken_one_does_not():

@@ -12,6 +12,7 @@ never copied.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import io
 import shutil
@@ -30,24 +31,44 @@ def prepare(path: str, instance: str | dict | None = None) -> str:
     """A TrueType file ReportLab can embed for the font at `path` (checked by `bounds.fonts` first), at the named
     `instance` or {axis tag: value}: `path` itself when it already is one, else a converted copy."""
     data = Path(path).read_bytes()
-    if data[:4] != b"OTTO" and instance is None:
+    if _first_tag(data) != b"OTTO" and instance is None:
         return path
     from fontTools import version
 
     made = hashlib.sha256(Path(__file__).read_bytes() + version.encode() + repr(instance).encode() + data)
-    target = _folder() / f"{made.hexdigest()[:32]}.ttf"
-    if not target.is_file():
-        out = convert(data, instance)
-        part = target.with_suffix(f".{made.hexdigest()[32:40]}.part")
-        part.write_bytes(out)
-        part.replace(target)
-    return str(target)
+    name = f"{made.hexdigest()[:32]}.ttf"
+    for folder in (_folder(), _own()):
+        if (folder / name).is_file():
+            return str(folder / name)
+    out = convert(data, instance)
+    for folder in (_folder(), _own()):  # the cache, else (full, read-only) this process's own folder
+        try:
+            with tempfile.NamedTemporaryFile(dir=folder, suffix=".part", delete=False) as fh:
+                fh.write(out)
+            Path(fh.name).replace(folder / name)  # whole or not at all: another process may write it too
+            return str(folder / name)
+        except OSError:
+            with contextlib.suppress(OSError, NameError):
+                Path(fh.name).unlink()
+            if (folder / name).is_file():
+                return str(folder / name)
+    raise OSError("no folder to keep the converted font in")
+
+
+def _first_tag(data: bytes) -> bytes:
+    """The first font's signature (a collection's first font, which ReportLab reads)."""
+    if data[:4] == b"ttcf" and len(data) >= 16:
+        at = int.from_bytes(data[12:16], "big")
+        return data[at : at + 4]
+    return data[:4]
 
 
 def convert(data: bytes, instance: str | dict | None = None) -> bytes:
     from fontTools.ttLib import TTFont
 
-    font = TTFont(io.BytesIO(data), recalcTimestamp=False, lazy=False)
+    font = TTFont(
+        io.BytesIO(data), recalcTimestamp=False, lazy=False, fontNumber=0 if data[:4] == b"ttcf" else -1
+    )
     if instance is not None:
         font = _instanced(font, instance)
         _rename(font, instance)
@@ -174,7 +195,12 @@ def _folder() -> Path:
             target.mkdir(parents=True, exist_ok=True)
             return target
         except OSError:
-            pass  # a cache folder that cannot be written: this process's own instead
+            pass  # a cache folder that cannot be made: this process's own instead
+    return _own()
+
+
+@cache
+def _own() -> Path:
     own = Path(tempfile.mkdtemp(prefix="pnpgen-fonts-"))
     atexit.register(shutil.rmtree, own, True)
     return own
