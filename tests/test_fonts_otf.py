@@ -211,3 +211,23 @@ def test_a_cff_font_passes_the_structure_check_and_a_broken_one_does_not():
 
     with pytest.raises(Refused, match="lacks the table CFF an OpenType"):
         check_font_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("{file: fonts/Mine.otf, instanse: Bold}", "'instanse' is not a key; did you mean 'instance'?"),
+        ("{instance: Bold}", "needs 'file', such as {file: fonts/mine.ttf, instance: Bold}"),
+        ("{file: fonts/Mine.otf, instance: Bold, axes: {wght: 700}}", "give 'instance' or 'axes', not both"),
+        ("{file: fonts/Mine.otf, instance: 700}", "'instance' must be a named instance such as Bold"),
+        ("{file: fonts/Mine.otf, axes: {wght: heavy}}", "'axes' must map axis tags to numbers"),
+        ("{file: fonts/Mine.otf, axes: [700]}", "'axes' must map axis tags to numbers"),
+    ],
+)
+def test_a_font_choice_is_checked_where_it_is_written(project, spec, message):
+    root = project("basic")
+    game_with(root, variable_font(), spec)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert "content/sample/game.yaml:" in result.output and message in result.output, result.output
+    assert "Traceback" not in result.output
