@@ -67,7 +67,10 @@ def _as_fonts(value) -> LMap:
             if isinstance(file, LMap):
                 _as_font_choice(family, style, file)
             elif not isinstance(file, str):
-                raise Invalid(f"font '{family}' {style}: must be a file such as fonts/{family}-{style}.ttf")
+                raise Invalid(
+                    f"font '{family}' {style}: must be a file such as fonts/{family}-{style}.ttf, or "
+                    f"{{file: fonts/{family}.ttf, instance: Bold}} for a variable font"
+                )
     return value
 
 
@@ -154,7 +157,8 @@ GAME = Table(
         Key(
             "fonts",
             _as_fonts,
-            "the game's own fonts: {family: {regular: fonts/X.ttf, bold: ..., italic: ..., bolditalic: ...}}",
+            "the game's own fonts: {family: {regular: fonts/X.ttf, bold: ..., italic: ..., bolditalic: ...}}; a style "
+            "may be {file: fonts/X.ttf, instance: Bold} or {file: ..., axes: {wght: 700}} (a variable font)",
         ),
         Key(
             "components",
