@@ -231,3 +231,17 @@ def test_a_font_choice_is_checked_where_it_is_written(project, spec, message):
     assert result.exit_code == 1
     assert "content/sample/game.yaml:" in result.output and message in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_two_fonts_of_one_name_each_print_as_themselves_in_one_process(project):
+    """Two games (or one font file edited while `serve` runs) whose fonts share a PostScript name but not their
+    outlines: ReportLab would print the second in the first."""
+    root = project("basic")
+    second = root.rename(root.with_name("again"))  # two copies of the game
+    first = project("basic")
+    for root, width in ((first, 500), (second, 700)):
+        game_with(root, cff_font(width), "fonts/Mine.otf")
+        result = run_cli("build", "--out", "out", cwd=root)
+        assert result.exit_code == 0, result.output
+    assert set(titles(first / "out" / "sample" / "heroes.pdf")[1]) == {0.5}
+    assert set(titles(second / "out" / "sample" / "heroes.pdf")[1]) == {0.7}

@@ -45,8 +45,14 @@ _PREFIX = "pnp-"  # registered names, kept apart from reportlab's standard fonts
 @cache
 def pdf_name(font: str) -> str:
     """The name ReportLab knows a shipped font by, registering it the first time it is asked for: no writer can
-    set a font that was never registered."""
-    pdfmetrics.registerFont(TTFont(_PREFIX + font, str(FONT_DIR / _FILES[font])))
+    set a font that was never registered. ReportLab gives a font the first font registered with its PostScript
+    name: one of the same name but other outlines (two games' versions of a font, a font file edited while
+    `serve` runs) is made its own."""
+    made = TTFont(_PREFIX + font, str(FONT_DIR / _FILES[font]))
+    same = pdfmetrics._dynFaceNames.get(made.face.name)
+    if same is not None and getattr(same.face, "_ttf_data", None) != getattr(made.face, "_ttf_data", b""):
+        del pdfmetrics._dynFaceNames[made.face.name]  # the name's font for ReportLab: this one from now on
+    pdfmetrics.registerFont(made)
     return _PREFIX + font
 
 
