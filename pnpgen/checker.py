@@ -39,9 +39,8 @@ class Finding:
 
     @property
     def where(self) -> str:
-        """The location as reports print it: path:line (or the path alone)."""
-        loc = self.location
-        return f"{loc.path}:{loc.line}" if loc.line else loc.path
+        """The location as reports print it: path:line, a data sheet's cell (or the path alone)."""
+        return self.location.place()
 
     def found(self) -> str:
         if self.expected is None and self.actual is None:

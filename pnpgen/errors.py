@@ -28,6 +28,13 @@ class Location:
             return f"{self.path}:{self.line}:{self.col or 1}"
         return self.path
 
+    def place(self) -> str:
+        """Where a whole record is, as a designer finds it: `file:line` in YAML or Markdown; in a data sheet its
+        cell, `data/cards.xlsx:Market!A10` or `data/cards.csv:11:1` (a row's first cell)."""
+        if self.sheet or self.path.lower().endswith(".csv"):
+            return str(self)
+        return f"{self.path}:{self.line}" if self.line else self.path
+
     def shifted(self, lines: int) -> Location:
         """The same file, `lines` further down (used for a template's own line numbers)."""
         return Location(self.path, self.line + lines, self.col if lines == 0 else 1)

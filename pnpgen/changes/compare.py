@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeGuard
 
-from pnpgen.errors import ContentError, Location, UsageProblem, display_path, short
+from pnpgen.errors import ContentError, Location, UsageProblem, display_path, printable, short
 from pnpgen.pipeline import manifest
 
 _DIGEST = re.compile(r"^[0-9a-f]{16}$")
@@ -43,6 +43,7 @@ class Record:
     line: int
     faces: dict  # side -> digest
     at: dict  # side -> (page, x, y, w, h)
+    source: str = ""  # where the card was written: file and line, or a data sheet's cell (older builds: none)
 
     @property
     def key(self) -> tuple:
@@ -121,7 +122,11 @@ def _record(entry: dict, row: object, names: Counter) -> Record | None:
     if "front" not in faces or not _int(count, 1, 10_000) or not _int(line, 0, 10**9):
         return None
     names[row["name"]] += 1
-    return Record(entry["component"], entry["path"], row["name"], names[row["name"]], count, line, faces, at)
+    source = row.get("source")
+    source = printable(short(source, 200)) if isinstance(source, str) else ""
+    return Record(
+        entry["component"], entry["path"], row["name"], names[row["name"]], count, line, faces, at, source
+    )
 
 
 def _int(value: object, lo: int, hi: int) -> bool:
@@ -199,7 +204,10 @@ def write_proof(result: GameChanges, path: Path) -> int:
                 red = Image.new("RGB", new.size, (220, 0, 0))
                 pictures.append((Image.composite(red, faded, differs), "difference"))
             rows.append(
-                (f"{ch.status} · {r.component} · '{short(r.name)}' · {side} · line {r.line}", pictures)
+                (
+                    f"{ch.status} · {r.component} · '{short(r.name)}' · {side} · {r.source or f'line {r.line}'}",
+                    pictures,
+                )
             )
     title = f"Changes to {result.game}: old | new | difference (red)"
     return draw(path, title, rows, f"{result.game}: no face changed")

@@ -261,7 +261,8 @@ def build(
             )
         else:
             failed.append(r.game)
-            n = len(r.diagnostics.errors) + (len(r.diagnostics.warnings) if strict else 0)
+            shown = r.diagnostics.sorted()  # as `_report` printed them: each once
+            n = sum(1 for d in shown if d.severity == "error" or strict)
             click.echo(
                 f"failed {r.game}: {n} error{'s' if n != 1 else ''}; its output was left as it was", err=True
             )

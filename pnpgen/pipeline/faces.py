@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit_each
-from pnpgen.errors import Diagnostics, display_path, short
+from pnpgen.errors import Diagnostics, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
@@ -64,7 +64,6 @@ class Painter:
             self.palette.update(game.palette_low)
         self.transform = ink == "low" and not game.palette_low
         self.game_info = {"id": game.id, "title": game.title, "players": game.players}
-        self._where: dict = {}  # a deck file's path as messages show it
         self._drawn: dict = {}  # component id -> its DeckFaces or BoardFaces drawn by this painter, this build
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
@@ -174,7 +173,7 @@ class Painter:
     def _side(self, board: Board, side, fc: FaceContext, info: dict, faces: list, diags: Diagnostics) -> bool:
         """Draw one side of a board onto `faces`; True when it failed."""
         layout = self.library.get(side.layout.layout, side.layout.loc)
-        label = f"side '{side.id}' of board '{board.id}' ({display_path(board.path)}:{side.loc.line})"
+        label = f"side '{side.id}' of board '{board.id}' ({side.loc.place()})"
         face = draw_face(
             layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
         )
@@ -185,12 +184,7 @@ class Painter:
 
     def card(self, deck: Deck, card: Card, fc: FaceContext, diags: Diagnostics, memo: dict | None = None):
         deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
-        where = self._where.get(deck.path)
-        if where is None:  # resolved once per deck, not per card
-            where = self._where[deck.path] = display_path(deck.path)
-        at = card.loc if card.loc.path not in ("", where) else None  # a data sheet's row: its own file
-        place = f"{where}:{card.loc.line}" if at is None else str(at) if at.sheet else f"{at.path}:{at.line}"
-        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({place})"
+        label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({card.loc.place()})"
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}

@@ -8,6 +8,7 @@ The protocol they share, with exports and shop exports, is `pipeline/target.py`'
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ class DeckSheets(Target):
         self.plan: Any = None  # SheetPlan or PiecePlan, once prepared
         self.fold_plan: Any = None  # FoldPlan, when the deck folds
         self.printing = printing
+        self.sources: list[str] | None = None  # each card's `source_of`, once prepared
 
     def names(self) -> list[str]:
         """One file per form asked for; no fold-over form for shaped pieces (no fold-over layout yet) or for
@@ -102,6 +104,8 @@ class DeckSheets(Target):
                     return False
         from pnpgen.pipeline.unused import unused_fields
 
+        self.sources = [source_of(run.reader, card.loc) for card in self.deck.cards]
+
         unread = unused_fields(run, self.deck, diags, run.mentioned())
         self.warnings = self.drawn.warnings + label_glyphs(run, self.deck, diags) + unread
         return True
@@ -122,7 +126,8 @@ class DeckSheets(Target):
     def entry(self, name: str, pages: int, sha256: str) -> dict:
         plan, duplex = self._plan_of(name)
         drawn = self._drawn_of(name)
-        return {**super().entry(name, pages, sha256), "cards": card_records(drawn, plan, duplex)}
+        records = card_records(drawn, plan, duplex, self.sources)
+        return {**super().entry(name, pages, sha256), "cards": records}
 
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.sheets import write_deck
@@ -132,8 +137,15 @@ class DeckSheets(Target):
         return write_deck(path, w.game.title, drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX)
 
 
-def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
-    """Each card of a drawn deck once: its name, count, source line, the digest of its front (and back), and
+def source_of(reader, loc: Location) -> str:
+    """Where a card was written, as the manifest keeps it: its file as an input key (relative to the project,
+    the same from any working folder) and its line, or a data sheet's cell (`content/g/data/x.xlsx:Market!A10`)."""
+    return replace(loc, path=reader.key(Path(loc.path))).place()
+
+
+def card_records(drawn, plan, duplex=DEFAULT_DUPLEX, sources: list[str] | None = None) -> list[dict]:
+    """Each card of a drawn deck once: its name, count, source line (and `source`: its file and line, or its
+    data sheet's cell: `source_of`), the digest of its front (and back), and
     where its first copy stands in the deck's PDF ([page from 0, x, y, width, height] of the trim, in pt from
     the page's bottom-left), so two builds can be compared, and pictured, face by face."""
     per, backs = plan.per_sheet, drawn.has_backs
@@ -141,11 +153,13 @@ def card_records(drawn, plan, duplex=DEFAULT_DUPLEX) -> list[dict]:
     front_boxes = [_box(slot) for slot in plan.slots]
     back_boxes = [_box(slot) for slot in plan.back_slots(duplex)] if backs else []  # the same on every sheet
     records, i = [], 0
-    for card in drawn.deck.cards:
+    for n, card in enumerate(drawn.deck.cards):
         front, back = drawn.faces[i]
         sheet, k = divmod(i, per)
         page = sheet * (2 if backs and not folded else 1)
         record = {"index": card.index, "name": card.name, "count": card.count, "line": card.loc.line}
+        if sources is not None:
+            record["source"] = sources[n]
         record["front"], record["front_at"] = face_digest(front), [page, *front_boxes[k]]
         if back is not None:
             where = page if folded else page + 1

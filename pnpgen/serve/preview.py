@@ -269,12 +269,11 @@ def _fields(project, game: str, model=None) -> dict:
         cards = getattr(comp, "cards", None)
         if cards is not None:
             out[comp.id] = {
-                n: {"fields": _plain(dict(c.fields)), "source": f"{comp.loc.path}:{c.loc.line}"}
-                for n, c in enumerate(cards)
+                n: {"fields": _plain(dict(c.fields)), "source": c.loc.place()} for n, c in enumerate(cards)
             }
         else:
             out[comp.id] = {
-                n: {"fields": _plain(dict(s.fields)), "source": f"{comp.loc.path}:{s.loc.line}"}
+                n: {"fields": _plain(dict(s.fields)), "source": s.loc.place()}
                 for n, s in enumerate(comp.sides)
             }
     return out
@@ -296,7 +295,7 @@ def _sketched(component: str, item: dict, shown: list) -> dict:
     for c, front, back in shown:
         if c.deck.id == component and (item["name"], item["line"]) == c.was:
             card = c.card
-            source = f"{c.deck.loc.path}:{card.loc.line}"
+            source = card.loc.place()
             new = {
                 "name": card.name,
                 "count": card.count,

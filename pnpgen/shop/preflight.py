@@ -75,6 +75,7 @@ class Findings:
                 "file": f.location.path,
                 "line": f.location.line,
                 "column": f.location.col,
+                "at": str(f.location),  # a data sheet's cell reads `file:Sheet!C14`
                 "message": f.message,
                 "cards": list(f.cards),
             }

@@ -5,6 +5,7 @@ a template reads, and whole documents (a rulebook)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import CodeType
@@ -35,7 +36,21 @@ from pnpgen.budget import (
     too_much,
 )
 from pnpgen.errors import ContentError, Location
+from pnpgen.recorded import View
 from pnpgen.templating import ALL, Fields, TemplateProblem
+
+# pnpgen's own containers a template may hold, named as a designer knows them (never `pnpgen.recorded.View`)
+_TYPE_WORDS = {
+    "View": "mapping",
+    "ListView": "list",
+    "Fields": "mapping",
+    "Items": "list",
+    "FrozenItems": "list",
+    "LMap": "mapping",
+    "LList": "list",
+}
+_INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) + r")\b")
+_PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
 
 
 class _CodeGenerator(CodeGenerator):
@@ -87,20 +102,39 @@ class Environment(ImmutableSandboxedEnvironment):
             except (TypeError, LookupError):
                 if isinstance(obj, Fields):
                     return self.undefined(obj=obj, name=attribute, hint=_no_field(attribute))
+                if isinstance(obj, View):
+                    return self.undefined(obj=obj, name=attribute, hint=_no_key(obj, attribute))
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         charge()
-        if isinstance(obj, Fields):
+        if isinstance(obj, Fields | View):
             try:
                 return obj[argument]
             except (TypeError, LookupError):
-                return self.undefined(obj=obj, name=argument, hint=_no_field(argument))
+                hint = _no_field(argument) if isinstance(obj, Fields) else _no_key(obj, argument)
+                return self.undefined(obj=obj, name=argument, hint=hint)
         return super().getitem(obj, argument)
 
 
 def _no_field(name: Any) -> str:
     return f"'dict object' has no attribute {str(name)!r}"
+
+
+def _no_key(view: View, name: Any) -> str:
+    """What a rulebook's look-up of content missed, by the content's own path: `components.board has no 'cards'
+    (it has: id, name, kind, ...)`. The keys are listed without recording them as read."""
+    keys = [str(k) for k in view._data]
+    shown = ", ".join(keys[:12]) + (", ..." if len(keys) > 12 else "")
+    where = view._path.replace("/", ".") or "the content"
+    return f"{where} has no {str(name)!r}" + (f" (it has: {shown})" if keys else "")
+
+
+def plain_words(message: str) -> str:
+    """A template error as a designer reads it: pnpgen's own container types named `mapping` or `list`, never
+    by their class (`'pnpgen.recorded.View object'`), and no other name of pnpgen's code."""
+    message = _INTERNAL_TYPE.sub(lambda m: _TYPE_WORDS[m.group(1)], message)
+    return _PNPGEN_NAME.sub("value", message)
 
 
 def make_environment() -> ImmutableSandboxedEnvironment:
@@ -189,12 +223,12 @@ def _sized(fn):
 
 def _explain(exc: Exception) -> str:
     if isinstance(exc, jinja2.UndefinedError):
-        return f"undefined value: {exc.message}"
+        return plain_words(f"undefined value: {exc.message}")
     if isinstance(exc, SecurityError):
-        return f"not allowed in a template: {exc}"
+        return plain_words(f"not allowed in a template: {exc}")
     if isinstance(exc, TypeError) and "no loader" in str(exc):
         return "not allowed in a template: templates cannot include, import or extend files"
-    return f"{type(exc).__name__}: {exc}"
+    return plain_words(f"{type(exc).__name__}: {exc}")
 
 
 def card_fields_used(env, source: str, kind: str):
@@ -292,7 +326,7 @@ def render_document(text: str, names: dict, display: str) -> str:
             if isinstance(exc, (ValueError, TypeError)) and not message.startswith("not allowed"):
                 message = str(exc)
         raise ContentError.at(
-            Location(display, _template_line(exc), 1), f"template error: {message}"
+            Location(display, _template_line(exc), 1), f"template error: {plain_words(message)}"
         ) from None
     finally:
         budget_var.reset(token)
