@@ -82,14 +82,17 @@ class Report:
         return not any(f.severity in bad for f in self.findings)
 
     def diagnostics(self, strict: bool = False) -> Diagnostics:
-        """The error findings (and with strict, the warnings) as build errors at their locations."""
+        """The findings as a build's diagnostics at their locations: errors as errors, warnings as warnings (which
+        a build prints, and `--strict` turns into errors), or with `strict` as errors too."""
         out = Diagnostics()
         for f in self.findings:
-            if f.severity == "error" or (strict and f.severity == "warning"):
-                if f.of_file:
-                    out.error(f.location, f.message, f.hint)
-                else:
-                    out.error(f.location, f"rules check: {f.component}: {f.said()}{f.found()}")
+            if f.severity not in ("error", "warning"):
+                continue
+            add = out.error if f.severity == "error" or strict else out.warning
+            if f.of_file:
+                add(f.location, f.message, f.hint)
+            else:
+                add(f.location, f"rules check: {f.component}: {f.said()}{f.found()}")
         return out
 
     def count(self, severity: str) -> int:

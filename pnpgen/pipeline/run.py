@@ -64,6 +64,7 @@ class GameRun:
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
         self.load_warnings = 0
+        self.check_warnings = 0
         self.seen: dict[str, str] = {}  # input key -> its digest now, as freshness checks found it
         # decks whose sheets this build keeps: every input they were drawn from holds, so their faces (the
         # rulebook's picture of the first card among them) are the faces the manifest recorded
@@ -149,7 +150,9 @@ class GameRun:
 
         with self.reader.recording() as recorded:
             report = check_game(self.root, None, require_facts=False, game=self.game, reader=self.reader)
-        diags.extend(report.diagnostics(self.strict))
+        found = report.diagnostics()  # its warnings stay warnings: a strict build fails on them like any other
+        diags.extend(found)
+        self.check_warnings = len(found.warnings)  # kept in the manifest: --strict must see them again
         self.check_inputs = {**self.model_inputs, **recorded}
         self.checked = True
 
@@ -338,7 +341,7 @@ class GameRun:
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),
             "model": dict(sorted(self.model_inputs.items())),
-            "warnings": self.load_warnings,
+            "warnings": self.load_warnings + self.check_warnings,  # the game's own: loading and the rules check
             "files": files,
         }
         if self.checked and self.check_inputs is not None:

@@ -96,9 +96,13 @@ class Target(ABC):
 def prepared(run, target: Target, diags: Diagnostics) -> bool:
     """`target.prepare` inside a recording of the game's reader: its `inputs` are then what it stands on and
     everything it read."""
+    before = len(diags.items)
     with run.reader.recording() as recorded:
         ok = target.prepare(run, diags)
     target.inputs = {**target.stands_on(run), **recorded}
+    # every warning it gave counts, kept in its entry: a strict build never keeps a file that warned
+    added = sum(1 for d in diags.items[before:] if d.severity == "warning")
+    target.warnings = max(target.warnings, added)
     return ok
 
 
