@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pnpgen.errors import Diagnostics, Location, display_path
+from pnpgen.errors import Diagnostics, Location, display_path, short
 from pnpgen.rulebook.blocks import (
     ComponentTable,
     Diagram,
@@ -45,6 +45,15 @@ def parse(
     counters = book.counters
     display = display_path(path)
     pos = 0
+    shift: int | None = None  # a chapter file that starts with `# Variants` after the title: its levels + 1
+
+    def inline(tok, line: int) -> str:
+        """A block's inline markup; what cannot be printed as written is warned about at its line."""
+        lost: list[str] = []
+        text = _inline(tok, lost)
+        for what in lost:
+            diags.warning(Location(display, line, 1), what)
+        return text
 
     def blocks_until(end_type: str | None) -> list:
         nonlocal pos
@@ -56,23 +65,28 @@ def parse(
                 pos += 1
                 return out
             if tok.type == "heading_open":
+                nonlocal shift
                 level = int(tok.tag[1])
-                inline = _inline(tokens[pos + 1])
+                text = inline(tokens[pos + 1], line)
                 pos += 3
                 number = ""
-                if level == 1:
-                    book.title = book.title or inline
-                elif level in (2, 3):
+                if level == 1 and not book.title:
+                    book.title = text
+                else:  # a heading after the title: a chapter's `# Variants` is a chapter, never dropped
+                    if shift is None:
+                        shift = 1 if level == 1 else 0
+                    level = min(6, max(2, level + shift))
+                if level in (2, 3):
                     idx = level - 2
                     counters[idx] += 1
                     for j in range(idx + 1, len(counters)):
                         counters[j] = 0
                     number = ".".join(str(c) for c in counters[: idx + 1])
-                out.append(Heading(level, inline, number, line, display))
+                out.append(Heading(level, text, number, line, display))
             elif tok.type == "paragraph_open":
-                inline = _inline(tokens[pos + 1])
+                text = inline(tokens[pos + 1], line)
                 pos += 3
-                out.extend(_paragraph(inline, line, display))
+                out.extend(_paragraph(text, line, display))
             elif tok.type in ("bullet_list_open", "ordered_list_open"):
                 ordered = tok.type == "ordered_list_open"
                 start = int(tok.attrGet("start") or 1) if ordered else 1
@@ -109,7 +123,7 @@ def parse(
                     if t.type == "tr_open":
                         row = []
                     elif t.type in ("th_open", "td_open"):
-                        row.append(_inline(tokens[pos + 1]))
+                        row.append(inline(tokens[pos + 1], line))
                         pos += 2
                     elif t.type == "tr_close":
                         if header:
@@ -124,8 +138,18 @@ def parse(
                 out.append(Rule())
             elif tok.type in ("fence", "code_block", "html_block"):
                 pos += 1
+                if tok.type == "html_block" and _COMMENT.fullmatch(tok.content.strip()):
+                    continue  # an HTML comment: the designer's own note, left out as Markdown means it
+                if tok.type == "html_block":
+                    diags.warning(
+                        Location(display, line, 1),
+                        "HTML is not drawn in a rulebook: it is printed as it is written",
+                        "write it in Markdown (or as a comment, <!-- ... -->, to leave it out)",
+                    )
                 out.append(Para(tok.content.strip(), line, display))
             else:
+                if tok.type.endswith("_open"):
+                    diags.warning(Location(display, line, 1), f"Markdown '{tok.type}' is not printed")
                 pos += 1
         return out
 
@@ -180,11 +204,34 @@ def _paragraph(inline: str, line: int, display: str) -> list:
     return out
 
 
-def _inline(tok) -> str:
-    """markdown-it inline tokens -> pnpgen's inline markup (**bold**, *italic*, :icon:)."""
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def _inline(tok, lost: list[str] | None = None) -> str:
+    """markdown-it inline tokens -> pnpgen's inline markup (**bold**, *italic*, :icon:). A link prints its text
+    and its address; what cannot be drawn (an image, HTML) is printed as text and named in `lost`."""
     out = []
+    links: list[tuple[int, str]] = []
+    lost = [] if lost is None else lost
     for child in tok.children or []:
         t = child.type
+        if t == "link_open":  # where the link's text starts, and its address
+            links.append((len(out), str(child.attrGet("href") or "")))
+            continue
+        if t == "link_close" and links:
+            mark, href = links.pop()
+            shown = "".join(out[mark:]).strip()
+            if href and not href.startswith("#") and href not in (shown, f"mailto:{shown}"):
+                out.append(f" ({href})")
+            continue
+        if t == "image":
+            alt = "".join(c.content for c in child.children or []) or str(child.attrGet("src") or "")
+            out.append(alt.replace("*", "\u2217"))
+            lost.append(
+                f"an image in Markdown is not drawn in a rulebook: its text '{short(alt)}' is printed "
+                "(picture('component') or a diagram draws one)"
+            )
+            continue
         if t == "text":
             out.append(child.content.replace("*", "\u2217"))
         elif t in ("strong_open", "strong_close"):
@@ -198,5 +245,10 @@ def _inline(tok) -> str:
         elif t == "hardbreak":
             out.append("\n")
         elif t == "html_inline":
-            continue
+            if _COMMENT.fullmatch(child.content):
+                continue  # a comment: left out, as Markdown means it
+            out.append(child.content)
+            lost.append(
+                f"HTML is not drawn in a rulebook: '{short(child.content)}' is printed as it is written"
+            )
     return "".join(out).strip()
