@@ -1,0 +1,60 @@
+"""A card read from a data sheet is named by its sheet's cell in every message and record about it: errors found
+while drawing, the manifest's card records (which `changes` shows), and `serve`'s source of the card."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_cli
+from test_datasheets import HEADER, ROWS, csv_text, ods, with_sheet, xlsx
+
+BAD = [ROWS[0], ["Tide Caller", 6, "nosuchcolour", "Gain :drop: when a neighbour plays water."]]
+
+SHEETS = [
+    ("heroes.csv", lambda rows: csv_text(rows), "data/heroes.csv", "heroes.csv:{row}:1"),
+    (
+        "heroes.xlsx",
+        lambda rows: xlsx(rows),
+        "{file: data/heroes.xlsx, sheet: Heroes}",
+        "heroes.xlsx:Heroes!A{row}",
+    ),
+    (
+        "heroes.ods",
+        lambda rows: ods(rows),
+        "{file: data/heroes.ods, sheet: Heroes}",
+        "heroes.ods:Heroes!A{row}",
+    ),
+]
+
+
+@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+def test_a_drawing_error_names_the_sheets_row(project, name, make, ref, cell):
+    root = with_sheet(project("basic"), name, make([HEADER, *BAD]), ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert f"of deck 'heroes' (content/sample/data/{cell.format(row=3)})" in result.output
+    assert "decks/heroes.yaml:" not in result.output  # never the deck's YAML with the sheet's row number
+
+
+@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+def test_the_manifest_and_serve_name_the_sheets_row(project, name, make, ref, cell):
+    from pnpgen.project import Project
+    from pnpgen.serve.preview import _fields
+
+    root = with_sheet(project("basic"), name, make([HEADER, *ROWS]), ref)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    data = json.loads((root / "out" / "sample" / "manifest.json").read_text())
+    cards = next(f["cards"] for f in data["files"] if f["component"] == "heroes")
+    assert [c["source"] for c in cards] == [f"content/sample/data/{cell.format(row=r)}" for r in (2, 3)]
+    minis = next(f["cards"] for f in data["files"] if f["component"] == "minis")
+    assert minis[0]["source"].startswith("content/sample/decks/minis.yaml:")  # a YAML card: file and line
+    import os
+
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        fields = _fields(Project(root / "content", root / "out"), "sample")
+    finally:
+        os.chdir(old)
+    assert fields["heroes"][1]["source"].endswith(cell.format(row=3))
