@@ -58,3 +58,36 @@ def test_the_manifest_and_serve_name_the_sheets_row(project, name, make, ref, ce
     finally:
         os.chdir(old)
     assert fields["heroes"][1]["source"].endswith(cell.format(row=3))
+
+
+@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+def test_a_sheets_errors_come_all_at_once(project, name, make, ref, cell):
+    """Bad cells (a count, a front layout) and what only drawing finds (a colour) are told in one build."""
+    header = [*HEADER, "front"]
+    rows = [
+        ["Ash Walker", "three", "", "x", ""],  # row 2: a bad count
+        ["Tide Caller", 6, "nosuchcolour", "y", ""],  # row 3: found while drawing
+        ["Reed", 1, "sea", "z", "nosuchlayout"],  # row 4: a layout that is not there
+        ["Gale", -1, "sea", "z", ""],  # row 5: a bad count
+        ["Ember", 1, "nosuch2", "z", ""],  # row 6: found while drawing
+    ]
+    root = with_sheet(project("basic"), name, make([header, *rows]), ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    count, front = (cell.replace("{row}:1", "{row}:2"), cell.replace("{row}:1", "{row}:5"))
+    if "!" in cell:
+        count, front = cell.replace("!A", "!B"), cell.replace("!A", "!E")
+    path = "content/sample/data/"
+    assert f"{path}{count.format(row=2)}: error: 'count'" in result.output
+    assert f"{path}{count.format(row=5)}: error: 'count'" in result.output
+    assert f"{path}{front.format(row=4)}: error: layout 'nosuchlayout' not found" in result.output
+    assert (
+        "'nosuchcolour' (while drawing card" in result.output
+        and f"({path}{cell.format(row=3)}))" in result.output
+    )
+    assert (
+        "'nosuch2' (while drawing card" in result.output and f"({path}{cell.format(row=6)}))" in result.output
+    )
+    assert "failed sample: 5 errors" in result.output
+    assert "rules check" not in result.output  # a game missing rows is not counted against the facts
+    assert not (root / "out" / "sample" / "heroes.pdf").exists()  # drawn to find errors, never written

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit_each
-from pnpgen.errors import Diagnostics, short
+from pnpgen.errors import ContentError, Diagnostics, short
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
@@ -188,18 +188,29 @@ class Painter:
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}
-        front_layout = self.library.get(front_ref.layout, front_ref.loc)
-        front = self._face(front_layout, fc, fields, deck_info, label, diags, memo)
+        front_layout = self._layout(front_ref, diags)
+        front = None
+        if front_layout is not None:
+            front = self._face(front_layout, fc, fields, deck_info, label, diags, memo)
         back, ok = None, front is not None
         ref = deck.back_for(card)
         if ref is not None:
             bfields = {**card.fields, **ref.fields, **extra}
             back_label = label.replace("card ", "back of card ", 1)
-            back = self._face(
-                self.library.get(ref.layout, ref.loc), fc, bfields, deck_info, back_label, diags, memo
-            )
+            back_layout = self._layout(ref, diags)
+            if back_layout is not None:
+                back = self._face(back_layout, fc, bfields, deck_info, back_label, diags, memo)
             ok = ok and back is not None
         return front, back, ok
+
+    def _layout(self, ref, diags: Diagnostics):
+        """The layout a card names; None when it cannot be had (reported: the other cards are still drawn, so
+        that a sheet's every bad `front` cell is told in one build)."""
+        try:
+            return self.library.get(ref.layout, ref.loc)
+        except ContentError as exc:
+            diags.extend(exc.diagnostics)
+            return None
 
     def _face(self, layout, fc, fields, deck_info, label, diags, memo):
         """Draw a face; a layout that reads only some card fields is drawn once per distinct value of those."""

@@ -65,6 +65,7 @@ class GameRun:
         self.checked = False
         self.load_warnings = 0
         self.check_warnings = 0
+        self.partial = False  # loaded but for a data sheet's rows with bad cells: drawn, never written
         self.seen: dict[str, str] = {}  # input key -> its digest now, as freshness checks found it
         # decks whose sheets this build keeps: every input they were drawn from holds, so their faces (the
         # rulebook's picture of the first card among them) are the faces the manifest recorded
@@ -85,6 +86,7 @@ class GameRun:
         from pnpgen.pipeline.faces import Painter
         from pnpgen.rulebook import find_sources
         from pnpgen.schema import load_game
+        from pnpgen.schema.game import PartialGame
         from pnpgen.templating import Compiler
 
         refuse_link(self.out_dir, self.project.out)
@@ -98,7 +100,13 @@ class GameRun:
                 Location(display_path(shared)), f"folder '{shared.name}' leaves the project; refused"
             )
         with self.reader.recording() as self.model_inputs:  # what the whole game stands on
-            self.game = load_game(self.root, self.reader, diags)
+            try:
+                self.game = load_game(self.root, self.reader, diags)
+            except PartialGame as exc:  # bad cells of a data sheet: the rest is drawn, to report all at once
+                if diags is None:
+                    raise
+                diags.extend(exc.diagnostics)
+                self.game, self.partial = exc.game, True
             with self.reader.recording() as self.source_inputs:  # a rulebook added later counts too
                 self.sources = find_sources(self.root, self.reader)
         self.fonts = game_fonts(self.game)
@@ -150,7 +158,9 @@ class GameRun:
 
         with self.reader.recording() as recorded:
             report = check_game(self.root, None, require_facts=False, game=self.game, reader=self.reader)
-        found = report.diagnostics()  # its warnings stay warnings: a strict build fails on them like any other
+        found = (
+            report.diagnostics()
+        )  # its warnings stay warnings: a strict build fails on them like any other
         diags.extend(found)
         self.check_warnings = len(found.warnings)  # kept in the manifest: --strict must see them again
         self.check_inputs = {**self.model_inputs, **recorded}
@@ -341,7 +351,8 @@ class GameRun:
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),
             "model": dict(sorted(self.model_inputs.items())),
-            "warnings": self.load_warnings + self.check_warnings,  # the game's own: loading and the rules check
+            "warnings": self.load_warnings
+            + self.check_warnings,  # the game's own: loading and the rules check
             "files": files,
         }
         if self.checked and self.check_inputs is not None:

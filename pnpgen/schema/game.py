@@ -212,11 +212,15 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
             continue
         seen[comp.id] = comp.loc
         components.append(comp)
-    diags.raise_if_errors()
-    if warnings is not None:  # a caller that reports warnings gets them (a sheet's unnamed column...)
+    # a data sheet's bad cells drop their rows: the rest of the game is whole, and is drawn to find what else is
+    # wrong, so that a sheet's errors come all at once (`PartialGame`)
+    partial = bool(diags.errors) and all(in_sheet(d.location) for d in diags.errors)
+    if not partial or any(not getattr(c, "cards", True) for c in components):
+        diags.raise_if_errors()
+    if warnings is not None and not partial:  # a caller that reports warnings gets them (a sheet's unnamed column...)
         warnings.extend(diags)
     lo, hi = v["players"]
-    return Game(
+    game = Game(
         id=v["id"],
         title=v["title"],
         players_min=lo,
@@ -236,6 +240,26 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
         inputs=game_inputs,
         fonts=MappingProxyType(fonts),
     )
+    if partial:
+        raise PartialGame(diags, game)
+    return game
+
+
+def in_sheet(loc: Location) -> bool:
+    """Whether a place is a cell of a data sheet (a workbook's sheet, or a CSV file)."""
+    return bool(loc.sheet) or loc.path.lower().endswith(".csv")
+
+
+class PartialGame(ContentError):
+    """The game loaded but for rows of a data sheet with bad cells (its errors): `game` is the rest, which a build
+    draws (writing nothing) to report the drawing's errors with the cells', in one build."""
+
+    def __init__(self, diagnostics: Diagnostics, game: Game):
+        super().__init__(diagnostics)
+        self.game = game
+
+    def __reduce__(self):  # crosses process boundaries as the plain error it is
+        return (ContentError, (self.diagnostics,))
 
 
 def _fonts(root: Path, value, reader: Reader, diags: Diagnostics) -> dict:
