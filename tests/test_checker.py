@@ -225,7 +225,8 @@ def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch)
         "total pieces (expected 11, found 10)",
         f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
         "pieces with colour ember (expected 5, found 4)",
-    ]
+        f"{FACTS}: warning: rules check: minis: no rule uses this component (add it to 'uses')",
+    ]  # a build prints the check's warnings (and --strict fails on them: tests/test_strict_warnings.py)
     strict = [d.format() for d in report.diagnostics(strict=True).items]
     assert strict[2:] == [
         f"{FACTS}: error: rules check: minis: no rule uses this component (add it to 'uses')"

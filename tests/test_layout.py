@@ -133,6 +133,25 @@ elements:
     assert icons[1].x < icons[2].x and icons[1].y == icons[2].y  # two icons side by side
 
 
+def test_a_grid_cell_may_be_a_string_of_icon_names(library):
+    """As docs/content-format.md says: `"fire water"` is `[fire, water]`, also as a mapping's `icons`."""
+    lib = library(
+        g="""
+elements:
+  - type: grid
+    x: 0
+    y: 0
+    w: 30
+    h: 30
+    gap: 0
+    cells: "{{ card.pattern }}"
+"""
+    )
+    f, _ = face(lib, "g", {"pattern": [["star", ""], [None, {"icons": "fire water", "fill": "#ffffff"}]]})
+    assert [i.name for i in f.ops if isinstance(i, Icon)] == ["star", "fire", "water"]
+    assert len([op for op in f.ops if isinstance(op, Rect)]) == 3  # "" is a cell with no icon, None a hole
+
+
 def test_image_fits_its_box(library):
     lib = library(
         i="""

@@ -100,7 +100,8 @@ def _printing_options(f):
                 "--back-offset",
                 metavar="X,Y[,ANGLE]",
                 help="Move every back page X,Y mm (and turn it ANGLE degrees) to correct a printer's drift, as "
-                "`pnpgen calibrate` measures it.",
+                "`pnpgen calibrate` measures it: positive X right, positive Y up, on the back page as the PDF "
+                "shows it.",
             ),
             click.option(
                 "--printer", metavar="NAME", help="A printer profile of printers.yaml (see the README)."

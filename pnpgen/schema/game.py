@@ -217,7 +217,9 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
     partial = bool(diags.errors) and all(in_sheet(d.location) for d in diags.errors)
     if not partial or any(not getattr(c, "cards", True) for c in components):
         diags.raise_if_errors()
-    if warnings is not None and not partial:  # a caller that reports warnings gets them (a sheet's unnamed column...)
+    if (
+        warnings is not None and not partial
+    ):  # a caller that reports warnings gets them (a sheet's unnamed column...)
         warnings.extend(diags)
     lo, hi = v["players"]
     game = Game(
