@@ -210,7 +210,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 def _inline(tok, lost: list[str] | None = None) -> str:
     """markdown-it inline tokens -> pnpgen's inline markup (**bold**, *italic*, :icon:). A link prints its text
     and its address; what cannot be drawn (an image, HTML) is printed as text and named in `lost`."""
-    out = []
+    out: list[str] = []
     links: list[tuple[int, str]] = []
     lost = [] if lost is None else lost
     for child in tok.children or []:

@@ -320,7 +320,7 @@ def render_document(text: str, names: dict, display: str) -> str:
         ) from None
     except Exception as exc:  # user template failures become located messages
         if isinstance(exc, jinja2.UndefinedError):
-            message = exc.message
+            message = exc.message or "undefined value"
         else:
             message = _explain(exc)
             if isinstance(exc, (ValueError, TypeError)) and not message.startswith("not allowed"):
