@@ -91,3 +91,21 @@ def test_a_sheets_errors_come_all_at_once(project, name, make, ref, cell):
     assert "failed sample: 5 errors" in result.output
     assert "rules check" not in result.output  # a game missing rows is not counted against the facts
     assert not (root / "out" / "sample" / "heroes.pdf").exists()  # drawn to find errors, never written
+
+
+@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+def test_changes_and_the_checker_name_the_sheets_cell(project, name, make, ref, cell):
+    from pnpgen.changes.compare import records
+    from pnpgen.checker import Finding
+    from pnpgen.errors import Location
+
+    root = with_sheet(project("basic"), name, make([HEADER, *ROWS]), ref)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    found = {r.name: r.source for r in records(root / "out" / "sample").values() if r.component == "heroes"}
+    assert found == {
+        "Ash Walker": f"content/sample/data/{cell.format(row=2)}",
+        "Tide Caller": f"content/sample/data/{cell.format(row=3)}",
+    }
+    sheet = "Heroes" if "!" in cell else ""
+    finding = Finding("warning", "heroes", "a note", location=Location(f"data/{name}", 3, 4, sheet))
+    assert finding.where == ("data/heroes.csv:3:4" if not sheet else f"data/{name}:Heroes!D3")
