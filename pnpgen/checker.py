@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -298,10 +299,23 @@ def _evaluate(compiler: Compiler, fact: Values, key: str, names: dict):
     value = compiler.expression(fact[key], fact.loc_of(key))
     result = value(names)
     if isinstance(result, bool) or not isinstance(result, (int, float)):
-        raise TemplateProblem(fact.loc_of(key), f"'{key}' must give a number (got {result!r})")
+        raise TemplateProblem(fact.loc_of(key), f"'{key}' must give a number (got {_what(result)})")
     if isinstance(result, float) and not math.isfinite(result):  # every comparison with NaN is false
         raise TemplateProblem(fact.loc_of(key), f"'{key}' must be a finite number (got {result!r})")
     return result
+
+
+def _what(value) -> str:
+    """A value an expression gave, as a designer reads it: never a Python object's repr (`<bound method ...>`)."""
+    if isinstance(value, (str, bool, int, float)) or value is None:
+        return short(repr(value))
+    if callable(value):
+        return "a function; call it, such as count('cards')"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple, Iterator)):
+        return "a list"
+    return "an undefined value" if "Undefined" in type(value).__name__ else "a value that is not a number"
 
 
 def _check_uses(uses: list[Values], game: Game, env: _Env, report: Report, reader, display: str) -> None:

@@ -58,3 +58,28 @@ def test_a_layout_template_mistake_names_the_element_and_the_card(project, name)
     assert "content/sample/layouts/hero.yaml:19:" in result.output
     assert "card 1 'Ash Walker' of deck 'heroes' (content/sample/decks/heroes.yaml:" in result.output
     assert not INTERNAL.search(result.output), result.output
+
+
+FACT_MISTAKES = {
+    "function-not-called": "count",
+    "a-list": "range(3)",
+    "a-mapping": "{'a': 1}",
+    "filter-error": "count('heroes') | round(nosuch)",
+    "undefined": "nosuch_name",
+    "attribute": "count('heroes').x",
+    "text": "count('heroes') ~ 'x'",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FACT_MISTAKES))
+def test_a_facts_expression_mistake_is_told_in_plain_words(project, name):
+    root = project("basic")
+    facts = root / "content" / "sample" / "facts.yaml"
+    text = facts.read_text()
+    assert "have: \"count('heroes')\"" in text
+    facts.write_text(text.replace("have: \"count('heroes')\"", f'have: "{FACT_MISTAKES[name]}"'))
+    result = run_cli("check", "--content", "content", cwd=root)
+    assert result.exit_code == 1
+    assert "error heroes: fact 'hands': " in result.output and "[content/sample/facts.yaml:" in result.output
+    assert not INTERNAL.search(result.output) and " at 0x" not in result.output, result.output
+    assert "Undefined" not in result.output

@@ -48,6 +48,8 @@ _TYPE_WORDS = {
     "FrozenItems": "list",
     "LMap": "mapping",
     "LList": "list",
+    "StrictUndefined": "undefined value",
+    "Undefined": "undefined value",
 }
 _INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) + r")\b")
 _PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
