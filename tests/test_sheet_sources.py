@@ -109,3 +109,27 @@ def test_changes_and_the_checker_name_the_sheets_cell(project, name, make, ref, 
     sheet = "Heroes" if "!" in cell else ""
     finding = Finding("warning", "heroes", "a note", location=Location(f"data/{name}", 3, 4, sheet))
     assert finding.where == ("data/heroes.csv:3:4" if not sheet else f"data/{name}:Heroes!D3")
+
+
+@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+def test_the_changes_proof_names_the_sheets_row(project, name, make, ref, cell):
+    import shutil
+
+    import pypdfium2 as pdfium
+
+    root = with_sheet(project("basic"), name, make([HEADER, *ROWS]), ref)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    shutil.copytree(root / "out", root / "old")
+    edited = [ROWS[0], [*ROWS[1][:3], "Gain :drop: when a neighbour plays fire."]]
+    (root / "content" / "sample" / "data" / name).write_bytes(
+        (lambda d: d.encode() if isinstance(d, str) else d)(make([HEADER, *edited]))
+    )
+    result = run_cli("changes", "old", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    where = f"content/sample/data/{cell.format(row=3)}"
+    assert f"changed heroes: 'Tide Caller': front [{where}]" in result.output
+    pdf = pdfium.PdfDocument(root / "out" / "sample" / "changes" / "proof.pdf")
+    try:
+        assert where in pdf[0].get_textpage().get_text_range()
+    finally:
+        pdf.close()

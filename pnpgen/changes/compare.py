@@ -64,11 +64,14 @@ class Change:
     def describe(self) -> str:
         r = self.record
         what = f"{r.component}: '{short(r.name)}'" + (f" (#{r.nth})" if r.nth > 1 else "")
+        where = (
+            f" [{r.source}]" if r.source else ""
+        )  # where the card is written: its line, or its sheet's cell
         if self.status == "changed":
-            return f"changed {what}: {' and '.join(self.sides)}"
+            return f"changed {what}: {' and '.join(self.sides)}{where}"
         if self.status == "count":
-            return f"count {what}: {self.old.count} -> {self.new.count}"  # type: ignore[union-attr]
-        return f"{self.status} {what}"
+            return f"count {what}: {self.old.count} -> {self.new.count}{where}"  # type: ignore[union-attr]
+        return f"{self.status} {what}{where}"
 
 
 @dataclass
