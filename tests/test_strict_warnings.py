@@ -35,7 +35,8 @@ def _rulebook(text: str):
     return edit
 
 
-# each kind of warning a build gives: (what makes it, a word of the warning it prints)
+# each kind of warning a build gives: (what makes it, a word of the warning it prints); in the `basic` fixture
+# but where the kind is marked with its fixture (`fixture:kind`)
 KINDS = {
     # the rules check (checker.py): a component no rule uses
     "rules-check": (
@@ -55,6 +56,15 @@ KINDS = {
         _replace(f"{GAME}/decks/heroes.yaml", "    count: 6\n", "    count: 6\n    resouce: 2\n"),
         "reads the field 'resouce'",
     ),
+    # a board side's field no layout reads (pipeline/unused.py)
+    "pieces:board-field": (
+        _replace(
+            "content/pieces/tiles/board.yaml",
+            "fields: {shape: hex, cols: 7, rows: 5}",
+            "fields: {shape: hex, cols: 7, rows: 5, colums: 3}",
+        ),
+        "no layout of board 'board' reads the field 'colums' (first given on side 'back')",
+    ),
     # the rulebook (rulebook/checks.py): a character its font cannot print
     "rulebook": (
         _rulebook("# Rules\n\nEach player takes 11 Hero cards \U00013000 and 20 Mini cards.\n"),
@@ -69,28 +79,29 @@ def build(root, *extra):
     return result
 
 
-def manifest_warnings(root) -> int:
-    data = json.loads((root / "out" / "sample" / "manifest.json").read_text())
+def manifest_warnings(root, game: str = "sample") -> int:
+    data = json.loads((root / "out" / game / "manifest.json").read_text())
     return data.get("warnings", 0) + sum(f.get("warnings", 0) for f in data["files"])
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_warning_fails_strict_fresh_or_not(project, kind):
-    root = project("basic")
+    fixture, game = ("pieces", "pieces") if kind.startswith("pieces:") else ("basic", "sample")
+    root = project(fixture)
     make, said = KINDS[kind]
     make(root)
     plain = build(root)
     assert plain.exit_code == 0, plain.output
     assert said in plain.output and "warning" in plain.output  # a plain build prints it
-    assert manifest_warnings(root) > 0  # ... and the manifest counts it
-    assert build(root).output.strip() == "up to date sample"  # a plain rebuild has nothing to do
-    files = {p.name: p.read_bytes() for p in (root / "out" / "sample").iterdir()}
+    assert manifest_warnings(root, game) > 0  # ... and the manifest counts it
+    assert build(root).output.strip() == f"up to date {game}"  # a plain rebuild has nothing to do
+    files = {p.name: p.read_bytes() for p in (root / "out" / game).iterdir()}
     for _ in range(2):  # from the lax build's output, then from the strict build's failure
         strict = build(root, "--strict")
         assert strict.exit_code == 1, strict.output
         assert "up to date" not in strict.output
         assert said in strict.output and "[--strict]" in strict.output
-        assert {p.name: p.read_bytes() for p in (root / "out" / "sample").iterdir()} == files
+        assert {p.name: p.read_bytes() for p in (root / "out" / game).iterdir()} == files
 
 
 def test_a_strict_build_after_a_clean_one_is_up_to_date(project):

@@ -197,7 +197,10 @@ class BoardFiles(Target):
             self.drawn_low = run.low_painter.board(self.board, Diagnostics())
             if self.drawn_low is None:
                 return False
-        self.warnings = self.drawn.warnings + label_glyphs(run, self.board, diags)
+        from pnpgen.pipeline.unused import unused_side_fields
+
+        unread = unused_side_fields(run, self.board, diags, run.mentioned())
+        self.warnings = self.drawn.warnings + label_glyphs(run, self.board, diags) + unread
         return True
 
     def faces(self, pages: int) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from pnpgen.errors import Diagnostics, did_you_mean, short
-from pnpgen.model import Card
 
 RESERVED = frozenset({"name", "count", "designed", "back", "front", "index"})
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
@@ -35,25 +34,36 @@ def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
         + [c.back for c in deck.cards]
         + [getattr(c, "front", None) for c in deck.cards]
     )
+    pieces = [(card.fields, card.loc, f"card '{short(card.name)}'") for card in deck.cards]
+    return _unread(run, refs, pieces, f"{NOUNS.get(deck.kind, 'deck')} '{deck.id}'", diags, texts)
+
+
+def unused_side_fields(run, board, diags: Diagnostics, texts: str) -> int:
+    """The same for a board: a side's `fields` that no side's layout reads (they are `card` to its layout)."""
+    refs = [side.layout for side in board.sides]
+    pieces = [(side.fields, side.loc, f"side '{side.id}'") for side in board.sides]
+    return _unread(run, refs, pieces, f"board '{board.id}'", diags, texts)
+
+
+def _unread(run, refs: list, pieces: list, noun: str, diags: Diagnostics, texts: str) -> int:
     read: set[str] = set()
     for ref in {(r.layout, r.loc) for r in refs if r is not None}:
         layout = run.library.get(*ref)
         if layout.card_deps is None:
             return 0  # the card is read whole somewhere: no field can be said to be unread
         read |= layout.card_deps
-    first: dict[str, Card] = {}
-    for card in deck.cards:
-        for name in card.fields:
+    first: dict[str, tuple] = {}
+    for fields, loc, what in pieces:
+        for name in fields:
             if name not in read and name not in RESERVED and name not in first:
-                first[name] = card
+                first[name] = (loc, what)
     found = 0
-    for name, card in first.items():
+    for name, (loc, what) in first.items():
         if re.search(rf"(?<![\w-]){re.escape(str(name))}(?![\w-])", texts):
             continue  # the facts or the rulebook use it
-        noun = NOUNS.get(deck.kind, "deck")
         diags.warning(
-            card.loc,
-            f"no layout of {noun} '{deck.id}' reads the field '{name}' (first given on card '{short(card.name)}')",
+            loc,
+            f"no layout of {noun} reads the field '{name}' (first given on {what})",
             did_you_mean(str(name), sorted(read)) if read else "its layouts read no card field",
         )
         found += 1
