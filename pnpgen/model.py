@@ -18,6 +18,10 @@ def _no_inputs() -> Mapping[str, str]:
     return MappingProxyType({})
 
 
+def _no_locs() -> Mapping[str, Location]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class FaceRef:
     """Which layout draws a face, with extra fields merged over the card's own."""
@@ -38,6 +42,8 @@ class Card:
     loc: Location
     front: FaceRef | None = None  # the card's own front, overriding the deck's
     id: str | None = None  # its stable name in diagrams, unique in its deck (`name` may repeat)
+    # where each of its own fields is named: its key's line, or a data sheet's header cell
+    field_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ class BoardSide:
     layout: FaceRef
     fields: Mapping[str, Any]
     loc: Location
+    field_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,7 @@ def test_a_field_no_layout_reads_is_a_warning_with_did_you_mean(project):
     result = build(root)
     assert result.exit_code == 0, result.output
     assert (
-        "content/sample/decks/heroes.yaml:13:5: warning: no layout of deck 'heroes' reads the field 'color' "
+        "content/sample/decks/heroes.yaml:14:5: warning: no layout of deck 'heroes' reads the field 'color' "
         "(first given on card 'Tide Caller')\n  did you mean 'colour'?" in result.output
     )
     assert build(root, "--strict").exit_code == 1

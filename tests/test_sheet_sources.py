@@ -133,3 +133,17 @@ def test_the_changes_proof_names_the_sheets_row(project, name, make, ref, cell):
         assert where in pdf[0].get_textpage().get_text_range()
     finally:
         pdf.close()
+
+
+@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+def test_a_column_no_layout_reads_is_named_by_its_header_cell(project, name, make, ref, cell):
+    header = [*HEADER, "colr"]
+    rows = [[*ROWS[0], "red"], [*ROWS[1], ""]]
+    root = with_sheet(project("basic"), name, make([header, *rows]), ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    column = cell.format(row=1).replace("A1", "E1").replace(":1:1", ":1:5")
+    assert (
+        f"content/sample/data/{column}: warning: no layout of deck 'heroes' reads the field 'colr'"
+        in result.output
+    )

@@ -34,14 +34,14 @@ def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
         + [c.back for c in deck.cards]
         + [getattr(c, "front", None) for c in deck.cards]
     )
-    pieces = [(card.fields, card.loc, f"card '{short(card.name)}'") for card in deck.cards]
+    pieces = [(card.fields, card.field_locs, card.loc, f"card '{short(card.name)}'") for card in deck.cards]
     return _unread(run, refs, pieces, f"{NOUNS.get(deck.kind, 'deck')} '{deck.id}'", diags, texts)
 
 
 def unused_side_fields(run, board, diags: Diagnostics, texts: str) -> int:
     """The same for a board: a side's `fields` that no side's layout reads (they are `card` to its layout)."""
     refs = [side.layout for side in board.sides]
-    pieces = [(side.fields, side.loc, f"side '{side.id}'") for side in board.sides]
+    pieces = [(side.fields, side.field_locs, side.loc, f"side '{side.id}'") for side in board.sides]
     return _unread(run, refs, pieces, f"board '{board.id}'", diags, texts)
 
 
@@ -53,10 +53,10 @@ def _unread(run, refs: list, pieces: list, noun: str, diags: Diagnostics, texts:
             return 0  # the card is read whole somewhere: no field can be said to be unread
         read |= layout.card_deps
     first: dict[str, tuple] = {}
-    for fields, loc, what in pieces:
+    for fields, locs, loc, what in pieces:
         for name in fields:
             if name not in read and name not in RESERVED and name not in first:
-                first[name] = (loc, what)
+                first[name] = (locs.get(name, loc), what)  # where the field is named: its key, its column
     found = 0
     for name, (loc, what) in first.items():
         if re.search(rf"(?<![\w-]){re.escape(str(name))}(?![\w-])", texts):

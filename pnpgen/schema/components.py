@@ -338,6 +338,7 @@ def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagn
         back=v["back"],
         loc=loc,
         front=v["front"],
+        field_locs=MappingProxyType(item.key_locs),
     )
 
 
@@ -372,7 +373,9 @@ def load_board(
         if s["layout"]:
             face = FaceRef(s["layout"], MappingProxyType({}), item.loc_of("layout"))
             fields = freeze({**(s["fields"] or {}), "name": name, "id": sid})
-            sides.append(BoardSide(sid, name, face, fields, loc))
+            given = s["fields"]
+            where = MappingProxyType(getattr(given, "key_locs", None) or {})
+            sides.append(BoardSide(sid, name, face, fields, loc, where))
     if v["sides"] is not None and not v["sides"]:
         diags.error(data.loc_of("sides"), "'sides' must be a list of one or two sides, each with a layout")
     if v["id"] is None or v["size"] is None:
