@@ -6,9 +6,11 @@ it where it only decorates:
   their colour, `TINT` of its ink; one that does not cover the face gets a thin outline in its own colour, so
   its shape still reads;
 - small fills (icons' discs, pips, colour keys) keep their colour: players tell things apart by them;
-- text stays as it is when it is dark, and turns near-black when it was light (it stood on a dark fill that is
-  now pale): text is never lightened;
-- art (raster and SVG) is lightened under a white veil that lets `ART` of its ink through;
+- text and art are transformed with the shape under them: text keeps its colour while it still reads on what
+  now lies under it (WCAG's 4.5:1), else takes whichever of its colour, near-black or white reads best
+  (white numbers on a small dark disc stay white: the disc keeps its colour);
+- art (raster and SVG) is lightened under a white veil that lets `ART` of its ink through, unless it stands on
+  a small fill that keeps its colour (an icon on a disc stays as it was drawn);
 - lines keep their colour.
 Pure: faces in, faces out, no ReportLab.
 """
@@ -26,6 +28,7 @@ TINT = 0.10  # what a large fill keeps of its ink
 ART = 0.30  # what art keeps of its ink
 OUTLINE = 0.6  # pt: the outline a pale fill gets
 DARK_TEXT = "#1d1d1b"
+READABLE = 4.5  # WCAG's contrast for normal text
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
@@ -39,6 +42,53 @@ def _hex(rgb: Iterable[float]) -> str:
 def luminance(colour: str) -> float:
     r, g, b = _rgb(colour)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+
+    def rel(colour: str) -> float:
+        lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in _rgb(colour)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((rel(a), rel(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _covers(op: Op, x: float, y: float) -> bool:
+    """Whether a filled shape covers the point (its bounding box; an ellipse by its equation)."""
+    if isinstance(op, Rect):
+        return min(op.x, op.x + op.w) <= x <= max(op.x, op.x + op.w) and min(op.y, op.y + op.h) <= y <= max(
+            op.y, op.y + op.h
+        )
+    if isinstance(op, Ellipse):
+        rx, ry = abs(op.w) / 2 or 1e-6, abs(op.h) / 2 or 1e-6
+        cx, cy = op.x + op.w / 2, op.y + op.h / 2
+        return ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1.0
+    if isinstance(op, Polygon) and op.points:
+        xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+        return min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)
+    if isinstance(op, (Image, Vector)):
+        cx, cy, cw, ch = op.clip
+        return cx <= x <= cx + cw and cy <= y <= cy + ch
+    return False
+
+
+def _under(drawn: list[tuple[Op, str | None]], x: float, y: float) -> tuple[Op | None, str | None]:
+    """The topmost opaque thing drawn so far under a point, and its colour (None: art), or (None, paper)."""
+    for op, fill in reversed(drawn):
+        if _covers(op, x, y):
+            return op, fill
+    return None, "#ffffff"
+
+
+def _text_colour(text: Text, under: str | None) -> str:
+    """The text's colour in low ink, given the colour now under it (None: art, pale once veiled): its own while
+    that reads (WCAG's 4.5:1), else whichever of its own, near-black and white reads best."""
+    now = under if under is not None else "#ffffff"
+    if contrast(text.color, now) >= READABLE:
+        return text.color
+    return max((text.color, DARK_TEXT, "#ffffff"), key=lambda c: contrast(c, now))
 
 
 def pale(colour: str, keep: float = TINT) -> str:
@@ -74,6 +124,7 @@ def low_ink(face: Face) -> Face:
     """The face as it prints in low ink."""
     whole = max(face.width_pt * face.height_pt, 1e-6)
     ops: list[Op] = []
+    after: list[tuple[Op, str | None]] = []  # opaque shapes and art as drawn in low ink, with their colour
     for op in face.ops:
         if isinstance(op, (Rect, Ellipse, Polygon)) and op.fill is not None:
             share = _area(op) / whole
@@ -86,12 +137,25 @@ def low_ink(face: Face) -> Face:
                     stroke = deepen(stroke) if luminance(stroke) > 0.45 else stroke
                 op = replace(op, fill=pale(op.fill), stroke=stroke, stroke_width=width)
             ops.append(op)
+            if op.opacity >= 0.5:
+                after.append((op, op.fill))
         elif isinstance(op, Text):
-            ops.append(replace(op, color=DARK_TEXT) if luminance(op.color) > 0.55 else op)
+            cx, cy = (
+                op.x + 0.25 * op.size * len(op.text),
+                op.y + 0.35 * op.size,
+            )  # the run's middle, near enough
+            colour = _text_colour(op, _under(after, cx, cy)[1])
+            ops.append(op if colour == op.color else replace(op, color=colour))
         elif isinstance(op, (Image, Vector)):
             ops.append(op)
             x, y, w, h = op.clip
-            ops.append(Rect(x, y, w, h, fill="#ffffff", opacity=1 - ART))
+            base, fill = _under(after, x + w / 2, y + h / 2)
+            kept = (
+                base is not None and fill is not None and _area(base) / whole < LARGE
+            )  # on a small kept fill
+            if not kept:
+                ops.append(Rect(x, y, w, h, fill="#ffffff", opacity=1 - ART))
+            after.append((op, None))
         else:
             ops.append(op)
     return replace(face, ops=tuple(ops))
