@@ -40,12 +40,16 @@ class DeckSheets(Target):
         self.sources: list[str] | None = None  # each card's `source_of`, once prepared
 
     def names(self) -> list[str]:
-        """One file per form asked for; no fold-over form for shaped pieces (no fold-over layout yet) or for
-        a card too large to stand beside its back on the paper: duplex forms only."""
+        """One file per form asked for; no fold-over form for single-sided pieces (nothing to fold), shaped
+        pieces (no fold-over layout yet) or a card too large to stand beside its back on the paper."""
         names = self.printing.names(self.deck.id)
-        if "fold" in self.printing.flips and self._no_fold() is not None:
+        if "fold" in self.printing.flips and (self._single_sided() or self._no_fold() is not None):
             names = [n for n in names if self.printing.flip_of(n, self.deck.id) != "fold"]
         return names
+
+    def _single_sided(self) -> bool:
+        """Whether no piece of the deck has a back (read from the content, before anything is drawn)."""
+        return all(self.deck.back_for(card) is None for card in self.deck.cards)
 
     def _no_fold(self) -> str | None:
         """Why this deck has no fold-over form, or None when it has one."""
@@ -83,7 +87,7 @@ class DeckSheets(Target):
                 f"{PRINT_EDGE / MM:.0f} mm",
                 "a smaller bleed, or a card size that leaves a row's room, keeps all of it",
             )
-        why = self._no_fold() if "fold" in self.printing.flips else None
+        why = self._no_fold() if "fold" in self.printing.flips and not self._single_sided() else None
         if why is not None:
             diags.warning(deck.loc, f"{deck.id}-fold.pdf is not written: {why}; print {deck.id}.pdf duplex")
         inks = {self.printing.ink_of(n) for n in self.names()}
@@ -116,9 +120,9 @@ class DeckSheets(Target):
     def _plan_of(self, name: str):
         """The sheet plan and back placing of one of this target's files."""
         form = self.printing.flip_of(name, self.deck.id)
-        if form == "fold" and self.drawn.has_backs:
+        if form == "fold":
             return self.fold_plan, None
-        return self.plan, self.printing.duplex(form)  # a deck without backs has nothing to fold
+        return self.plan, self.printing.duplex(form)
 
     def _drawn_of(self, name: str):
         return self.drawn_low if self.printing.ink_of(name) == "low" else self.drawn
