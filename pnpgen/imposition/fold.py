@@ -50,6 +50,11 @@ class FoldPlan:
     def back_slots(self, duplex: Duplex | None = None) -> tuple[Slot, ...]:
         return self.backs
 
+    def opened(self, fronts: list[bool], backs: list[bool]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
+        """The front and back slots with the full bleed on every side whose neighbour holds no face (a partial
+        sheet's last row, a card without a back): there the art runs on, so no outer edge is left bare."""
+        return opened(self.slots, fronts), opened(self.backs, backs)
+
     @property
     def trim_box(self) -> Box:
         every = self.slots + self.backs
@@ -155,3 +160,33 @@ def _marks(slots: list[Slot], bleed: float) -> list[Mark]:
         out.append(Mark(left - 0.5 * MM, y, left - 0.5 * MM - MARK_LEN, y))
         out.append(Mark(right + 0.5 * MM, y, right + 0.5 * MM + MARK_LEN, y))
     return out
+
+
+def opened(slots: tuple[Slot, ...], present: list[bool]) -> tuple[Slot, ...]:
+    """`slots` with each side that has no bleed (a shared cut line) given the grid's bleed where the slot across
+    that line holds no face."""
+    bleed = max((b for s in slots for b in s.bleed), default=0.0)
+    present = list(present) + [False] * (len(slots) - len(present))  # a partial sheet's empty slots
+    held = [s for s, p in zip(slots, present) if p]
+
+    def beside(s: Slot, side: int) -> bool:  # a slot holding a face shares this side of `s`
+        for o in held:
+            if o is s:
+                continue
+            if side in (0, 2):
+                edge, other = (s.x, o.x + o.w) if side == 0 else (s.x + s.w, o.x)
+                if abs(edge - other) < 0.01 and o.y < s.y + s.h - 0.01 and s.y < o.y + o.h - 0.01:
+                    return True
+            else:
+                edge, other = (s.y, o.y + o.h) if side == 1 else (s.y + s.h, o.y)
+                if abs(edge - other) < 0.01 and o.x < s.x + s.w - 0.01 and s.x < o.x + o.w - 0.01:
+                    return True
+        return False
+
+    out = []
+    for s, p in zip(slots, present):
+        if p:
+            b = tuple(v if v > 0 or beside(s, k) else bleed for k, v in enumerate(s.bleed))
+            s = Slot(s.x, s.y, s.w, s.h, (b[0], b[1], b[2], b[3]))
+        out.append(s)
+    return tuple(out)

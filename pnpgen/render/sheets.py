@@ -140,7 +140,8 @@ class PdfWriter:
         for face in fronts + backs:
             if face is not None:
                 self.drawer.prepare(face)
-        for slots, faces, turned in ((plan.slots, fronts, False), (plan.backs, backs, plan.turned)):
+        opened = plan.opened([f is not None for f in fronts], [b is not None for b in backs])
+        for slots, faces, turned in ((opened[0], fronts, False), (opened[1], backs, plan.turned)):
             for slot, face in zip(slots, faces):
                 if face is None:
                     continue
