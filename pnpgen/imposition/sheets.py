@@ -26,6 +26,7 @@ MARGIN = 5 * MM  # nothing but bleed printed nearer the paper's edge
 PRINT_EDGE = 3 * MM  # bleed may run on into the margin up to here
 MARK_GAP = 0.5 * MM  # between the outer bleed and the start of a mark
 MARK_MAX = 6 * MM
+MARK_MIN = 3 * MM  # the shortest cut mark drawn: shorter ones are hard to find and to line a ruler up on
 MARK_MIN_SHARED = 1.0 * MM  # a shared-cut grid keeps at least this for marks
 MARK_MIN_GUTTER = 2.5 * MM
 
@@ -220,11 +221,11 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
     marks = []
     top, bottom, left, right = y0 + grid_h, y0, x0, x0 + grid_w
     for x in xs:
-        start, end, over = _mark_span(room_y, ob_y)
+        start, end, over = _mark_span(room_y, ob_y, y0 - PRINT_EDGE)
         marks.append(Mark(x, top + start, x, top + end, over))
         marks.append(Mark(x, bottom - start, x, bottom - end, over))
     for y in ys:
-        start, end, over = _mark_span(room_x, ob_x)
+        start, end, over = _mark_span(room_x, ob_x, x0 - PRINT_EDGE)
         marks.append(Mark(left - start, y, left - end, y, over))
         marks.append(Mark(right + start, y, right + end, y, over))
     label = _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y)
@@ -242,13 +243,17 @@ def _outer_bleed(room: float, bleed: float, to_edge: float) -> float:
     return max(0.0, min(bleed, to_edge))
 
 
-def _mark_span(room: float, outer_bleed: float) -> tuple[float, float, bool]:
-    """Distances from the trim edge where a mark starts and ends, and whether it lies over the bleed."""
-    if room - outer_bleed - MARK_GAP < MARK_MIN_SHARED and outer_bleed > MARK_GAP:
-        return MARK_GAP, outer_bleed, True  # no room beside the bleed: over it, from just off the trim
-    start = outer_bleed + (MARK_GAP if room - outer_bleed - MARK_GAP >= MARK_MIN_SHARED else 0.0)
-    end = min(room, start + MARK_MAX)
-    return start, end, False
+def _mark_span(room: float, outer_bleed: float, to_edge: float) -> tuple[float, float, bool]:
+    """Distances from the trim edge where a mark starts and ends, and whether it lies over the bleed. A mark is
+    at least `MARK_MIN` long: beside the bleed when that fits inside the margin, else drawn over the bleed from
+    just off the trim (with a white halo), running on into the margin as far as `PRINT_EDGE` when it must
+    (`MARK_MIN_SHARED` of room keeps that at least `MARK_MIN`)."""
+    start = outer_bleed + MARK_GAP
+    if room - start >= MARK_MIN:
+        return start, min(room, start + MARK_MAX), False
+    end = min(max(min(room, MARK_GAP + MARK_MAX), MARK_GAP + MARK_MIN), to_edge)
+    start = max(0.0, min(MARK_GAP, end - MARK_MIN))  # nearer the trim only when the paper's edge is that near
+    return start, end, outer_bleed > start
 
 
 def _label(
