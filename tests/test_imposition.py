@@ -22,7 +22,8 @@ def test_poker_is_three_by_three_on_both_papers(paper):
 @pytest.mark.parametrize("size", sorted(CARD_SIZES))
 def test_every_outer_edge_keeps_the_full_bleed_and_only_bleed_enters_the_margin(paper, size):
     """Every named size on both papers: the grid's outer edges keep all 3 mm of bleed; only bleed (and marks
-    drawn over it) comes nearer the paper's edge than the 5 mm margin, and nothing nearer than 3 mm."""
+    drawn over it, which start in it) comes nearer the paper's edge than the 5 mm margin, and nothing nearer
+    than 3 mm; every mark is at least 3 mm long."""
     p = plan(paper, size)
     pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
     tx0, ty0, tx1, ty1 = p.trim_box
@@ -31,9 +32,13 @@ def test_every_outer_edge_keeps_the_full_bleed_and_only_bleed_enters_the_margin(
     assert x0 >= PRINT_EDGE - 1e-6 and y0 >= PRINT_EDGE - 1e-6
     assert x1 <= pw - PRINT_EDGE + 1e-6 and y1 <= ph - PRINT_EDGE + 1e-6
     for m in p.marks:
+        assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) >= 3 * MM - 1e-6
+        if m.over:
+            assert x0 - 1e-6 <= m.x1 <= x1 + 1e-6 and y0 - 1e-6 <= m.y1 <= y1 + 1e-6
         for x, y in ((m.x1, m.y1), (m.x2, m.y2)):
             if m.over:
-                assert x0 - 1e-6 <= x <= x1 + 1e-6 and y0 - 1e-6 <= y <= y1 + 1e-6
+                assert PRINT_EDGE - 1e-6 <= x <= pw - PRINT_EDGE + 1e-6
+                assert PRINT_EDGE - 1e-6 <= y <= ph - PRINT_EDGE + 1e-6
             else:
                 assert MARGIN - 1e-6 <= x <= pw - MARGIN + 1e-6
                 assert MARGIN - 1e-6 <= y <= ph - MARGIN + 1e-6
@@ -46,7 +51,7 @@ def test_three_poker_rows_on_letter_keep_their_bleed_with_marks_over_it():
     over = [m for m in p.marks if m.over]
     assert len(over) == 8  # both ends of the four vertical cut lines
     for m in over:
-        assert m.x1 == m.x2 and abs(m.y2 - m.y1) == pytest.approx(2.5 * MM)
+        assert m.x1 == m.x2 and abs(m.y2 - m.y1) == pytest.approx(3 * MM)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

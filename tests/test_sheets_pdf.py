@@ -104,9 +104,22 @@ def test_each_back_lands_behind_its_front_on_a_long_edge_flip(built, deck):
                 assert match[0][0] == "B" + name[1:]
 
 
+@pytest.mark.parametrize("deck", ["poker", "mini", "tarot"])
+def test_every_cut_mark_is_at_least_3_mm_long(built, deck):
+    """Side and end marks alike, on A4 and on Letter (three poker rows leave 6.35 mm to the paper's edge)."""
+    paper, out = built
+    with pdfplumber.open(out / f"{deck}.pdf") as pdf:
+        lengths = [
+            ((ln["x1"] - ln["x0"]) ** 2 + (ln["bottom"] - ln["top"]) ** 2) ** 0.5 / MM
+            for page in pdf.pages
+            for ln in page.lines
+        ]
+    assert lengths and min(lengths) >= 3.0 - 0.01, (paper, deck, min(lengths))
+
+
 def test_only_bleed_comes_nearer_the_paper_edge_than_5mm(built):
-    """Text keeps the 5 mm margin; cut marks too, unless drawn over the bleed (three poker rows on Letter),
-    and then never nearer than 3 mm."""
+    """Text keeps the 5 mm margin; cut marks too, unless drawn over the bleed (three poker rows on Letter):
+    such a mark starts in the bleed and runs on no nearer than 3 mm to the paper's edge (3 mm long at least)."""
     paper, out = built
     with pdfplumber.open(out / "poker.pdf") as pdf:
         for page in pdf.pages:
@@ -119,7 +132,7 @@ def test_only_bleed_comes_nearer_the_paper_edge_than_5mm(built):
                 assert obj["top"] >= 3 * MM - 0.01 and obj["bottom"] <= page.height - 3 * MM + 0.01
                 if obj["top"] < 5 * MM or obj["bottom"] > page.height - 5 * MM:
                     assert (
-                        by0 - 0.01 <= page.height - obj["bottom"] and page.height - obj["top"] <= by1 + 0.01
+                        page.height - obj["bottom"] <= by1 + 0.01 and page.height - obj["top"] >= by0 - 0.01
                     )
 
 
