@@ -143,3 +143,35 @@ def test_a_bad_print_section_is_located(tmp_path):
     result = run_cli("build", "--content", content, "--out", tmp_path / "out")
     assert result.exit_code == 1
     assert "game.yaml:" in result.output and "must be one of long, short, none" in result.output
+
+
+@pytest.mark.parametrize("text", ["#ffffff", "#f7f0df", "#1d1d1b", "#7a5c1e", "#d9b24a"])
+@pytest.mark.parametrize("under", ["#1d1d1b", "#2b3a67", "#c8102e", "#e2b022", "#f7f0df", None])
+@pytest.mark.parametrize("size", [8.0, 60.0])  # a small disc keeps its colour; a large panel turns pale
+def test_low_ink_text_reads_at_least_as_well_as_in_full_colour(text, under, size):
+    """Every text colour on every kind of shape under it (or on the paper): in low ink its contrast with what
+    now lies under it is at least the full form's, or WCAG's 4.5:1."""
+    from pnpgen.faces import Ellipse, Face, Rect, Text
+    from pnpgen.lowink import contrast, low_ink
+
+    ops: list = [Rect(0, 0, 180, 252, fill="#f7f0df")]
+    if under is not None:
+        ops.append(Ellipse(40, 40, size, size, fill=under))
+    ops.append(Text(40 + size / 2 - 2, 40 + size / 2 - 3, "sans", 7, text, "5"))
+    face = Face(180, 252, 8.5, tuple(ops))
+    low = low_ink(face)
+    full_under = under or "#f7f0df"
+    low_under = [op for op in low.ops if not isinstance(op, Text)][-1].fill
+    after = contrast(low.ops[-1].color, low_under)
+    assert after >= min(contrast(text, full_under), 4.5) - 1e-6, (after, low.ops[-1].color, low_under)
+
+
+def test_an_icon_on_a_small_disc_that_keeps_its_colour_is_not_veiled():
+    from pnpgen.faces import Ellipse, Face, Rect, Vector
+    from pnpgen.lowink import low_ink
+
+    icon = Vector("/x.svg", "0" * 64, 42, 42, 6, 6, (42, 42, 6, 6))
+    face = Face(
+        180, 252, 8.5, (Rect(0, 0, 180, 252, fill="#f7f0df"), Ellipse(40, 40, 10, 10, fill="#1d1d1b"), icon)
+    )
+    assert low_ink(face).ops[-1] == icon  # nothing drawn over it

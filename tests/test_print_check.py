@@ -178,3 +178,64 @@ def test_single_sided_pieces_get_no_fold_over_file(every_form):
                 single += 1
                 assert fold not in listed and not (out / game / fold).exists(), (game, fold)
     assert single >= 2  # orbis' reduction markers, seven-gods' story spinner
+
+
+def _rgb(colour) -> tuple[float, float, float]:
+    colour = tuple(colour or (0.0,))
+    if len(colour) == 1:
+        return (colour[0],) * 3
+    if len(colour) == 4:  # cmyk
+        c, m, y, k = colour
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return colour[:3]
+
+
+def _contrast(a, b) -> float:
+    def rel(rgb):
+        lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((rel(a), rel(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _text_contrasts(path: Path, scale: float = 1.0) -> list[tuple[str, float]]:
+    """Each character's contrast with what is printed around it: its colour against the commonest colour of
+    its box widened by 1 pt, rendered at 72 dpi."""
+    out = []
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        with pdfplumber.open(path) as pdf:
+            for page, rendered in zip(pdf.pages, doc):
+                image = rendered.render(scale=scale).to_pil().convert("RGB")
+                for ch in page.chars:
+                    if not ch["text"].strip() or ch["size"] < 4:
+                        continue
+                    box = (ch["x0"] - 1, ch["top"] - 1, ch["x1"] + 1, ch["bottom"] + 1)
+                    crop = image.crop(tuple(int(v * scale) for v in box))
+                    colours = crop.getcolors(crop.width * crop.height or 1)
+                    if not colours:
+                        continue
+                    under = [v / 255 for v in max(colours)[1]]
+                    out.append((ch["text"], _contrast(_rgb(ch["non_stroking_color"]), under)))
+    finally:
+        doc.close()
+    return out
+
+
+def test_low_ink_text_reads_as_well_as_full_colour_on_every_face(every_form):
+    """Every character of every low-ink sheet of the five games has at least its full-colour contrast with what
+    lies around it, or WCAG's 4.5:1 (less 0.5 for the antialiased edges a 72 dpi raster gives)."""
+    paper, out = every_form
+    faded, measured = [], 0
+    for game in GAMES:
+        for deck in decks(game):
+            full = _text_contrasts(out / game / f"{deck.id}.pdf")
+            low = _text_contrasts(out / game / f"{deck.id}-lowink.pdf")
+            assert [t for t, _ in full] == [t for t, _ in low], (game, deck.id)
+            for (text, a), (_, b) in zip(full, low):
+                measured += 1
+                if b < min(a, 4.5) - 0.5:
+                    faded.append((game, deck.id, text, round(a, 2), round(b, 2)))
+    assert measured > 10_000
+    assert not faded, (len(faded), faded[:10])
