@@ -329,6 +329,24 @@ class _Props:
         return self.get("x"), self.get("y"), self.get("w"), self.get("h")
 
 
+def element_box(el: Element, ctx: dict, fc: FaceContext) -> tuple[float, float, float, float] | None:
+    """The box (x, y, w, h in points) an element's own values give it for this card, evaluated as the build
+    evaluates them; None for an element whose keys give no box (its drawn extent is its box then).
+
+    A line's box spans its two ends; an icon sized by `size` alone is size by size. Raises DrawProblem, located,
+    when a value is not what its key takes (TemplateProblem when it cannot be evaluated)."""
+    p = _Props(el, ctx, fc)
+    if el.type == "line":
+        x1, y1, x2, y2 = (p.get(k) for k in ("x1", "y1", "x2", "y2"))
+        return min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
+    if el.type == "icon" and not p.given("w"):
+        size = p.get("size")
+        return p.get("x"), p.get("y"), size, size
+    if "x" in el.definition.keys and "w" in el.definition.keys:
+        return p.box()
+    return None
+
+
 def outside_safe(ops, fc: FaceContext) -> bool:
     """Whether any glyph of the set text (not merely its box) crosses the safe zone."""
     s = fc.safe_pt

@@ -20,7 +20,8 @@ from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
 ZOOM_DPI = 220  # the editor's faces: a poker card about 550 px wide, sharp at twice the page's size
 MAX_PX = 2400  # ... and a board's longest side at most this many pixels
 MOVE_KEYS = {"line": ("x1", "y1", "x2", "y2")}  # what a move shifts; any other type: x and y
-SIZE_KEYS = {"line": ("x2", "y2"), "icon": ("size",)}  # what a resize sets; any other type: w and h
+SIZE_KEYS = {"line": ("x1", "y1", "x2", "y2"), "icon": ("size",)}  # what a resize sets (a line: either end's
+# handle); any other type: w and h
 
 
 def mm(pt: float) -> float:
@@ -29,20 +30,14 @@ def mm(pt: float) -> float:
 
 def element_box(el, ctx: dict, fc, ops: list) -> tuple[float, float, float, float] | None:
     """The element's box in points, as its values give it for this card; else the extent of what it drew."""
-    from pnpgen.layout.draw import _Props  # the build's own evaluation of an element's values
+    from pnpgen.layout.draw import element_box as values_box
 
-    p = _Props(el, ctx, fc)
     try:
-        if el.type == "line":
-            x1, y1, x2, y2 = (p.get(k) for k in MOVE_KEYS["line"])
-            return min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1)
-        if el.type == "icon" and not p.given("w"):
-            size = p.get("size")
-            return p.get("x"), p.get("y"), size, size
-        if "x" in el.definition.keys and "w" in el.definition.keys:
-            return p.box()
+        box = values_box(el, ctx, fc)
     except Exception:  # noqa: BLE001 - a value this card cannot give: the extent drawn is shown instead
-        pass
+        box = None
+    if box is not None:
+        return box
     return extent(ops)
 
 
