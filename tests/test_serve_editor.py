@@ -219,6 +219,37 @@ def test_drag_resize_nudge_and_snap_write_the_layout_in_place(tmp_path, browser_
         print(served.stop())
 
 
+LINE = "  - type: line      # a rule\n    x1: 8\n    y1: 50\n    x2: 40\n    y2: 60\n"
+
+
+@pytest.mark.slow
+def test_a_line_has_a_handle_on_each_end_and_each_moves_its_own_end(tmp_path, browser_page):
+    """Dragging one end's handle writes that end's two values and leaves the other end where it was."""
+    root = project(tmp_path)
+    layout = root / LAYOUT
+    layout.write_text(HERO + LINE)
+    served = Served(root)
+    page = browser_page
+    try:
+        open_editor(page, served)
+        line = "#" + element_id(page, 5)
+        page.click(line)
+        assert page.locator(".handle").count() == 2  # one per end, no box corner
+        n = count(page)
+        drag(page, "#e-handle-p1", 4, 3)  # (8, 50) -> (12, 53): far from any guide
+        written(page, n)
+        assert layout.read_text() == HERO + LINE.replace("x1: 8\n    y1: 50", "x1: 12\n    y1: 53")
+        page.click(line)
+        n = count(page)
+        drag(page, "#e-handle-p2", -5, 6)  # (40, 60) -> (35, 66)
+        written(page, n)
+        assert layout.read_text() == HERO + LINE.replace("x1: 8\n    y1: 50", "x1: 12\n    y1: 53").replace(
+            "x2: 40\n    y2: 60", "x2: 35\n    y2: 66"
+        )
+    finally:
+        print(served.stop())
+
+
 @pytest.mark.slow
 def test_add_delete_duplicate_undo_and_redo(tmp_path, browser_page):
     root = project(tmp_path)
