@@ -219,6 +219,36 @@ def test_drag_resize_nudge_and_snap_write_the_layout_in_place(tmp_path, browser_
         print(served.stop())
 
 
+@pytest.mark.slow
+def test_the_card_list_filters_by_a_fields_value_and_by_its_search(tmp_path, browser_page):
+    """The fields the deck's cards give are offered (defaults included); a value shows only its cards and opens
+    the first of them; 'any field' shows them all again."""
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+
+    def listed():
+        return page.eval_on_selector_all("#e-card option", "os => os.map(o => o.textContent)")
+
+    try:
+        open_editor(page, served)
+        fields = page.eval_on_selector_all("#e-field option", "os => os.map(o => o.value)")
+        assert fields == ["", "colour", "name", "text"]  # not count: the build's, not the card's
+        page.select_option("#e-field", "colour")
+        assert page.eval_on_selector_all("#e-value option", "os => os.map(o => o.value)") == ["ember", "sea"]
+        page.select_option("#e-value", "sea")
+        page.wait_for_function("() => document.querySelector('#e-card').value === '1'")
+        assert listed() == ["2. Tide Caller"]
+        page.wait_for_function("() => ed.look.name === 'Tide Caller'")  # the card it opened
+        page.select_option("#e-field", "")
+        assert listed() == ["1. Ash Walker", "2. Tide Caller"]
+        page.fill("#e-search", "ash")
+        page.wait_for_function("() => document.querySelector('#e-card').value === '0'")
+        assert listed() == ["1. Ash Walker"]
+    finally:
+        print(served.stop())
+
+
 LINE = "  - type: line      # a rule\n    x1: 8\n    y1: 50\n    x2: 40\n    y2: 60\n"
 
 

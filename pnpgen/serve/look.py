@@ -137,8 +137,17 @@ def look(game, reader, library, icons, fonts, component: str, index: int) -> dic
         "source": f"{deck.loc.path}:{card.loc.line}",
         "ok": ok,
         "faces": faces,
-        "cards": [{"name": c.name, "line": c.loc.line} for c in deck.cards],
+        "cards": [{"name": c.name, "line": c.loc.line, "fields": filterable(c)} for c in deck.cards],
         "card_edit": card_fields(deck, index),
+    }
+
+
+def filterable(card) -> dict[str, str]:
+    """A card's scalar fields as text, for the card list's filter by a field's value."""
+    return {
+        str(k): "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+        for k, v in card.fields.items()
+        if isinstance(v, (str, int, float, bool)) or v is None
     }
 
 
