@@ -181,6 +181,20 @@ def test_print_all_guide_page_lists_pages_supply_and_the_duplex_setting(shipped_
         assert f"{entry['sheets_apart'] - entry['sheets']} fewer" in text
 
 
+
+GAMES = ["deity", "elements-of-the-gods", "orbis", "river", "seven-gods"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_print_and_build_page_speaks_to_players_not_to_the_tool(shipped_build, game):
+    """A player holding print-all.pdf has no command line: the page names the printer's own setting, never a
+    command or a flag, and every supply from home it lists is one the game needs (none marked optional)."""
+    with pdfplumber.open(shipped_build / game / "print-all.pdf") as pdf:
+        text = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "pnpgen" not in text and " --" not in text and "calibrate" not in text, text
+    assert "duplex offset" in text
+    assert "optional" not in text, text
+
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_each_shipped_game_prints_every_face_exactly_once_in_print_all(tmp_path, paper):

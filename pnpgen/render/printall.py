@@ -133,8 +133,9 @@ def guide_lines(doc) -> dict:
         )
         how.append(
             "Before printing everything, print the first sheet (its fronts and backs) and hold it against "
-            "the light: the cut marks of both sides should meet. If they do not, measure your printer with "
-            "\u201cpnpgen calibrate\u201d and build again with --back-offset."
+            "the light: the cut marks of both sides should meet. If they do not, shift the back side with your "
+            "printer's duplex offset (image shift) setting; if it has none, print the pages of backs on sheets "
+            "of their own and glue each behind its fronts, cut marks lined up against a window."
         )
     else:
         how.append(
