@@ -181,7 +181,6 @@ def test_print_all_guide_page_lists_pages_supply_and_the_duplex_setting(shipped_
         assert f"{entry['sheets_apart'] - entry['sheets']} fewer" in text
 
 
-
 GAMES = ["deity", "elements-of-the-gods", "orbis", "river", "seven-gods"]
 
 
@@ -194,6 +193,7 @@ def test_print_and_build_page_speaks_to_players_not_to_the_tool(shipped_build, g
     assert "pnpgen" not in text and " --" not in text and "calibrate" not in text, text
     assert "duplex offset" in text
     assert "optional" not in text, text
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
