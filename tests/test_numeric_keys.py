@@ -19,8 +19,17 @@ from pnpgen.layout.kinds import Length, Number
 # The smallest element of each type that draws (values in mm), to which one hostile value is added.
 MINIMAL = {
     "cells": {"x": 5, "y": 20, "w": 40, "h": 30, "cols": 3, "rows": 2},
+    "die-net": {"x": 5, "y": 5, "size": 8, "die": "d6", "faces": ["1", "2", "3", "4", "5", "6"]},
     "ellipse": {"x": 5, "y": 20, "w": 10, "h": 10, "fill": "black"},
     "grid": {"x": 5, "y": 20, "w": 40, "h": 30, "cells": [["", ""]]},
+    "hexmap": {
+        "x": 10,
+        "y": 10,
+        "size": 5,
+        "cells": [[0, 0], [1, 0]],
+        "coast": "black",
+        "piers": [{"cell": [0, 0], "side": "w"}],
+    },
     "icon": {"x": 5, "y": 20, "name": "drop"},
     "image": {"x": 5, "y": 20, "w": 10, "h": 10, "src": "split.png"},
     "line": {"x1": 1, "y1": 1, "x2": 10, "y2": 10},

@@ -287,9 +287,9 @@ def test_the_same_content_exports_the_same_bytes(tmp_path):
 
 def test_url_base_names_the_uploaded_images(tmp_path):
     project = fixture(tmp_path, "basic")
-    folder = export(project, "sample", "--url-base", "https://example.org/my game/")
+    folder = export(project, "sample", "--url-base", "https://example.org/my%20game/")
     found = urls(read(folder / "sample-saved-object.json"))
-    assert found and all(u.startswith("https://example.org/my game/") for u in found)
+    assert found and all(u.startswith("https://example.org/my%20game/") for u in found)
     assert all((folder / unquote(u.rsplit("/", 1)[1])).is_file() for u in found)
 
 
