@@ -18,6 +18,7 @@ from pnpgen.errors import Location
 from pnpgen.faces import Ellipse, Icon, Image, Rect, Text, Vector
 
 TOLERANCE_PT = 1.0  # boxes that share less than this, across and down, only touch
+PAIR_BUDGET = 200_000  # box comparisons one face may cost (hostile content draws thousands of shapes)
 HIDDEN_SHARE = 0.2  # an icon or shape with this much of its area under a later opaque one is hidden
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 JPEG = (".jpg", ".jpeg")
@@ -134,10 +135,19 @@ def _name(el: Any, of: Any) -> str:
     return f"the {what} at {where}"
 
 
+def _near(boxes: Any, box: Box) -> list[Box]:
+    """The distinct boxes among `boxes` that reach into `box` (a for_each of a thousand shapes is one box a place)."""
+    x0, y0, x1, y1 = box
+    return [b for b in dict.fromkeys(boxes) if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]]
+
+
 def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
-    """Text over another element's text, and text, icons and shapes hidden under a later opaque element."""
+    """Text over another element's text, and text, icons and shapes hidden under a later opaque element. The box
+    comparisons a face may cost are bounded (PAIR_BUDGET): past it, the rest of the face is not compared, and a
+    warning says so at the element where the checking stopped."""
     out: list[LayoutWarning] = []
     t = TOLERANCE_PT
+    spent = 0
     for j, top in enumerate(parts):
         if top.box is None or top.allowed or not (top.text or top.opaque):
             continue  # nothing it draws can cover or overlap another element
@@ -149,7 +159,11 @@ def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
                 continue
             if ub[0] >= tx1 - t or tx0 >= ub[2] - t or ub[1] >= ty1 - t or ty0 >= ub[3] - t:
                 continue
-            if top.text and under.text and any(_meet(a, b) for a in top.text for b in under.text):
+            mine, theirs = (
+                (_near(top.text, ub), _near(under.text, tb)) if top.text and under.text else ([], [])
+            )
+            spent += len(mine) * len(theirs)
+            if mine and spent <= PAIR_BUDGET and any(_meet(a, b) for a in mine for b in theirs):
                 out.append(
                     LayoutWarning(
                         "overlap",
@@ -162,9 +176,26 @@ def overlaps(parts: list[_Part]) -> list[LayoutWarning]:
                 )
             if not top.opaque:
                 continue
-            hidden = any(_meet(t, o) for t in under.text for o in top.opaque) or any(
-                _area(o) > _area(ub) and _covered(m, o) for m in under.marks for o in top.opaque
-            )  # a shape larger than the cover is a background it stands on, not hidden
+            cover = _near(top.opaque, ub)
+            big = [
+                o for o in cover if _area(o) > _area(ub)
+            ]  # only a cover larger than the element hides its marks
+            texts, marks = _near(under.text, tb), _near(under.marks, tb) if big else []
+            spent += len(texts) * len(cover) + len(marks) * len(big)
+            if spent > PAIR_BUDGET:
+                out.append(
+                    LayoutWarning(
+                        "unchecked",
+                        f"this face draws too many shapes to check what hides what (over {PAIR_BUDGET:,} "
+                        "comparisons); the rest of it is not checked",
+                        top.el.loc,
+                        _xywh(tb),
+                    )
+                )
+                return out
+            hidden = any(_meet(t, o) for t in texts for o in cover) or any(
+                _covered(m, o) for m in marks for o in big
+            )
             if hidden:
                 out.append(
                     LayoutWarning(
