@@ -182,14 +182,15 @@ def test_every_deck_measures_its_size_between_cut_marks(out, game, deck, size):
         page = pdf.pages[0]
         x0, y0, x1, y1 = page.page_obj.attrs["BleedBox"]
         top, bottom = page.height - y1, page.height - y0  # pdfplumber measures from the top
-        # cut marks: the lines outside the bleed box (card art may hold lines of its own)
+        # cut marks: the lines that reach out of the bleed box (a mark with too little room beside the bleed
+        # starts inside it, over a white halo; card art's own lines stay inside)
         marks = [
             ln
             for ln in page.lines
-            if ln["x1"] <= x0 + 0.01
-            or ln["x0"] >= x1 - 0.01
-            or ln["bottom"] <= top + 0.01
-            or ln["top"] >= bottom - 0.01
+            if ln["x0"] < x0 - 0.01
+            or ln["x1"] > x1 + 0.01
+            or ln["top"] < top - 0.01
+            or ln["bottom"] > bottom + 0.01
         ]
         xs = sorted({round(ln["x0"], 2) for ln in marks if abs(ln["x0"] - ln["x1"]) < 0.01})
         ys = sorted({round(ln["top"], 2) for ln in marks if abs(ln["top"] - ln["bottom"]) < 0.01})

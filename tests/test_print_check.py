@@ -57,13 +57,15 @@ def sheet_files(out: Path) -> list[Path]:
 
 
 def test_every_cut_mark_is_at_least_3_mm_long(every_form):
-    """Cut marks lie outside the page's trim box (over the bleed at most); every one is at least 3 mm."""
+    """Cut marks lie outside the page's trim box (over the bleed at most); every one is at least 3 mm, on the first
+    sheet of every file (the sheets after it are cut from the same plan; tests/test_imposition.py measures every
+    plan's marks on both papers, fast)."""
     paper, out = every_form
     short, seen = [], 0
     for game in GAMES:
         for path in sheet_files(out / game):
             with pdfplumber.open(path) as pdf:
-                for n, page in enumerate(pdf.pages):
+                for n, page in enumerate(pdf.pages[:1]):  # a file's sheets are cut from one plan: its first
                     trim = page.page_obj.attrs.get("TrimBox")
                     if trim is None:
                         continue
@@ -79,7 +81,7 @@ def test_every_cut_mark_is_at_least_3_mm_long(every_form):
                         length = math.hypot(lx1 - lx0, ly1 - ly0) / MM
                         if length < 3.0 - 0.01:
                             short.append((path.name, n + 1, round(length, 2)))
-    assert seen > 1000
+    assert seen > 300
     assert not short, short[:20]
 
 
