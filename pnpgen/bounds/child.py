@@ -93,7 +93,7 @@ def isolated(func: Callable[..., T], *args: object) -> T:
         ok, value = ours.recv()
     except (EOFError, OSError):
         process.join(5)
-        raise ChildDied(_how(process.exitcode)) from None
+        raise ChildDied(how_ended(process.exitcode)) from None
     finally:
         ours.close()
         if process.is_alive():
@@ -119,9 +119,10 @@ def _run(func: Callable, args: tuple, conn) -> None:
         conn.close()
 
 
-def _how(code: int | None) -> str:
+def how_ended(code: int | None, unfinished: str = "it did not stop") -> str:
+    """How a child process ended, from its exit code, in words (a signal by name)."""
     if code is None:
-        return "it did not stop"
+        return unfinished
     if code < 0:
         try:
             name = signal.Signals(-code).name

@@ -18,7 +18,11 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from pnpgen.bounds.child import main_can_be_run_again, start_method  # one rule for every child process
+from pnpgen.bounds.child import (  # one rule for every child process
+    how_ended,
+    main_can_be_run_again,
+    start_method,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -251,16 +255,7 @@ def _answer(answers, answer: tuple) -> None:
 
 
 def _how(process) -> str:
-    code = process.exitcode
-    if code is None:
-        return "still running"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"killed by {name}" + (", perhaps out of memory" if name == "SIGKILL" else "")
-    return f"exit status {code}"
+    return how_ended(process.exitcode, "still running")
 
 
 def _flush_std_streams() -> None:
