@@ -3,7 +3,7 @@ five promises of the README's trust section (confinement, bounded, located, neve
 
 A case is YAML:
 
-    fixture: basic                  # a project in tests/fixtures/, copied; built once before the case
+    fixture: basic                  # a project in tests/fixtures/, copied with its good build (made once)
     prepare:                        # more runs before the case, whose output must survive it (optional)
       - [export, png, sample, heroes, --dpi, "50"]
     setup:                          # what the attacker changes, in order (paths inside the project)
@@ -216,15 +216,31 @@ def run_pnpgen(command: list, cwd: Path, env: dict, fsize: int | None) -> tuple[
     return proc.returncode, output, took, peak
 
 
-def run_case(path: Path, tmp: Path) -> None:
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """`built(fixture)`: that fixture project with its good first build in `out`, made once per module. A case
+    copies it (copytree keeps the times: the copied output is as up to date as a build of its own would be)."""
+    made: dict[str, Path] = {}
+
+    def build(name: str) -> Path:
+        if name not in made:
+            made[name] = project = tmp_path_factory.mktemp(f"built-{name}") / name
+            shutil.copytree(FIXTURES / name, project)
+            result = run_cli("build", "--out", "out", cwd=project)
+            assert result.exit_code == 0, result.output
+        return made[name]
+
+    return build
+
+
+def run_case(path: Path, tmp: Path, built) -> None:
     case = yaml.safe_load(path.read_text())
     project, outside = tmp / "project", tmp / "outside"
-    shutil.copytree(FIXTURES / case.get("fixture", "basic"), project)
+    shutil.copytree(built(case.get("fixture", "basic")), project)  # the fixture and its first good build
     outside.mkdir()
     (outside / "secret.yaml").write_text(f"id: sample\ntitle: {CANARY}\n")
     (outside / "secret.md").write_text(f"# {CANARY}\n")
     (outside / "secret.png").write_bytes((FIXTURES / "basic/content/sample/art/split.png").read_bytes())
-    assert run_cli("build", "--out", "out", cwd=project).exit_code == 0
     for earlier in case.get("prepare", []):  # earlier runs whose output the attack must leave as it is
         result = run_cli(*earlier, "--out", "out", cwd=project)
         assert result.exit_code == 0, result.output
@@ -268,9 +284,9 @@ def run_case(path: Path, tmp: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.stem}" for c in CASES])
-def test_hostile_case(case, tmp_path):
+def test_hostile_case(case, tmp_path, built):
     try:
-        run_case(case, tmp_path)
+        run_case(case, tmp_path, built)
     finally:
         for dirpath, dirnames, _ in os.walk(tmp_path):  # a case may have made a folder unreadable
             for d in dirnames:
