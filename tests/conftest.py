@@ -33,6 +33,21 @@ def run_cli(*args, cwd: Path | None = None):
         os.chdir(old)
 
 
+def fast_first(values, key=lambda value: value, fast=None) -> list:
+    """`values` for `pytest.mark.parametrize`, each one whose `key` (a game) came before marked slow: a class
+    test runs whole in `make test`, and `make test-fast` still runs it once for each key (or only for the key
+    `fast` when given: the cheapest game, where each case reads a whole book)."""
+    seen: set = set()
+    params = []
+    for value in values:
+        k = key(value)
+        quick = k == fast if fast is not None else k not in seen
+        seen.add(k)
+        marks = () if quick else (pytest.mark.slow,)
+        params.append(pytest.param(*(value if isinstance(value, tuple) else (value,)), marks=marks))
+    return params
+
+
 @pytest.fixture(scope="session")
 def shipped_build(tmp_path_factory) -> Path:
     """The shipped games (content/ with the shared layouts/) built once per session, strictly: the output folder.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import FIXTURES, MM, run_cli
+from conftest import FIXTURES, MM, fast_first, run_cli
 from test_duplex import texts
 
 from pnpgen.imposition.gang import BAND_GAP, GangItem, gang_cards, plan_gang
@@ -184,7 +184,7 @@ def test_print_all_guide_page_lists_pages_supply_and_the_duplex_setting(shipped_
 GAMES = ["deity", "elements-of-the-gods", "orbis", "river", "seven-gods"]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="orbis"))
 def test_print_and_build_page_speaks_to_players_not_to_the_tool(shipped_build, game):
     """A player holding print-all.pdf has no command line: the page names the printer's own setting, never a
     command or a flag, and every supply from home it lists is one the game needs (none marked optional)."""

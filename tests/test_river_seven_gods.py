@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 import yaml
-from conftest import ROOT, run_cli
+from conftest import ROOT, fast_first, run_cli
 from PIL import Image
 from reportlab.pdfbase.ttfonts import TTFontFile
 
@@ -81,7 +81,7 @@ def _printed_characters(pdfs):
             doc.close()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="river"))
 def test_no_character_is_dropped_or_drawn_as_a_missing_glyph(shipped_build, game):
     """Every character in every PDF of the game is set in a font that has it (no fallback box), and every
     character beyond plain ASCII that the content writes reaches a PDF's text."""

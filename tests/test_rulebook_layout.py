@@ -10,7 +10,7 @@ import pdfplumber
 import pypdfium2
 import pytest
 import yaml
-from conftest import ROOT, form_uses, holders, run_cli
+from conftest import ROOT, fast_first, form_uses, holders, run_cli
 
 CONTENT = ROOT / "content"
 GAMES = ["elements-of-the-gods", "deity", "orbis", "river", "seven-gods"]
@@ -43,7 +43,7 @@ def caption_page(pdf, caption: str) -> int | None:
     return None
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="orbis"))  # each reads a whole book
 def test_every_spatial_rule_has_its_diagram_with_the_pieces_faces(shipped_pdf, game):
     folder = CONTENT / game / "diagrams"
     ids = {p.stem for p in folder.glob("*.yaml")} - {"cover"}
@@ -85,7 +85,7 @@ def running_head(page) -> str:
     return " ".join(w["text"] for w in sorted(head, key=lambda w: w["x0"]))
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="orbis"))  # each reads a whole book
 def test_the_running_header_names_the_heading_current_on_each_page(shipped_pdf, game):
     """The header names the chapter (or its section) in force at the top of the page: the heading the page opens
     with, else the one carried over from the pages before, never one that begins further down."""
@@ -110,7 +110,7 @@ def test_the_running_header_names_the_heading_current_on_each_page(shipped_pdf, 
     assert checked >= 8
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="orbis"))  # each reads a whole book
 def test_no_page_holds_only_a_line_or_two(shipped_pdf, game):
     pdf = shipped_pdf(game, "rulebook.pdf")
     for page in pdf.pages[1:-1]:  # the last page may end the book with what is left
