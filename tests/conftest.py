@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import socket
+import time
 from pathlib import Path
 
 import pdfplumber
@@ -23,8 +26,6 @@ def run_cli(*args, cwd: Path | None = None):
     runner = CliRunner()
     if cwd is None:
         return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-    import os
-
     old = os.getcwd()
     os.chdir(cwd)
     try:
@@ -49,14 +50,44 @@ def fast_first(values, key=lambda value: value, fast=None) -> list:
 
 
 @pytest.fixture(scope="session")
-def shipped_build(tmp_path_factory) -> Path:
-    """The shipped games (content/ with the shared layouts/) built once per session, strictly: the output folder.
+def shipped_build(tmp_path_factory, request) -> Path:
+    """The shipped games (content/ with the shared layouts/) built once per run, strictly: the output folder.
 
     Read-only: the tests that read it share it. No test changes content/ in place (those that change a game copy
-    it first), so this builds from content/ itself, the way `make build` does.
+    it first), so this builds from content/ itself, the way `make build` does. Under pytest-xdist the first
+    worker to ask builds it in the run's shared temp folder and the others wait for it (a build is 3-4 s of CPU
+    that every worker paid for again).
     """
-    out = tmp_path_factory.mktemp("shipped")
+    shared = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # an xdist worker: its basetemp is a folder of the run's
+        shared = shared.parent
+    out, done = shared / "shipped-build", shared / "shipped-build.done"
+    try:
+        os.close(os.open(shared / "shipped-build.lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:  # another worker builds it: wait for its word
+        deadline = time.monotonic() + 600
+        while not done.exists():
+            assert time.monotonic() < deadline, "the shipped games' build in another worker never finished"
+            time.sleep(0.05)
+    else:
+        try:
+            _build_shipped(out)
+            report = {"sockets": [repr(a) for a in SHIPPED_BUILD_SOCKETS]}
+        except BaseException as exc:
+            report = {"failed": str(exc)}
+            raise
+        finally:
+            staged = done.with_suffix(".tmp")
+            staged.write_text(json.dumps(report))
+            staged.replace(done)
+    report = json.loads(done.read_text())
+    assert "failed" not in report, report["failed"]
+    if not SHIPPED_BUILD_SOCKETS:  # what the build tried, wherever it ran (tests/test_trust.py reads it)
+        SHIPPED_BUILD_SOCKETS.extend(report["sockets"])
+    return out
 
+
+def _build_shipped(out: Path) -> None:
     def refuse(*args, **kwargs):
         SHIPPED_BUILD_SOCKETS.append(args)
         raise AssertionError("pnpgen opened a socket")
@@ -67,7 +98,6 @@ def shipped_build(tmp_path_factory) -> Path:
         patch.setattr(socket, "create_connection", refuse)
         result = run_cli("build", "--content", ROOT / "content", "--out", out, "--strict")
     assert result.exit_code == 0, result.output
-    return out
 
 
 SHIPPED_BUILD_SOCKETS: list = []  # every socket the session's build of the shipped games tried to open
