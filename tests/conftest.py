@@ -49,6 +49,11 @@ def fast_first(values, key=lambda value: value, fast=None) -> list:
     return params
 
 
+def fast_once(values) -> list:
+    """`values` for `pytest.mark.parametrize`: the first in `make test-fast`, every one in `make test`."""
+    return fast_first(values, key=lambda value: None)
+
+
 @pytest.fixture(scope="session")
 def shipped_build(tmp_path_factory, request) -> Path:
     """The shipped games (content/ with the shared layouts/) built once per run, strictly: the output folder.

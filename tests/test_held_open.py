@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 from test_staging import held_open
 
 DECKS = ("heroes", "minis")
@@ -47,7 +47,7 @@ def refused(result, shown: str) -> None:
     ), result.output
 
 
-@pytest.mark.parametrize("held", ["heroes.pdf", "minis.pdf", "manifest.json"])
+@pytest.mark.parametrize("held", fast_once(["heroes.pdf", "minis.pdf", "manifest.json"]))
 def test_a_build_with_an_output_held_open_changes_nothing(project, monkeypatch, held):
     root = project("basic")
     assert run_cli("build", "--out", "out", cwd=root).exit_code == 0

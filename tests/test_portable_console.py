@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, fast_once
 
 TITLE = "Spiel → Ü − 5 × 3 … “Götter” ‘x’ 火の神"
 CARD = "Ash → Walker 火"
@@ -52,7 +52,7 @@ def game(project) -> Path:
     return root
 
 
-@pytest.mark.parametrize("encoding", ["cp1252", "cp1252:strict"])
+@pytest.mark.parametrize("encoding", fast_once(["cp1252", "cp1252:strict"]))
 def test_every_command_prints_on_a_cp1252_console(game, encoding):
     built = pnpgen(game, encoding, "build", "--out", "out")
     assert built.returncode == 0, text(built)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 from test_datasheets import HEADER, ROWS, csv_text, ods, with_sheet, xlsx
 
 BAD = [ROWS[0], ["Tide Caller", 6, "nosuchcolour", "Gain :drop: when a neighbour plays water."]]
@@ -111,7 +111,7 @@ def test_changes_and_the_checker_name_the_sheets_cell(project, name, make, ref, 
     assert finding.where == ("data/heroes.csv:3:4" if not sheet else f"data/{name}:Heroes!D3")
 
 
-@pytest.mark.parametrize("name, make, ref, cell", SHEETS)
+@pytest.mark.parametrize("name, make, ref, cell", fast_once(SHEETS))  # a build and a `changes` each
 def test_the_changes_proof_names_the_sheets_row(project, name, make, ref, cell):
     import shutil
 
