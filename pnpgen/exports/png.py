@@ -4,6 +4,7 @@ so an uploader keeps their order, and cards.csv with each card's count: `OUT/<ga
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from pathlib import Path
 
 from pnpgen.exports import (
@@ -32,6 +33,10 @@ class PngExport(DeckExport):
         super().__init__(deck)
         self.dpi, self.bleed_pt = dpi, SHOP_BLEED if bleed else 0.0
 
+    def writer(self, image) -> Callable[[Path], object]:
+        """What writes one rendered face (`shop.tgc` fits it to a template and tags it first)."""
+        return _png(image, self.dpi)
+
     def write_all(self, folder: Path, w) -> list[str]:
         deck, cards, b = self.deck, self.cards, self.bleed_pt
         width = max(3, len(str(len(cards))))
@@ -44,11 +49,11 @@ class PngExport(DeckExport):
         files = []
         fronts = [c[0] for c in cards]
         for n, image in enumerate(_render_pages(fronts, b, w.icons, self.dpi, deck, folder), 1):
-            files.append(_save(_png(image, self.dpi), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
+            files.append(_save(self.writer(image), folder, f"{deck.id}-{n:0{width}d}-front.png", deck.loc))
         if backs:
             back_faces = [backs[0]] if shared_back else [c[1] for c in cards]
             for n, image in enumerate(_render_pages(back_faces, b, w.icons, self.dpi, deck, folder), 1):
-                files.append(_save(_png(image, self.dpi), folder, back_name(n), deck.loc))
+                files.append(_save(self.writer(image), folder, back_name(n), deck.loc))
 
         def counts(path: Path) -> None:
             with open(path, "w", newline="", encoding="utf-8") as fh:

@@ -16,11 +16,10 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Diagnostics
+from pnpgen.errors import Diagnostics
 from pnpgen.exports import SHOP_BLEED, Exported, _discard, _render_pages, _save
 from pnpgen.exports.png import PngExport
 from pnpgen.model import Board, Deck
-from pnpgen.pipeline.jobs import plain_error
 from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
 from pnpgen.pipeline.target import Export, exported
 from pnpgen.shop import sizes
@@ -40,7 +39,7 @@ def template_px(comp) -> tuple[int, int]:
     """The image size TGC takes for this component: its template when it sells the size, else trim + bleed."""
     if isinstance(comp, Deck) and comp.kind == "cards":
         size = sizes.match(comp.width_pt, comp.height_pt, "tgc")
-        if size is not None:  # TGC's card templates are portrait: a landscape card is turned (`retag`)
+        if size is not None:  # TGC's card templates are portrait: a landscape card is turned (`templated`)
             return size.template_px()
         return own_px(comp.width_pt, comp.height_pt)
     shape = getattr(comp, "shape", "rect")
@@ -79,17 +78,15 @@ def fitted(image, px: tuple[int, int]):
     return canvas
 
 
-def retag(path: Path, px: tuple[int, int], icc: bytes) -> None:
-    """Make a written PNG exactly `px`, RGB, 300 dpi (pHYs) and sRGB (iCCP). A landscape image for a portrait
-    template (a landscape card: TGC sells cards portrait) is turned a quarter anticlockwise, its top to the
-    left, as a landscape card is read when the portrait card is turned clockwise."""
+def templated(image, px: tuple[int, int]):
+    """A rendered face (RGB) made exactly `px`. A landscape image for a portrait template (a landscape card: TGC
+    sells cards portrait) is turned a quarter anticlockwise, its top to the left, as a landscape card is read
+    when the portrait card is turned clockwise."""
     from PIL import Image
 
-    with Image.open(path) as im:
-        image = im.convert("RGB")
     if (image.width > image.height) != (px[0] > px[1]) and px[0] != px[1]:
         image = image.transpose(Image.Transpose.ROTATE_90)
-    fitted(image, px).save(path, dpi=(DPI, DPI), icc_profile=icc, compress_level=1)
+    return fitted(image, px)
 
 
 class TgcDeck(PngExport):
@@ -101,16 +98,10 @@ class TgcDeck(PngExport):
         super().__init__(deck, DPI, True)
         self.icc = icc
 
-    def write_all(self, folder: Path, w) -> list[str]:
-        deck, files = self.deck, super().write_all(folder, w)
-        px = template_px(deck)
-        for name in files:
-            if name.endswith(".png"):
-                try:
-                    retag(folder / name, px, self.icc)
-                except OSError as exc:
-                    raise ContentError.at(deck.loc, f"could not write {name}: {plain_error(exc)}") from None
-        return files
+    def writer(self, image):
+        """Each face at its template size, 300 dpi (pHYs) and sRGB (iCCP), written once."""
+        picture = templated(image, template_px(self.deck))
+        return partial(picture.save, dpi=(DPI, DPI), icc_profile=self.icc, compress_level=1)
 
 
 class TgcBoard(Export):
