@@ -111,10 +111,10 @@ class Disk:
         self.real_fsync(path)
 
 
-def project_for(tmp_path, name):
+def project_for(tmp_path, name, good_out):
     root = tmp_path / "p"
     shutil.copytree(FIXTURES / "basic", root)
-    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    shutil.copytree(good_out, root / "out")  # its good build: the session's (conftest.basic_out)
     shutil.copytree(root / "out", root / "old")
     before, command = WRITERS[name]
     for earlier in before:
@@ -136,8 +136,8 @@ def run_with(monkeypatch, root, command, layer, n, counter):
         return run_cli(*command, cwd=root)
 
 
-def full_disk(tmp_path, monkeypatch, name, layer, which):
-    root, command = project_for(tmp_path, name)
+def full_disk(tmp_path, monkeypatch, name, layer, which, good_out):
+    root, command = project_for(tmp_path, name, good_out)
     spare = tmp_path / "spare"
     shutil.copytree(root, spare, symlinks=True)
     counted = tmp_path / "counted"
@@ -160,8 +160,8 @@ def full_disk(tmp_path, monkeypatch, name, layer, which):
 
 
 @pytest.mark.parametrize("layer", ["open", "flush"])
-def test_new_on_a_full_disk_leaves_no_half_game(tmp_path, monkeypatch, layer):
-    full_disk(tmp_path, monkeypatch, "new", layer, "middle")
+def test_new_on_a_full_disk_leaves_no_half_game(tmp_path, monkeypatch, basic_out, layer):
+    full_disk(tmp_path, monkeypatch, "new", layer, "middle", basic_out)
     root = tmp_path / "p"
     again = run_cli("new", "fresh", cwd=root)  # the name is free: nothing half-made refuses it
     assert again.exit_code == 0, again.output
@@ -172,5 +172,7 @@ def test_new_on_a_full_disk_leaves_no_half_game(tmp_path, monkeypatch, layer):
 @pytest.mark.parametrize("which", ["first", "middle", "last"])
 @pytest.mark.parametrize("layer", ["open", "flush"])
 @pytest.mark.parametrize("name", sorted(WRITERS))
-def test_every_command_on_a_full_disk_keeps_the_old_output(tmp_path, monkeypatch, name, layer, which):
-    full_disk(tmp_path, monkeypatch, name, layer, which)
+def test_every_command_on_a_full_disk_keeps_the_old_output(
+    tmp_path, monkeypatch, basic_out, name, layer, which
+):
+    full_disk(tmp_path, monkeypatch, name, layer, which, basic_out)
