@@ -57,8 +57,11 @@ def plans(root: Path, game: str) -> dict:
 def reverse_every_component(game_root: Path) -> int:
     """Turn round the list of cards, tiles or tokens of every component file; returns how many changed."""
     changed = 0
+    load = getattr(
+        yaml, "CSafeLoader", yaml.SafeLoader
+    )  # libyaml: a tenth of pure Python's time, same schema
     for path in sorted(game_root.rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=load)
         if not isinstance(data, dict) or "kind" not in data:
             continue
         for key in ITEMS:
@@ -299,18 +302,17 @@ def shown_pages(pdf_path: Path, captions: list[str]) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_reordering_every_component_file_changes_no_page_that_pictures_pieces(tmp_path, game):
+def test_reordering_every_component_file_changes_no_page_that_pictures_pieces(tmp_path, shipped_build, game):
     root = copy_game(tmp_path, game)
     captions = []
     for path in sorted((root / "content" / game / "diagrams").glob("*.yaml")):
         caption = yaml.safe_load(path.read_text(encoding="utf-8"))["caption"]
         if path.stem != "cover":  # the cover's art has no caption; its plan is compared above
             captions.append(" ".join(caption.split())[:40])
-    assert run_cli("build", game, "--content", "content", "--out", "before", cwd=root).exit_code == 0
     reverse_every_component(root / "content" / game)
     result = run_cli("build", game, "--content", "content", "--out", "after", cwd=root)
     assert result.exit_code == 0, result.output
-    before = shown_pages(root / "before" / game / "rulebook.pdf", captions)
+    before = shown_pages(shipped_build / game / "rulebook.pdf", captions)  # the same game, built as it ships
     after = shown_pages(root / "after" / game / "rulebook.pdf", captions)
     assert len(before) >= min(len(captions), 1)
     assert sorted(after) == sorted(before)
