@@ -37,7 +37,8 @@ def run_cli(*args, cwd: Path | None = None):
 def fast_first(values, key=lambda value: value, fast=None) -> list:
     """`values` for `pytest.mark.parametrize`, each one whose `key` (a game) came before marked slow: a class
     test runs whole in `make test`, and `make test-fast` still runs it once for each key (or only for the key
-    `fast` when given: the cheapest game, where each case reads a whole book)."""
+    `fast` when given: the cheapest game, where each case reads a whole book). A tuple is one case's arguments,
+    as parametrize takes them for several names."""
     seen: set = set()
     params = []
     for value in values:
