@@ -14,7 +14,6 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import (
     CondPageBreak,
     Frame,
-    KeepTogether,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -45,6 +44,7 @@ from pnpgen.render.flowables import (
     styles,
     toc_styles,
 )
+from pnpgen.render.keep import Chain, KeptList, KeptTable, bound, tail
 from pnpgen.render.passes import BookDoc, lay_out
 from pnpgen.rulebook import (
     ComponentTable,
@@ -59,8 +59,6 @@ from pnpgen.rulebook import (
 )
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM, paper_pt
-
-WHOLE = (Diagram, Quote, Picture, TableBlock)  # blocks set as one piece (a table keeps its first rows)
 
 
 class _Builder:
@@ -80,21 +78,33 @@ class _Builder:
         self.heading_count = 0
 
     def blocks(self, blocks, width=None) -> list:
-        width = width or self.width
+        """Blocks inside a list item or a box: set as they come (the box or row moves as one piece)."""
         out: list = []
-        held: list = []  # a heading waiting for the block it introduces
+        for b in blocks:
+            out += self.block(b, width or self.width)
+        return out
+
+    def story(self, blocks) -> list:
+        """The book's blocks, where a page may not come between two that `bound` ties: each run of tied blocks
+        is one `Chain`, which the page breaks only inside a piece (two lines, two rows, two items each side)."""
+        out: list = []
+        run: list = []
         for i, b in enumerate(blocks):
-            made = self.block(b, width)
-            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
-            if isinstance(b, Heading) and isinstance(nxt, WHOLE):
-                held = made  # keep it with a block that cannot split, never alone at a page foot
+            made = self.block(b, self.width)
+            if run:  # tied to what came before: the chain itself keeps a heading off the page's foot
+                made = [f for f in made if not isinstance(f, CondPageBreak)]
+            else:
+                while made and isinstance(made[0], CondPageBreak):
+                    out.append(made.pop(0))
+            run += made
+            if i + 1 < len(blocks) and bound(b, blocks[i + 1]):
                 continue
-            if held:
-                out += held[:1] + [KeepTogether(held[1:] + made)]  # the heading's page break stays outside
-                held = []
-                continue
-            out.extend(made)
-        return out + held
+            space: list = []
+            while run and isinstance(run[-1], Spacer):  # the space after a chain is no part of it
+                space.insert(0, run.pop())
+            out += ([Chain(run)] if len(run) > 1 else run) + space
+            run = []
+        return tail(out, self.width)
 
     def block(self, b, width) -> list:
         if isinstance(b, Heading):
@@ -146,7 +156,7 @@ class _Builder:
                     content,
                 ]
             )
-        t = PlainTable(rows, colWidths=[indent, width - indent])
+        t = KeptList(rows, colWidths=[indent, width - indent])
         t.setStyle(
             TableStyle(
                 [
@@ -187,12 +197,9 @@ class _Builder:
             data.append(
                 [RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r))
             )
-        # split only between body rows, keeping the header and two rows together at the foot of a page and two
-        # rows at the top of the next (which repeats the header); a table of four rows or fewer moves whole
-        lim = len(data)
-        t = PlainTable(
-            data, colWidths=widths, repeatRows=1, rowSplitRange=(3, lim - 2) if lim > 4 else (lim, lim)
-        )
+        # split only between body rows, two at the foot of a page under the header and two at the top of the next
+        # (which repeats the header); a table of three rows or fewer moves whole (`KeptTable`)
+        t = KeptTable(data, colWidths=widths, repeatRows=1)
         t.setStyle(
             TableStyle(
                 [
@@ -375,5 +382,5 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
     builder = _Builder(
         icons, pictures, components, frame_w, getattr(book, "diagrams", {}), getattr(book, "cards", {})
     )
-    story += builder.blocks(book.blocks)
+    story += builder.story(book.blocks)
     return doc, story, toc
