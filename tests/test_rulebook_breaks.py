@@ -1,0 +1,116 @@
+"""No page break of a rulebook parts what belongs together (issue 30, item 4), read back from the written PDFs
+(`tests/pagebreaks.py`): no heading ends a page, a list leaves no item alone on a page beside the rest of it and
+stays with its lead-in, and no page's only text is one short block (a note, a table's last rows).
+
+Every page of the five shipped books is held to it, and small books made to break each of these ways: built with
+the keeping taken out (`render/book.bound` and `render/keep.KeptTable`), they break, so the check can fail; built
+as pnpgen builds them, they do not.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from pagebreaks import faults, pages
+
+GAMES = ["deity", "elements-of-the-gods", "orbis", "river", "seven-gods"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_page_break_of_a_shipped_rulebook_parts_what_belongs_together(shipped_build, game):
+    book = shipped_build / game / "rulebook.pdf"
+    assert len(pages(book)) >= 8  # the body's pages were read
+    assert faults(book) == []
+
+
+def filler(k: int) -> str:
+    return "\n\n".join(f"A line of filler, number {i}." for i in range(k))
+
+
+WORDS = "the players take turns in order and each does the thing this rule asks of them before play goes on"
+# each book: filler pushes its construct down the first page; some amount of filler puts it at the page's foot
+BOOKS = {
+    "heading": lambda k: (
+        f"{filler(k)}\n\n#### Before the round\n\n> **Example:** {WORDS}, {WORDS}, {WORDS}.\n\n{filler(30)}\n"
+    ),
+    "lone-item": lambda k: (
+        f"{filler(k)}\n\n"
+        + "\n".join(f"- Item {i}: {WORDS}." for i in range(1, 7))
+        + f"\n\nAfter the list, {WORDS}.\n\n### Next\n\n{filler(30)}\n"
+    ),
+    "lead-in": lambda k: (
+        f"{filler(k)}\n\nEach round, in this order:\n\n"
+        + "\n".join(f"{i}. {WORDS}, {WORDS}." for i in range(1, 4))
+        + f"\n\n{filler(30)}\n"
+    ),
+    "short-block": lambda k: (
+        f"{filler(k)}\n\nFind your result:\n\n| Score | Result |\n|---|---|\n"
+        + "\n".join(f"| {i} to {i + 9} | {WORDS[:40]} |" for i in range(0, 50, 10))
+        + f"\n\n> **Designer's note:** {WORDS}, {WORDS}.\n"
+    ),
+}
+FAULT = {
+    "heading": "ends the page",
+    "lone-item": "alone",
+    "lead-in": "parted from its list",
+    "short-block": "one short block",
+}
+SWEEP = range(27, 43)  # filler lines: the construct passes over the first page's foot
+
+
+def written(tmp_path: Path, markdown: str, name: str) -> Path:
+    """The `basic` fixture game with this rulebook, its book written in this process (so a test's patches hold)."""
+    from pnpgen.errors import Diagnostics
+    from pnpgen.pipeline import outputs
+    from pnpgen.pipeline.jobs import Writing
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+
+    root = tmp_path / "basic"
+    if not root.exists():
+        shutil.copytree(FIXTURES / "basic", root)
+    (root / "content" / "sample" / "rulebook.md").write_text(f"# Sample\n\n## Play\n\n{markdown}")
+    run = GameRun(Project(root / "content", tmp_path / "out"), root / "content" / "sample")
+    diags = Diagnostics()
+    run.load(diags)
+    target = next(t for t in outputs.targets_of(run.game, run.sources, run.printing) if t.kind == "rulebook")
+    assert target.prepare(run, diags), diags.errors
+    path = tmp_path / f"{name}.pdf"
+    target.write(path, "rulebook.pdf", Writing(run.game, run.icons, "a4", run.printing))
+    return path
+
+
+def unkept(monkeypatch) -> None:
+    """Take the keeping out: no block tied to the next, lists and tables split anywhere, any end to the book."""
+    from reportlab.platypus import Table
+
+    from pnpgen.render import book, keep
+
+    monkeypatch.setattr(book, "bound", lambda *args: False)
+    monkeypatch.setattr(keep.KeptTable, "split", Table.split)
+    monkeypatch.setattr(book, "tail", lambda story, width: story)
+
+
+@pytest.mark.slow  # 32 small books per case
+@pytest.mark.parametrize("case", sorted(BOOKS))
+def test_a_book_made_to_break_breaks_without_the_keeping_and_holds_with_it(tmp_path, monkeypatch, case):
+    kept = {k: faults(written(tmp_path, BOOKS[case](k), f"kept-{k}")) for k in SWEEP}
+    assert all(found == [] for found in kept.values()), {k: f for k, f in kept.items() if f}
+    unkept(monkeypatch)
+    broken = {k: faults(written(tmp_path, BOOKS[case](k), f"unkept-{k}")) for k in SWEEP}
+    assert any(FAULT[case] in f for found in broken.values() for f in found), broken
+
+
+def test_the_shipped_books_named_by_the_issue_are_mended(shipped_build):
+    """Elements of the Gods: the lead-in 'What the rules fix ...' is on the page of its list's first item, and the
+    book's last page holds the designer's note with rows of the result table it comments on, not the note alone."""
+    book = pages(shipped_build / "elements-of-the-gods" / "rulebook.pdf")
+    lead = next(p for p in book if any(line.text.startswith("Whattherulesfix") for line in p.lines))
+    at = next(i for i, line in enumerate(lead.lines) if line.text.startswith("Whattherulesfix"))
+    assert lead.lines[at + 1].item
+    last = book[-1].lines
+    note = next(i for i, line in enumerate(last) if line.text.startswith("Designer'snote"))
+    assert any(round(line.size, 1) == 8.4 and line.text[0].isdigit() for line in last[:note]), last
