@@ -114,3 +114,17 @@ def test_the_shipped_books_named_by_the_issue_are_mended(shipped_build):
     last = book[-1].lines
     note = next(i for i, line in enumerate(last) if line.text.startswith("Designer'snote"))
     assert any(round(line.size, 1) == 8.4 and line.text[0].isdigit() for line in last[:note]), last
+
+
+def test_a_short_list_or_table_taller_than_a_page_still_splits(tmp_path):
+    """A list of four items and a table of three rows move whole, unless taller than a page: then they split,
+    keeping two items each side, and the book is written (no layout error)."""
+    items = "\n".join(f"- Item {i}: " + ", ".join([WORDS] * 22) + "." for i in range(4))
+    rows = "\n".join(f"| {i} | " + ", ".join([WORDS] * 12) + " |" for i in range(3))
+    for k in (0, 20, 35):
+        book = written(
+            tmp_path, f"{filler(k)}\n\n### A long list\n\n{items}\n\n| A | B |\n|---|---|\n{rows}\n", f"{k}"
+        )
+        assert faults(book) == []
+        starts = [[line.text[:6] for line in p.lines if line.item] for p in pages(book)]
+        assert [len(s) for s in starts if s] == [2, 2], starts

@@ -76,6 +76,7 @@ class _Builder:
         self.cards = cards or {}  # (component, card) -> faces: picture(id, card)
         self.styles = styles()
         self.heading_count = 0
+        self.page_height = 0.0  # the body frame's: see `keep.KeptTable`
 
     def blocks(self, blocks, width=None) -> list:
         """Blocks inside a list item or a box: set as they come (the box or row moves as one piece)."""
@@ -157,6 +158,7 @@ class _Builder:
                 ]
             )
         t = KeptList(rows, colWidths=[indent, width - indent])
+        t.page = self.page_height
         t.setStyle(
             TableStyle(
                 [
@@ -200,6 +202,7 @@ class _Builder:
         # split only between body rows, two at the foot of a page under the header and two at the top of the next
         # (which repeats the header); a table of three rows or fewer moves whole (`KeptTable`)
         t = KeptTable(data, colWidths=widths, repeatRows=1)
+        t.page = self.page_height
         t.setStyle(
             TableStyle(
                 [
@@ -382,5 +385,6 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
     builder = _Builder(
         icons, pictures, components, frame_w, getattr(book, "diagrams", {}), getattr(book, "cards", {})
     )
+    builder.page_height = ph - margin_top - margin_bottom  # a list or table taller may split however short
     story += builder.story(book.blocks)
     return doc, story, toc

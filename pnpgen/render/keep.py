@@ -39,15 +39,19 @@ def bound(b, nxt) -> bool:
 
 class KeptTable(PlainTable):
     """A table (a list: its items are its rows) split only with two body rows on each side, and not at all when it
-    is short; but split anywhere rather than never when even the top of a page cannot hold it so."""
+    is short, unless it is taller than a page (`page`, the body frame's height); split anywhere rather than never
+    when even the top of a page cannot hold it so."""
 
     whole = WHOLE_TABLE
+    page = 0.0  # the height of a page's body frame (0: not known); the parts of a split do not know it
 
     def split(self, availWidth, availHeight):  # noqa: N803 (platypus' names)
         rows = len(self._cellvalues)
         head = self.repeatRows if isinstance(self.repeatRows, int) else 0
         lo, hi = head + 2, rows - 2
-        self._rowSplitRange = (lo, hi) if rows - head > self.whole and lo <= hi else (rows, rows)
+        tall = bool(self.page) and self.wrap(availWidth, availHeight)[1] > self.page
+        short = rows - head <= self.whole and not tall
+        self._rowSplitRange = (lo, hi) if not short and lo <= hi else (rows, rows)
         parts = super().split(availWidth, availHeight)
         if not parts and getattr(getattr(self, "_frame", None), "_atTop", False):
             self._rowSplitRange = (0, rows)  # taller than a page as it must be kept: split where it can
