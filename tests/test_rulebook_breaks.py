@@ -34,7 +34,8 @@ WORDS = "the players take turns in order and each does the thing this rule asks 
 # each book: filler pushes its construct down the first page; some amount of filler puts it at the page's foot
 BOOKS = {
     "heading": lambda k: (
-        f"{filler(k)}\n\n#### Before the round\n\n> **Example:** {WORDS}, {WORDS}, {WORDS}.\n\n{filler(30)}\n"
+        f"{filler(k)}\n\n### Rounds\n\n#### Before the round\n\n> **Example:** {WORDS}, {WORDS}, {WORDS}.\n\n"
+        f"{filler(30)}\n"
     ),
     "lone-item": lambda k: (
         f"{filler(k)}\n\n"

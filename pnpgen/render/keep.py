@@ -25,13 +25,13 @@ TEXT = (Para, ListBlock, TableBlock, Quote)  # what a note or an example box may
 
 
 def bound(b, nxt) -> bool:
-    """Whether no page may come between block `b` and the next: a heading and what it introduces, a lead-in (a
-    paragraph ending in a colon, or any before a list) and what it leads into, the text a note or example box
-    comments on and the box. Nothing is tied to a heading. (How the book ends: `tail`.)"""
-    if isinstance(nxt, Heading):
-        return False
+    """Whether no page may come between block `b` and the next: a heading and what it introduces (a heading
+    too), a lead-in (a paragraph ending in a colon, or any before a list) and what it leads into, the text a note
+    or example box comments on and the box. Nothing but a heading is tied to a heading. (The book's end: `tail`.)"""
     if isinstance(b, Heading):
         return True
+    if isinstance(nxt, Heading):
+        return False
     if isinstance(b, Para) and (isinstance(nxt, ListBlock) or b.text.rstrip().endswith(":")):
         return True
     return isinstance(nxt, Quote) and isinstance(b, TEXT)
