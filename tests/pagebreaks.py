@@ -15,6 +15,8 @@ import pypdfium2.raw as pdfium_raw
 MM = 72 / 25.4
 BODY = (17 * MM, 18 * MM)  # below the running header, above the page number (from the top, from the foot)
 GAP = 18.0  # a baseline this much below the last one starts a new block (body lines are 13.25 pt apart)
+LINE = 14.5  # and this much below, a new paragraph (a paragraph's space after is 4 pt)
+ENDS = (".", ":", "!", "?", ")", ";")  # a line ending so may end its paragraph
 SHORT = 6  # a block of this many lines or fewer is short
 ITEM = re.compile(r"^(•|\d+\.)")  # a list item's mark
 
@@ -126,6 +128,10 @@ def _items_at_start(lines: list[Line]) -> tuple[int, float | None]:
     return count, mark
 
 
+def _body(line: Line) -> bool:
+    return round(line.size, 1) == 9.6 and not line.heading and not line.item
+
+
 def faults(pdf: Path) -> list[str]:
     """Every page break of the book that parts what belongs together, one line each."""
     found = []
@@ -145,6 +151,15 @@ def faults(pdf: Path) -> list[str]:
             last = before.lines[-1]
             if at is None and not last.item and last.x <= mark + 1 and last.text.endswith(":"):
                 found.append(f"page {before.number}: the lead-in {last.text!r} parted from its list")
+        if before is not None and before.lines and lines:
+            last, first = before.lines[-1], lines[0]
+            if _body(last) and _body(first) and abs(last.x - first.x) < 1 and not last.text.endswith(ENDS):
+                above = before.lines[-2] if len(before.lines) > 1 else None  # the paragraph runs on across
+                below = lines[1] if len(lines) > 1 else None
+                if above is None or above.y - last.y > LINE:
+                    found.append(f"page {before.number}: one line {last.text[:30]!r} alone at the foot")
+                if below is None or first.y - below.y > LINE or abs(below.x - first.x) > 1:
+                    found.append(f"page {page.number}: one line {first.text[:30]!r} alone at the top")
         blocks = page.blocks()
         if not page.pictures and len(blocks) == 1 and len(blocks[0]) <= SHORT:
             found.append(f"page {page.number}: its only text is one short block ({len(blocks[0])} lines)")

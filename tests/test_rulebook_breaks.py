@@ -1,10 +1,11 @@
 """No page break of a rulebook parts what belongs together (issue 30, item 4), read back from the written PDFs
 (`tests/pagebreaks.py`): no heading ends a page, a list leaves no item alone on a page beside the rest of it and
-stays with its lead-in, and no page's only text is one short block (a note, a table's last rows).
+stays with its lead-in, no paragraph leaves one line alone at a page's top or foot, and no page's only text is
+one short block (a note, a table's last rows).
 
 Every page of the five shipped books is held to it, and small books made to break each of these ways: built with
-the keeping taken out (`render/book.bound` and `render/keep.KeptTable`), they break, so the check can fail; built
-as pnpgen builds them, they do not.
+the keeping taken out (`keep.bound`, `keep.KeptTable`, `keep.tail`, `RichText.lines_kept`), they break, so the
+check can fail; built as pnpgen builds them, they do not.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ BOOKS = {
         + "\n".join(f"{i}. {WORDS}, {WORDS}." for i in range(1, 4))
         + f"\n\n{filler(30)}\n"
     ),
+    "lone-line": lambda k: f"{filler(k)}\n\n{', '.join([WORDS] * 6)}.\n\n{filler(30)}\n",
     "short-block": lambda k: (
         f"{filler(k)}\n\nFind your result:\n\n| Score | Result |\n|---|---|\n"
         + "\n".join(f"| {i} to {i + 9} | {WORDS[:40]} |" for i in range(0, 50, 10))
@@ -57,6 +59,7 @@ FAULT = {
     "heading": "ends the page",
     "lone-item": "alone",
     "lead-in": "parted from its list",
+    "lone-line": "one line",
     "short-block": "one short block",
 }
 SWEEP = range(27, 43)  # filler lines: the construct passes over the first page's foot
@@ -85,12 +88,15 @@ def written(tmp_path: Path, markdown: str, name: str) -> Path:
 
 
 def unkept(monkeypatch) -> None:
-    """Take the keeping out: no block tied to the next, lists and tables split anywhere, any end to the book."""
+    """Take the keeping out: no block tied to the next, paragraphs, lists and tables split anywhere, any end to
+    the book."""
     from reportlab.platypus import Table
 
     from pnpgen.render import book, keep
+    from pnpgen.render.flowables import RichText
 
     monkeypatch.setattr(book, "bound", lambda *args: False)
+    monkeypatch.setattr(RichText, "lines_kept", 1)
     monkeypatch.setattr(keep.KeptTable, "split", Table.split)
     monkeypatch.setattr(book, "tail", lambda story, width: story)
 

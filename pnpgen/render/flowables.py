@@ -58,6 +58,8 @@ def drawer_for(canv, icons) -> FaceDrawer:
 class RichText(Flowable):
     """A paragraph of pnpgen markup (**bold**, *italic*, :icon:) that wraps and splits across pages."""
 
+    lines_kept = 2  # a split keeps at least this many lines on each side
+
     def __init__(
         self,
         markup,
@@ -98,8 +100,8 @@ class RichText(Flowable):
         ascent, descent = vertical_metrics(self.font)
         n = len(self._lines)
         fit = int((ah - (ascent + descent) * self.size) // (self.size * self.leading)) + 1
-        fit = min(fit, n - 2)  # never leave a single line behind (widow) ...
-        if fit < 2:  # ... nor alone at the foot of a page (orphan): move the paragraph on
+        fit = min(fit, n - self.lines_kept)  # never leave a single line behind (widow) ...
+        if fit < self.lines_kept:  # ... nor alone at the foot of a page (orphan): move the paragraph on
             return []
         parts = []
         for lines, before, after in (
