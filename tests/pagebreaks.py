@@ -132,6 +132,10 @@ def _body(line: Line) -> bool:
     return round(line.size, 1) == 9.6 and not line.heading and not line.item
 
 
+def _table_head(line: Line) -> bool:
+    return round(line.size, 1) == 8.4 and "Bold" in line.font
+
+
 def faults(pdf: Path) -> list[str]:
     """Every page break of the book that parts what belongs together, one line each."""
     found = []
@@ -160,6 +164,10 @@ def faults(pdf: Path) -> list[str]:
                     found.append(f"page {before.number}: one line {last.text[:30]!r} alone at the foot")
                 if below is None or first.y - below.y > LINE or abs(below.x - first.x) > 1:
                     found.append(f"page {page.number}: one line {first.text[:30]!r} alone at the top")
+        if before is not None and before.lines and lines and _table_head(lines[0]):
+            last = before.lines[-1]
+            if _body(last) and last.x <= lines[0].x:  # a paragraph, not a list's or a box's lines
+                found.append(f"page {before.number}: {last.text[:30]!r} parted from the table it leads to")
         blocks = page.blocks()
         if not page.pictures and len(blocks) == 1 and len(blocks[0]) <= SHORT:
             found.append(f"page {page.number}: its only text is one short block ({len(blocks[0])} lines)")

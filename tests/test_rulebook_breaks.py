@@ -48,6 +48,11 @@ BOOKS = {
         + "\n".join(f"{i}. {WORDS}, {WORDS}." for i in range(1, 4))
         + f"\n\n{filler(30)}\n"
     ),
+    "table-lead-in": lambda k: (
+        f"{filler(k)}\n\n**Added in this edition**\n\n| Part | Count |\n|---|---|\n"
+        + "\n".join(f"| {WORDS[: 30 + i]} | {i} |" for i in range(3))
+        + f"\n\n{filler(30)}\n"
+    ),
     "lone-line": lambda k: f"{filler(k)}\n\n{', '.join([WORDS] * 6)}.\n\n{filler(30)}\n",
     "short-block": lambda k: (
         f"{filler(k)}\n\nFind your result:\n\n| Score | Result |\n|---|---|\n"
@@ -60,6 +65,7 @@ FAULT = {
     "lone-item": "alone",
     "lead-in": "parted from its list",
     "lone-line": "one line",
+    "table-lead-in": "parted from the table",
     "short-block": "one short block",
 }
 SWEEP = range(27, 43)  # filler lines: the construct passes over the first page's foot

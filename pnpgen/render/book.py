@@ -44,7 +44,7 @@ from pnpgen.render.flowables import (
     styles,
     toc_styles,
 )
-from pnpgen.render.keep import Chain, KeptList, KeptTable, bound, tail
+from pnpgen.render.keep import KeptList, KeptTable, bound, chains, tail
 from pnpgen.render.passes import BookDoc, lay_out
 from pnpgen.rulebook import (
     ComponentTable,
@@ -86,26 +86,11 @@ class _Builder:
         return out
 
     def story(self, blocks) -> list:
-        """The book's blocks, where a page may not come between two that `bound` ties: each run of tied blocks
-        is one `Chain`, which the page breaks only inside a piece (two lines, two rows, two items each side)."""
-        out: list = []
-        run: list = []
-        for i, b in enumerate(blocks):
-            made = self.block(b, self.width)
-            if run:  # tied to what came before: the chain itself keeps a heading off the page's foot
-                made = [f for f in made if not isinstance(f, CondPageBreak)]
-            else:
-                while made and isinstance(made[0], CondPageBreak):
-                    out.append(made.pop(0))
-            run += made
-            if i + 1 < len(blocks) and bound(b, blocks[i + 1]):
-                continue
-            space: list = []
-            while run and isinstance(run[-1], Spacer):  # the space after a chain is no part of it
-                space.insert(0, run.pop())
-            out += ([Chain(run)] if len(run) > 1 else run) + space
-            run = []
-        return tail(out, self.width)
+        """The book's blocks as flowables, where no page may come between two blocks that `bound` ties (the last
+        piece of the one, the first of the other) nor inside a heading: see `keep.chains` and `keep.tail`."""
+        made = [self.block(b, self.width) for b in blocks]
+        ties = [i + 1 < len(blocks) and bound(b, blocks[i + 1]) for i, b in enumerate(blocks)]
+        return tail(chains(made, ties, [isinstance(b, Heading) for b in blocks]), self.width)
 
     def block(self, b, width) -> list:
         if isinstance(b, Heading):

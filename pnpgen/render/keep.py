@@ -26,13 +26,13 @@ TEXT = (Para, ListBlock, TableBlock, Quote)  # what a note or an example box may
 
 def bound(b, nxt) -> bool:
     """Whether no page may come between block `b` and the next: a heading and what it introduces (a heading
-    too), a lead-in (a paragraph ending in a colon, or any before a list) and what it leads into, the text a note
+    too), a lead-in (a paragraph ending in a colon, or any before a list or table) and what it leads into, the text a note
     or example box comments on and the box. Nothing but a heading is tied to a heading. (The book's end: `tail`.)"""
     if isinstance(b, Heading):
         return True
     if isinstance(nxt, Heading):
         return False
-    if isinstance(b, Para) and (isinstance(nxt, ListBlock) or b.text.rstrip().endswith(":")):
+    if isinstance(b, Para) and (isinstance(nxt, ListBlock | TableBlock) or b.text.rstrip().endswith(":")):
         return True
     return isinstance(nxt, Quote) and isinstance(b, TEXT)
 
@@ -112,6 +112,40 @@ class Chain(Flowable):
         if getattr(getattr(self, "_frame", None), "_atTop", False):
             return list(items)  # not even a page of its own holds it kept: set it as it comes
         return []  # to the next page
+
+
+def chains(blocks: list[list], ties: list[bool], whole: list[bool]) -> list:
+    """Each block's flowables in turn, the runs no page may part made `Chain`s: a block tied to the next (`ties`)
+    keeps its last piece (and the space after it) with the next block's first; a `whole` block (a heading) keeps
+    its own pieces together; others may break between theirs (a component table's rows of pictures). A page
+    break action (a heading's `CondPageBreak`) comes before a run, and is dropped inside one."""
+    out: list = []
+    run: list = []
+    tied = False  # whether the last flowable is tied to the next
+    for made, tie, together in zip(blocks, ties, whole):
+        for k, f in enumerate(made):
+            if isinstance(f, CondPageBreak):
+                if not tied:
+                    out += _close(run) + [f]
+                    run = []
+                continue
+            if not tied:
+                out += _close(run)
+                run = []
+            run.append(f)
+            rest = made[k + 1 :]
+            if all(isinstance(g, Spacer) for g in rest):
+                tied = tie
+            else:
+                tied = together or isinstance(rest[0], Spacer)
+    return out + _close(run)
+
+
+def _close(run: list) -> list:
+    space: list = []
+    while run and isinstance(run[-1], Spacer):  # the space after a chain is no part of it
+        space.insert(0, run.pop())
+    return ([Chain(run)] if len(run) > 1 else run) + space
 
 
 def tail(story: list, width: float, least: float = END) -> list:
