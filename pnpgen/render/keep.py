@@ -19,15 +19,14 @@ FUZZ = 1e-6  # platypus' own tolerance (`rl_config._FUZZ`)
 WHOLE_LIST = 4  # a list of this many items or fewer is never split
 WHOLE_TABLE = 3  # nor a table of this many body rows
 END = 8 * BODY * LEAD  # the height of eight lines of body text: the least the book's last page holds
-
-
 TEXT = (Para, ListBlock, TableBlock, Quote)  # what a note or an example box may comment on
 
 
 def bound(b, nxt) -> bool:
     """Whether no page may come between block `b` and the next: a heading and what it introduces (a heading
-    too), a lead-in (a paragraph ending in a colon, or any before a list or table) and what it leads into, the text a note
-    or example box comments on and the box. Nothing but a heading is tied to a heading. (The book's end: `tail`.)"""
+    too), a lead-in (a paragraph ending in a colon, or any before a list or table) and what it leads into, the
+    text a note or example box comments on and the box. Nothing but a heading is tied to a heading. (The book's
+    end: `tail`.)"""
     if isinstance(b, Heading):
         return True
     if isinstance(nxt, Heading):
