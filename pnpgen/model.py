@@ -44,6 +44,8 @@ class Card:
     id: str | None = None  # its stable name in diagrams, unique in its deck (`name` may repeat)
     # where each of its own fields is named: its key's line, or a data sheet's header cell
     field_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
+    # where each of its own fields' values stands: its value's line, or a data sheet's cell
+    value_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ class BoardSide:
     fields: Mapping[str, Any]
     loc: Location
     field_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
+    # where each of its own fields' values stands: its value's line, or a data sheet's cell
+    value_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

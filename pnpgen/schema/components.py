@@ -339,6 +339,7 @@ def _card(item, index: int, loc: Location, defaults: Values | None, diags: Diagn
         loc=loc,
         front=v["front"],
         field_locs=MappingProxyType(item.key_locs),
+        value_locs=MappingProxyType(item.val_locs),
     )
 
 
@@ -375,7 +376,8 @@ def load_board(
             fields = freeze({**(s["fields"] or {}), "name": name, "id": sid})
             given = s["fields"]
             where = MappingProxyType(getattr(given, "key_locs", None) or {})
-            sides.append(BoardSide(sid, name, face, fields, loc, where))
+            values = MappingProxyType(getattr(given, "val_locs", None) or {})
+            sides.append(BoardSide(sid, name, face, fields, loc, where, values))
     if v["sides"] is not None and not v["sides"]:
         diags.error(data.loc_of("sides"), "'sides' must be a list of one or two sides, each with a layout")
     if v["id"] is None or v["size"] is None:
