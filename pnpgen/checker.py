@@ -188,7 +188,7 @@ def check_game(
     for fact in facts.facts:
         _check_fact(fact, env, compiler, players, set(facts.errata), report)
     _check_uses(facts.uses, game, env, report, reader, display)
-    _check_rulebook(game, reader, report)
+    _check_rulebook(game, reader, report, facts.keywords)
     if facts.rules:
         from pnpgen.rules import check_diagrams
 
@@ -349,16 +349,19 @@ def _forms(piece: str) -> list[str]:
     return [f for f in forms if f]
 
 
-def _check_rulebook(game: Game, reader, report: Report) -> None:
-    from pnpgen.rulebook import check_component_counts, find_sources
+def _check_rulebook(game: Game, reader, report: Report, keywords: tuple[str, ...] = ()) -> None:
+    from pnpgen.rulebook import check_component_counts, check_keywords, find_sources
 
     diags = Diagnostics()
     try:
-        check_component_counts(find_sources(game.root, reader), game, diags, reader)
+        sources = find_sources(game.root, reader)
+        check_component_counts(sources, game, diags, reader)
+        check_keywords(sources, game, diags, reader, keywords)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
     for d in diags.sorted():
-        report.add("error", "rulebook", d.message, d.location)
+        hint = d.hint if d.severity == "warning" else ""  # a count's message stands as it always has
+        report.findings.append(Finding(d.severity, "rulebook", d.message, location=d.location, hint=hint))
 
 
 def setup_needs(game: Game, reader, players: int) -> dict[str, dict[int, int]]:

@@ -131,6 +131,9 @@ The deck holds {{{{ components['cards'].faces }}}} Action cards.
 
 ## Playing
 
+Cards give **sparks**, shown as :spark:. Every keyword and icon a card uses is introduced in this book (a
+heading, **bold**, a glossary, or the icon itself), or `pnpgen check` says so.
+
 Write the rules here, in your own words. A count written as
 `{{% raw %}}{{{{ components['cards'].faces }}}}{{% endraw %}}` always agrees with the cards.
 

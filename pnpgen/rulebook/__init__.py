@@ -26,7 +26,7 @@ from pnpgen.rulebook.blocks import (
     Rulebook,
     TableBlock,
 )
-from pnpgen.rulebook.checks import _walk, check_component_counts, check_glyphs
+from pnpgen.rulebook.checks import _walk, check_component_counts, check_glyphs, check_keywords
 from pnpgen.rulebook.markdown import parse
 from pnpgen.rulebook.sources import (
     SCOPE,
@@ -49,6 +49,7 @@ __all__ = [
     "Rulebook",
     "TableBlock",
     "check_component_counts",
+    "check_keywords",
     "component_info",
     "find_sources",
     "load_rulebook",

@@ -55,6 +55,12 @@ FILE = Table(
         Key("numbers", listing(), "every number of the document's components and setup sections"),
         Key("rules", listing(), "rules every diagram must obey (see the keys of a rule)"),
         Key("measures", listing(), "numbers a diagram's labels show, worked out by the rules' expressions"),
+        Key("let", mapping(), "named expressions every rule and measure sees before its own `let`"),
+        Key(
+            "keywords",
+            as_words,
+            "terms cards use that the rulebook must introduce (besides **Term:** labels)",
+        ),
     ),
     title="Keys of facts.yaml",
 )
@@ -158,6 +164,7 @@ class Facts:
     numbers: list[Values] = field(default_factory=list)
     rules: list[Values] = field(default_factory=list)
     measures: dict[str, Values] = field(default_factory=dict)  # by id
+    keywords: tuple[str, ...] = ()  # terms the rulebook must introduce where a card names them
 
 
 def read_facts(data, diags: Diagnostics, display: str) -> Facts:
@@ -168,6 +175,7 @@ def read_facts(data, diags: Diagnostics, display: str) -> Facts:
         return out
     top = FILE.read(data, diags)
     out.document = top["document"] or ""
+    out.keywords = top["keywords"] or ()
     for e in _items(top["errata"], ERRATUM, "an erratum is a mapping with id, says and resolution", diags):
         if e["id"]:
             out.errata[e["id"]] = e
@@ -200,6 +208,24 @@ def read_facts(data, diags: Diagnostics, display: str) -> Facts:
         if m["id"] in out.measures:
             diags.error(m.loc_of("id"), f"measure id '{m['id']}' is used twice")
         out.measures.setdefault(m["id"], m)
+    if top["let"]:
+        for entry in out.rules + list(out.measures.values()):
+            entry["let"] = _shared(top["let"], entry["let"], diags)
+    return out
+
+
+def _shared(shared: LMap, own: LMap | None, diags: Diagnostics) -> LMap:
+    """The file's `let` before a rule's or measure's own: one table (Deity's `opposes`) written once for all."""
+    out = LMap(shared)
+    out.loc, out.key_locs, out.val_locs = shared.loc, dict(shared.key_locs), dict(shared.val_locs)
+    if own is None:
+        return out
+    for name, expr in own.items():
+        if name in shared:
+            diags.error(own.key_loc(name), f"'{name}' is already named by facts.yaml's own 'let'")
+            continue
+        out[name] = expr
+        out.key_locs[name], out.val_locs[name] = own.key_loc(name), own.loc_of(name)
     return out
 
 
