@@ -1,8 +1,9 @@
 """Card text that states a relation the facts hold says exactly what the facts say.
 
 Deity's Energy cards ("Fire tiles oppose ...") and Deity cards ("opposes ...") name which Elements oppose
-theirs. The relation lives once per rule in content/deity/facts.yaml (`opposes`); every card line naming it is
-read back into a set of Elements and compared, so a card that leaves Chaos out (issue 30) fails here.
+theirs. The relation lives once in content/deity/facts.yaml (its top-level `let: opposes`, which every rule and
+measure sees); every card line naming it is read back into a set of Elements and compared, so a card that leaves
+Chaos out (issue 30) fails here.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ def _facts() -> dict:
 
 
 def _opposes() -> dict[str, set[str]]:
-    rule = next(r for r in _facts()["rules"] if r["id"] == "no-opposing-neighbours")
-    table = ast.literal_eval(rule["let"]["opposes"])
+    table = ast.literal_eval(_facts()["let"]["opposes"])
     return {element: set(others) for element, others in table.items()}
 
 
@@ -49,15 +49,18 @@ def _lines() -> list[tuple[str, str, str]]:
     return lines
 
 
-def test_every_copy_of_the_relation_in_the_facts_agrees() -> None:
+def test_the_relation_is_written_once_and_the_rules_use_it() -> None:
     facts = _facts()
-    copies = [
-        entry["let"]["opposes"]
-        for entry in facts.get("rules", []) + facts.get("measures", [])
-        if "opposes" in entry.get("let", {})
-    ]
-    assert len(copies) >= 2
-    assert {repr(ast.literal_eval(c)) for c in copies} == {repr(ast.literal_eval(copies[0]))}
+    own = [e["id"] for e in facts["rules"] + facts["measures"] if "opposes" in e.get("let", {})]
+    assert own == []  # no rule or measure keeps a copy of its own
+    users = [e["id"] for e in facts["rules"] + facts["measures"] if "opposes" in yaml.safe_dump(e)]
+    assert {"no-opposing-neighbours", "placement-marks", "strength"} <= set(users)
+
+
+def test_a_card_line_that_leaves_an_element_out_is_caught() -> None:
+    table = _opposes()
+    assert _named("Fire tiles oppose :water:", "fire", table) != table["fire"]
+    assert _named("opposes :water: and :chaos:", "fire", table) == table["fire"]
 
 
 def test_both_decks_state_the_relation_for_every_element() -> None:
@@ -71,3 +74,23 @@ def test_both_decks_state_the_relation_for_every_element() -> None:
 def test_card_line_names_exactly_the_opposed_elements(name: str, element: str, line: str) -> None:
     table = _opposes()
     assert _named(line, element, table) == table[element], f"{name}: {line!r}"
+
+
+def test_facts_let_is_seen_by_every_rule_and_measure_and_never_shadowed() -> None:
+    from pnpgen.errors import Diagnostics
+    from pnpgen.schema.facts import read_facts
+    from pnpgen.source import load_text
+
+    text = (
+        "let:\n  table: \"{'a': 1}\"\n"
+        "rules:\n  - {id: r, says: s, holds: \"table['a'] == 1\"}\n"
+        "  - {id: q, says: s, let: {table: '2'}, holds: 'true'}\n"
+        "measures:\n  - {id: m, says: s, let: {b: 'table'}, value: b}\n"
+    )
+    diags = Diagnostics()
+    facts = read_facts(load_text(text, "facts.yaml"), diags, "facts.yaml")
+    assert list(facts.rules[0]["let"]) == ["table"]
+    assert list(facts.measures["m"]["let"]) == ["table", "b"]  # the file's names first, then its own
+    assert [(str(d.location), d.message) for d in diags.errors] == [
+        ("facts.yaml:5:28", "'table' is already named by facts.yaml's own 'let'")
+    ]
