@@ -31,9 +31,18 @@ class Location:
     def place(self) -> str:
         """Where a whole record is, as a designer finds it: `file:line` in YAML or Markdown; in a data sheet its
         cell, `data/cards.xlsx:Market!A10` or `data/cards.csv:11:1` (a row's first cell)."""
-        if self.sheet or self.path.lower().endswith(".csv"):
+        if self.in_sheet:
             return str(self)
         return f"{self.path}:{self.line}" if self.line else self.path
+
+    @property
+    def in_sheet(self) -> bool:
+        """Whether this is a data sheet's cell: a workbook's, a CSV file's, or a sheet's fetched from a URL."""
+        return (
+            bool(self.sheet)
+            or self.path.lower().endswith(".csv")
+            or self.path.startswith(("http://", "https://"))
+        )
 
     def shifted(self, lines: int) -> Location:
         """The same file, `lines` further down (used for a template's own line numbers)."""

@@ -8,7 +8,7 @@ type of element draws, and which keys it takes, is declared in its own module of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -18,6 +18,7 @@ from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit
 from pnpgen.errors import Diagnostics, Location
 from pnpgen.faces import Face, Icon, Text
 from pnpgen.inputs import Reader
+from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
 from pnpgen.templating import TemplateProblem, content
 from pnpgen.text.fonts import unit_width, vertical_metrics
@@ -59,7 +60,7 @@ class FaceContext:
     image_sizes: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)  # (location, message) -> cards it applies to
     faults: dict = field(default_factory=dict)
-    small: dict = field(default_factory=dict)  # (location, floor) -> [smallest size, cards]
+    small: dict = field(default_factory=dict)  # (location, floor, blamed field) -> [smallest size, cards]
     # when a dict (preflight asks): Face -> (((first op, end op, Element), ...), card label, layout loc)
     origins: dict | None = None
     constants: dict = field(default_factory=dict)  # element id -> (element, {key: its constant value parsed})
@@ -67,6 +68,10 @@ class FaceContext:
     shared_names: list = field(default_factory=list, repr=False)
     # element id -> (element, the ops it draws on every face, or None when that must be worked out per face)
     drawn: dict = field(default_factory=dict, repr=False)
+    # the card being drawn: its fields' cells when it came from a data sheet (`layout.blame`), else empty
+    cells: Mapping[str, Location] = field(default_factory=dict, repr=False)
+    reads: dict = field(default_factory=dict, repr=False)  # id(layout) -> (layout, its values' card fields)
+    _layout: Layout | None = field(default=None, init=False, repr=False)
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
     def art_reader(self) -> Reader:
@@ -80,11 +85,23 @@ class FaceContext:
 
     def fault(self, loc: Location, message: str, card: str) -> None:
         """An error drawing one card; the same error on many cards is reported once with a count."""
+        loc, message = self.blame(loc, message)
         self.faults.setdefault((loc, message), []).append(card)
 
     def note(self, loc: Location, message: str, card: str) -> None:
         """A warning about one card; the same warning on many cards is reported once with a count."""
+        loc, message = self.blame(loc, message)
         self.notes.setdefault((loc, message), []).append(card)
+
+    def blame(self, loc: Location, message: str) -> tuple[Location, str]:
+        """Where a problem of the face being drawn is told: the card's cell when one field of a data sheet's
+        card is to blame (`pnpgen.layout.blame`), else `loc`."""
+        if not self.cells or self._layout is None:
+            return loc, message
+        kept = self.reads.get(id(self._layout))
+        if kept is None or kept[0] is not self._layout:
+            kept = self.reads[id(self._layout)] = (self._layout, reads_of(self._layout))
+        return blamed(loc, message, self.cells, kept[1])
 
     def check_floor(self, loc: Location, ops, card: str, words: int | Callable[[], int] = 0) -> None:
         """Text a printer can hold but a player cannot read: under 6 pt (7 pt for rules text, a text of
@@ -103,18 +120,19 @@ class FaceContext:
         floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
         if smallest >= floor - 0.005:
             return
-        seen = self.small.setdefault((loc, floor), [smallest, []])
+        loc, said = self.blame(loc, "")  # a size a sheet's field gives is told at its cell
+        seen = self.small.setdefault((loc, floor, said), [smallest, []])
         seen[0] = min(seen[0], smallest)
         seen[1].append(card)
 
     def flush_notes(self, diags: Diagnostics) -> None:
-        for (loc, floor), (smallest, cards) in self.small.items():
+        for (loc, floor, said), (smallest, cards) in self.small.items():
             more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
             what = "rules text" if floor == RULES_TEXT_FLOOR else "game text"
             diags.warning(
                 loc,
                 f"{what} is set as small as {smallest:.1f} pt, under the {floor:g} pt a player reads in print, "
-                f"on {cards[0]}{more}",
+                f"on {cards[0]}{more}" + (f" {said}" if said else ""),
                 "give it a larger size (or min_size), a bigger box, or fewer words",
             )
         self.small.clear()
@@ -159,6 +177,7 @@ def draw_face(
     """Evaluate every element of `layout`; problems go to `diags` naming the card."""
     ctx = dict(names)
     ops: list = []
+    fc._layout = layout  # what a problem's place is looked up in (`FaceContext.blame`)
     try:
         with time_limit(MAX_SECONDS):  # one time backstop for the whole face
             for name, value in layout.vars:

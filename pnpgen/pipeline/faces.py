@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit_each
 from pnpgen.errors import ContentError, Diagnostics, short
+from pnpgen.layout.blame import NOBODY
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
@@ -174,6 +175,7 @@ class Painter:
         """Draw one side of a board onto `faces`; True when it failed."""
         layout = self.library.get(side.layout.layout, side.layout.loc)
         label = f"side '{side.id}' of board '{board.id}' ({side.loc.place()})"
+        fc.cells = side.value_locs if side.loc.in_sheet else NOBODY
         face = draw_face(
             layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
         )
@@ -185,6 +187,7 @@ class Painter:
     def card(self, deck: Deck, card: Card, fc: FaceContext, diags: Diagnostics, memo: dict | None = None):
         deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
         label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({card.loc.place()})"
+        fc.cells = card.value_locs if card.loc.in_sheet else NOBODY  # where a field's problem is told
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}
