@@ -55,6 +55,53 @@ def plain_text(text: str) -> str:
     return text
 
 
+def read_bounded(
+    path: Path, display: str, what: str = "", loc: Location | None = None, limit: int = MAX_BYTES
+) -> bytes:
+    """The bytes of the regular file at `path` (at most `limit`), the one bounded read of every text pnpgen opens
+    (a `Reader`'s, `source.load_file`'s, the editor's): never blocking on a pipe, a folder or device refused
+    without being read, a file that grows while read cut off. Errors are at `loc` (else the file), naming it as
+    `what 'display'`, or as "file" when the place is the file itself."""
+    loc = loc or Location(display)
+    name = f"{what} '{display}'" if what else "file"
+    try:
+        fd = os.open(path, READ_FLAGS)  # a pipe must never block the build
+    except FileNotFoundError:
+        raise ContentError.at(loc, f"{name} not found") from None
+    except OSError as exc:
+        raise ContentError.at(loc, f"cannot read {name}: {exc.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ContentError.at(loc, f"{name} is {_kind(st.st_mode)}, not a regular file; refused")
+        if st.st_size > limit:
+            raise ContentError.at(loc, f"{name} is {st.st_size:,} bytes; the limit is {limit:,}")
+        chunks, size = [], 0
+        while block := os.read(fd, 1 << 20):
+            size += len(block)
+            if size > limit:  # it grew while being read
+                raise ContentError.at(loc, f"{name} is over {limit:,} bytes")
+            chunks.append(block)
+    except OSError as exc:
+        raise ContentError.at(loc, f"cannot read {name}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def decoded(raw: bytes, display: str, what: str = "") -> str:
+    """UTF-8 text exactly as the file has it (BOM and line ends kept: `plain_text` reads it); bytes that are not
+    UTF-8 are an error at their line and column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ContentError.at(
+            Location(display, line, col), f"{what or 'file'} is not UTF-8 text (byte 0x{raw[exc.start]:02x})"
+        ) from None
+
+
 def confined(path: Path, roots: list[Path]) -> Path | None:
     """The real path of `path` when it lies inside one of `roots` (links followed at every level), else None.
 
@@ -263,33 +310,7 @@ class Reader:
         display = display_path(path)
         loc = loc or Location(display)
         real = self._confine(path, what, loc)
-        try:
-            fd = os.open(real, READ_FLAGS)  # a pipe must never block the build
-        except FileNotFoundError:
-            raise ContentError.at(loc, f"{what} '{display}' not found") from None
-        except OSError as exc:
-            raise ContentError.at(loc, f"cannot read {what} '{display}': {exc.strerror}") from None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise ContentError.at(
-                    loc, f"{what} '{display}' is {_kind(st.st_mode)}, not a regular file; refused"
-                )
-            if st.st_size > limit:
-                raise ContentError.at(
-                    loc, f"{what} '{display}' is {st.st_size:,} bytes; the limit is {limit:,}"
-                )
-            chunks, size = [], 0
-            while block := os.read(fd, 1 << 20):
-                size += len(block)
-                if size > limit:  # it grew while being read
-                    raise ContentError.at(loc, f"{what} '{display}' is over {limit:,} bytes")
-                chunks.append(block)
-        except OSError as exc:
-            raise ContentError.at(loc, f"cannot read {what} '{display}': {exc.strerror}") from None
-        finally:
-            os.close(fd)
-        data = b"".join(chunks)
+        data = read_bounded(real, display, what, loc, limit)
         digest = hashlib.sha256(data).hexdigest()
         self._digests[real] = digest
         self._note(self.key(path), digest)
@@ -300,17 +321,7 @@ class Reader:
     ) -> str:
         """UTF-8 text (a BOM is dropped, line endings made LF: `plain_text`); bytes that are not UTF-8 are an
         error at their line and column."""
-        raw = self.read_bytes(path, what, loc, limit)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-            raise ContentError.at(
-                Location(display_path(path), line, col),
-                f"{what} is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
-            ) from None
-        return plain_text(text)
+        return plain_text(decoded(self.read_bytes(path, what, loc, limit), display_path(path), what))
 
     def load_yaml(self, path: Path, what: str = "file", loc: Location | None = None):
         """A YAML file with locations (see `pnpgen.source`)."""

@@ -291,25 +291,11 @@ def load_text(text: str, display: str):
 
 
 def load_file(path: Path, display: str):
-    """Load one YAML file with locations; errors carry `display` as the file name."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ContentError.at(
-                Location(display), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
-            )
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ContentError.at(Location(display), "file not found") from None
-    except OSError as exc:
-        raise ContentError.at(Location(display), f"cannot read file: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ContentError.at(Location(display, line, 1), "file is not UTF-8 text") from None
-    from pnpgen.inputs import plain_text
+    """Load one YAML file with locations; errors carry `display` as the file name. Read as a `Reader` reads
+    (`inputs.read_bounded`), unconfined: for pnpgen's own files and the user's printers.yaml."""
+    from pnpgen.inputs import decoded, plain_text, read_bounded
 
+    text = decoded(read_bounded(path, display, limit=MAX_FILE_BYTES), display)
     return load_text(plain_text(text), display)
 
 

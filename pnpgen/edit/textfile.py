@@ -13,14 +13,13 @@ import contextlib
 import hashlib
 import os
 import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
-from pnpgen.inputs import plain_text
+from pnpgen.inputs import MAX_BYTES, decoded, plain_text, read_bounded
 
-MAX_EDIT_BYTES = 5_000_000  # the size `source` loads
+MAX_EDIT_BYTES = MAX_BYTES  # the size a build reads
 
 
 class Conflict(ContentError):
@@ -101,31 +100,14 @@ def read(path: Path, expect_digest: str | None = None) -> TextFile:
         raise ContentError.at(
             Location(display), f"this is a link; edit the file it points to ({display_path(path.resolve())})"
         )
-    try:
-        st = path.stat()
-        if not stat.S_ISREG(st.st_mode):  # a folder, a pipe, a device: never opened
-            raise ContentError.at(Location(display), "not a regular file; nothing was written")
-        size = st.st_size
-        if size > MAX_EDIT_BYTES:
-            raise ContentError.at(
-                Location(display), f"file is {size:,} bytes; the limit is {MAX_EDIT_BYTES:,}"
-            )
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ContentError.at(Location(display), "file not found") from None
-    except OSError as exc:
-        raise ContentError.at(Location(display), f"cannot read file: {exc.strerror}") from None
+    raw = read_bounded(path, display, limit=MAX_EDIT_BYTES)  # as the build reads it: bounded, a pipe refused
     if expect_digest is not None and digest(raw) != expect_digest:
         raise Conflict.at(
             Location(display),
             "the file changed on disk since it was loaded; nothing was written",
             "load it again and repeat the edit",
         )
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ContentError.at(Location(display, line, 1), "file is not UTF-8 text") from None
+    text = decoded(raw, display)
     return TextFile(path, raw, text, plain_text(text))
 
 
