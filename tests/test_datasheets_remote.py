@@ -24,13 +24,20 @@ class Site:
         self.delay = 0.0
         self.drip = 0.0
         self.hits = 0
+        self.asked: list[dict] = []  # each request's headers
         site = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 (http.server's name)
                 site.hits += 1
+                site.asked.append(dict(self.headers))
                 time.sleep(site.delay)
                 status, headers, body = site.pages.get(self.path, (404, {}, b"no"))
+                etag, modified = headers.get("ETag"), headers.get("Last-Modified")
+                if (etag and self.headers.get("If-None-Match") == etag) or (
+                    modified and self.headers.get("If-Modified-Since") == modified
+                ):
+                    status, body = 304, b""  # as a server that honours the validators answers
                 try:
                     self.send_response(status)
                     for k, v in {"Content-Length": str(len(body)), **headers}.items():
@@ -59,6 +66,12 @@ class Site:
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+@pytest.fixture(autouse=True)
+def ask_every_time(monkeypatch):
+    """These tests ask the server at every check (a window of 0 s) unless they set a window themselves."""
+    monkeypatch.setenv(remote.AGE_VARIABLE, "0")
 
 
 @pytest.fixture
@@ -251,3 +264,85 @@ def test_only_http_and_https_addresses_are_fetched(project, ref):
     assert result.exit_code == 1
     assert "content/sample/decks/heroes.yaml:9:" in result.output
     assert "error: 'cards_from' only http and https addresses are fetched" in result.output, result.output
+
+
+VALIDATORS = {
+    "etag": ("ETag", ['"v1"', '"v2"'], "If-None-Match"),
+    "last-modified": (
+        "Last-Modified",
+        ["Wed, 25 Nov 2026 10:00:00 GMT", "Thu, 26 Nov 2026 10:00:00 GMT"],
+        "If-Modified-Since",
+    ),
+}
+
+
+@pytest.mark.parametrize("validator", VALIDATORS)
+def test_an_unchanged_sheet_is_asked_conditionally_and_kept_on_304(project, site, validator):
+    header, (first, second), asks = VALIDATORS[validator]
+    url = site.url + "/s.csv"
+    site.pages["/s.csv"] = (200, {header: first}, csv_text([HEADER, *ROWS]).encode())
+    root = remote_game(project, url)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    assert asks not in site.asked[0]  # nothing kept yet: asked plainly
+    cached = remote.cache_path(root, url)
+    kept, hits = cached.read_bytes(), site.hits
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "up to date" in result.output and "rendered" not in result.output, result.output
+    assert site.hits > hits and all(a.get(asks) == first for a in site.asked[hits:])  # each answered 304
+    assert cached.read_bytes() == kept
+    # changed at the server: a new validator, the whole sheet, the deck drawn again
+    site.pages["/s.csv"] = (
+        200,
+        {header: second},
+        csv_text([HEADER, ROWS[0], ["Tide Singer", *ROWS[1][1:]]]).encode(),
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "(2 rendered, 1 up to date)" in result.output, result.output
+    assert cached.read_bytes() == site.pages["/s.csv"][2]
+
+
+def test_within_the_window_an_up_to_date_check_asks_nothing(project, site, monkeypatch):
+    import json
+
+    monkeypatch.setenv(remote.AGE_VARIABLE, "3600")
+    url = site.url + "/s.csv"
+    site.pages["/s.csv"] = (200, {}, csv_text([HEADER, *ROWS]).encode())
+    root = remote_game(project, url)
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    hits = site.hits
+    assert hits == 1  # one fetch serves the whole build
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "up to date" in result.output and "rendered" not in result.output, result.output
+    assert site.hits == hits  # no request at all
+    # changed at the server: within the window the kept copy still stands for it
+    site.pages["/s.csv"] = (200, {}, csv_text([HEADER, ROWS[0], ["Tide Singer", *ROWS[1][1:]]]).encode())
+    assert "rendered" not in run_cli("build", "--out", "out", cwd=root).output
+    assert site.hits == hits
+    # the window has passed (the copy's .meta says it was fetched two hours ago): asked again, rebuilt
+    meta = remote.cache_path(root, url).with_name(remote.cache_path(root, url).name + ".meta")
+    kept = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**kept, "fetched": kept["fetched"] - 7200}))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "(2 rendered, 1 up to date)" in result.output, result.output
+    assert site.hits == hits + 1
+
+
+def test_the_window_is_a_few_minutes_unless_set(monkeypatch):
+    monkeypatch.delenv(remote.AGE_VARIABLE)
+    assert remote.max_age() == remote.MAX_AGE == 300
+    monkeypatch.setenv(remote.AGE_VARIABLE, "90")
+    assert remote.max_age() == 90
+
+
+@pytest.mark.parametrize("value", ["soon", "-5", "inf", "nan"])
+def test_a_bad_window_is_a_located_error(project, site, monkeypatch, value):
+    monkeypatch.setenv(remote.AGE_VARIABLE, value)
+    url = site.url + "/s.csv"
+    site.pages["/s.csv"] = (200, {}, csv_text([HEADER, *ROWS]).encode())
+    result = run_cli("build", "--out", "out", cwd=remote_game(project, url))
+    assert result.exit_code == 1
+    assert (
+        f"content/sample/decks/heroes.yaml:9:13: error: data sheet '{url}' is not fetched: "
+        f"PNPGEN_SHEET_MAX_AGE must be a number of seconds from 0 (got '{value}')"
+    ) in result.output, result.output
+    assert "Traceback" not in result.output

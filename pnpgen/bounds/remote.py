@@ -5,15 +5,20 @@ then the bytes as they come) and at most `MAX_REDIRECTS` redirects, each to http
 (CSV, a zip workbook, an XLS file) is sniffed from its bytes (`kind`), never taken from the server's word.
 
 Each fetch is kept in the project's `.pnpgen/sheets/` folder (beside `content/`), one file per URL named by the
-URL's digest, written whole or not at all. A build records the sheet as the input `url:<URL>` with the digest of
-its bytes; the freshness check fetches it again (`digest_now`), so a changed remote sheet rebuilds and an
-unchanged one does not. Offline (or any failed fetch), the cached copy is used with a warning; with no cached
-copy, the failure is the error. Standard library only, like the rest of `bounds`.
+URL's digest, written whole or not at all, and beside it (`.meta`) when it was fetched and the validators the
+server gave (`ETag`, `Last-Modified`). A build records the sheet as the input `url:<URL>` with the digest of its
+bytes. A copy fetched less than `MAX_AGE` seconds ago (`PNPGEN_SHEET_MAX_AGE` sets it; 0 asks every time) is
+taken as the sheet without a request; an older one is asked again conditionally (`If-None-Match`,
+`If-Modified-Since`): `304 Not Modified` keeps it, anything else is fetched whole. So a changed remote sheet
+rebuilds, and an up-to-date check within the window costs no request. Offline (or any failed fetch), the cached
+copy is used with a warning; with no cached copy, the failure is the error. Standard library only, like the
+rest of `bounds`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from pathlib import Path
@@ -26,6 +31,8 @@ MAX_BYTES = 5_000_000  # as a content file (inputs.MAX_BYTES)
 TIMEOUT = 20.0  # seconds to connect, and between two blocks of the answer
 WHOLE = 3  # the whole answer within this many TIMEOUTs (a server that drips bytes is cut off)
 MAX_REDIRECTS = 5
+MAX_AGE = 300.0  # seconds a fetched copy is taken as the sheet without asking the server again
+AGE_VARIABLE = "PNPGEN_SHEET_MAX_AGE"  # sets MAX_AGE (seconds, 0: ask every time)
 
 
 def is_url(text: object) -> bool:
@@ -47,6 +54,16 @@ def kind(data: bytes) -> str:
 
 def fetch(url: str, timeout: float | None = None, limit: int | None = None) -> bytes:
     """The bytes at `url`, bounded; any failure is `Refused` saying what happened."""
+    data, _ = answer(url, {}, timeout, limit)
+    assert data is not None  # asked without validators: never "not modified"
+    return data
+
+
+def answer(
+    url: str, validators: dict[str, str], timeout: float | None = None, limit: int | None = None
+) -> tuple[bytes | None, dict[str, str]]:
+    """(the bytes at `url`, the validators it came with), or (None, {}) when the server answers 304 to the
+    `validators` (`etag`, `modified`) of the copy kept; bounded, any failure `Refused` saying what happened."""
     timeout = TIMEOUT if timeout is None else timeout
     limit = MAX_BYTES if limit is None else limit
     import urllib.error  # here: the freshness check imports this module for every game
@@ -65,21 +82,32 @@ def fetch(url: str, timeout: float | None = None, limit: int | None = None) -> b
         raise Refused("is not an http or https address")
     opener = urllib.request.build_opener(Redirects())
     deadline = time.monotonic() + timeout * WHOLE
-    request = urllib.request.Request(url, headers={"User-Agent": "pnpgen"})
+    headers = {"User-Agent": "pnpgen"}
+    if validators.get("etag"):
+        headers["If-None-Match"] = validators["etag"]
+    if validators.get("modified"):
+        headers["If-Modified-Since"] = validators["modified"]
+    request = urllib.request.Request(url, headers=headers)
     try:
-        with opener.open(request, timeout=timeout) as answer:
-            size = answer.headers.get("Content-Length")
+        with opener.open(request, timeout=timeout) as got:
+            size = got.headers.get("Content-Length")
             if size is not None and size.isdigit() and int(size) > limit:
                 raise Refused(f"is {int(size):,} bytes; the limit is {limit:,}")
             chunks, total = [], 0
-            while block := answer.read1(1 << 14):  # what has come, not a full block
+            while block := got.read1(1 << 14):  # what has come, not a full block
                 if time.monotonic() > deadline:
                     raise Refused(f"took over {timeout * WHOLE:g} s to arrive")
                 total += len(block)
                 if total > limit:
                     raise Refused(f"is over {limit:,} bytes; the limit is {limit:,}")
                 chunks.append(block)
+            given = {
+                "etag": got.headers.get("ETag") or "",
+                "modified": got.headers.get("Last-Modified") or "",
+            }
     except urllib.error.HTTPError as exc:
+        if exc.code == 304 and validators:
+            return None, {}
         if 300 <= exc.code < 400:
             away = "not allowed" in str(exc.msg)  # urllib's word for a redirect to another kind of address
             raise Refused(
@@ -90,7 +118,7 @@ def fetch(url: str, timeout: float | None = None, limit: int | None = None) -> b
         raise Refused(f"cannot be fetched ({_reason(exc.reason)})") from None
     except (TimeoutError, OSError) as exc:
         raise Refused(f"cannot be fetched ({_reason(exc)})") from None
-    return b"".join(chunks)
+    return b"".join(chunks), {k: v for k, v in given.items() if v}
 
 
 def _reason(exc: object) -> str:
@@ -99,18 +127,43 @@ def _reason(exc: object) -> str:
     return str(getattr(exc, "strerror", None) or exc)
 
 
-def get(url: str, project: Path) -> tuple[bytes, str]:
-    """(the sheet's bytes, a warning or ""): fetched and cached, or the cached copy when the fetch failed.
-    A failed fetch with nothing cached is `Refused`."""
-    path = cache_path(project, url)
+def max_age() -> float:
+    """Seconds a fetched copy stands for the sheet without a request: `PNPGEN_SHEET_MAX_AGE`, else `MAX_AGE`."""
+    given = os.environ.get(AGE_VARIABLE, "").strip()
+    if not given:
+        return MAX_AGE
     try:
-        data = fetch(url)
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise Refused(f"is not fetched: {AGE_VARIABLE} must be a number of seconds from 0 (got {given!r})")
+    return seconds
+
+
+def get(url: str, project: Path) -> tuple[bytes, str]:
+    """(the sheet's bytes, a warning or ""): the copy kept when it is younger than `max_age()`, else asked again
+    (conditionally when a copy is kept: a 304 keeps it), or the copy kept when the fetch failed. A failed fetch
+    with nothing cached is `Refused`."""
+    path = cache_path(project, url)
+    window = max_age()
+    cached = _cached(path)
+    meta = _meta(path) if cached is not None else {}
+    fetched = meta.get("fetched")
+    if cached is not None and isinstance(fetched, (int, float)) and 0 <= time.time() - fetched < window:
+        return cached, ""
+    validators = {k: v for k, v in meta.items() if k in ("etag", "modified") and isinstance(v, str)}
+    try:
+        data, given = answer(url, validators if cached is not None else {})
     except Refused as exc:
-        cached = _cached(path)
         if cached is None:
             raise Refused(f"{exc.message}, and no copy of it is cached in {CACHE.as_posix()}/") from None
         return cached, f"{exc.message}; the copy cached in {CACHE.as_posix()}/{path.name} is used"
-    _keep(path, data)
+    if data is None:  # not modified: the copy kept is the sheet, asked again after another window
+        assert cached is not None
+        _keep(path, cached, validators)
+        return cached, ""
+    _keep(path, data, given)
     return data, ""
 
 
@@ -133,15 +186,31 @@ def _cached(path: Path) -> bytes | None:
         return None
 
 
-def _keep(path: Path, data: bytes) -> None:
-    """Written whole or not at all (a temporary file renamed over the old copy); a cache that cannot be written
-    only means no offline copy."""
+def _meta(path: Path) -> dict:
+    """What was kept with a copy: when it was fetched (seconds since the epoch) and its validators; {} if none."""
     try:
-        if _cached(path) == data:
-            return
+        with open(_meta_path(path), "rb") as fh:
+            meta = json.loads(fh.read(10_000))
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _meta_path(path: Path) -> Path:
+    return path.with_name(path.name + ".meta")
+
+
+def _keep(path: Path, data: bytes, validators: dict[str, str]) -> None:
+    """The copy and its `.meta` (now, the validators), each written whole or not at all (a temporary file renamed
+    over the old one); a cache that cannot be written only means no offline copy and a request next time."""
+    meta = json.dumps({"fetched": time.time(), **validators}, sort_keys=True).encode()
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(path.name + f".{os.getpid()}.part")
-        part.write_bytes(data)
-        os.replace(part, path)
+        for where, what in ((path, data), (_meta_path(path), meta)):
+            if where == path and _cached(path) == data:
+                continue
+            part = where.with_name(where.name + f".{os.getpid()}.part")
+            part.write_bytes(what)
+            os.replace(part, where)
     except OSError:
         return
