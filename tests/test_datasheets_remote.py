@@ -314,6 +314,10 @@ def test_within_the_window_an_up_to_date_check_asks_nothing(project, site, monke
     result = run_cli("build", "--out", "out", cwd=root)
     assert "up to date" in result.output and "rendered" not in result.output, result.output
     assert site.hits == hits  # no request at all
+    from pnpgen.commands.build import answer_unchanged  # `pnpgen build`'s fast path: no request either
+
+    assert answer_unchanged(["build", "--content", str(root / "content"), "--out", str(root / "out")])
+    assert site.hits == hits
     # changed at the server: within the window the kept copy still stands for it
     site.pages["/s.csv"] = (200, {}, csv_text([HEADER, ROWS[0], ["Tide Singer", *ROWS[1][1:]]]).encode())
     assert "rendered" not in run_cli("build", "--out", "out", cwd=root).output
