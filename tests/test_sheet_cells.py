@@ -113,7 +113,7 @@ def test_a_drawing_error_names_the_fields_cell(project, sheet, kind):
     root = make(project, sheet, [GOOD, GOOD, spoiled])  # the bad card is row 4
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1, result.output
-    line = next(x for x in result.output.splitlines() if ": error: " in x and words in x)
+    line = next(x for x in result.output.splitlines() if words in x and f"(field '{column}'" in x)
     assert line.startswith(f"{cell(sheet, 4, col)}: error: "), result.output
     assert f"(field '{column}', used at content/sample/layouts/cells.yaml:" in line
     assert "Traceback" not in result.output
