@@ -86,10 +86,10 @@ CASES = {
         "icon reaches outside the safe zone",
     ),
     "small text": (
-        "  - {id: tiny, type: text, x: 5, y: 40, w: 50, h: 8, text: Tiny, size: 4, min_size: 4}\n",
+        "  - {id: tiny, type: text, x: 5, y: 40, w: 50, h: 8, text: Tiny, size: 6.5}\n",
         "small-text",
         "tiny",
-        "game text is set as small as 4.0 pt, under the 6 pt a player reads in print",
+        "text is drawn as small as 6.5 pt, under the 7 pt a print shop recommends",
     ),
 }
 

@@ -8,7 +8,7 @@ type of element draws, and which keys it takes, is declared in its own module of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -27,9 +27,8 @@ if TYPE_CHECKING:
     from pnpgen.layout.spec import Element, Layout
 
 MAX_REPEAT = 1_000
-GAME_TEXT_FLOOR = 6.0  # pt: names, numbers, labels on a printed piece
-RULES_TEXT_FLOOR = 7.0  # pt: text a player reads as a rule (a sentence: RULES_WORDS words or more)
-RULES_WORDS = 6
+TEXT_WARN_PT = 7.0  # pt: the smallest text a print shop recommends; under it, a warning at the element
+TEXT_ERROR_PT = 6.0  # pt: under it, an error (the build fails) unless the element says `small_text: allowed`
 MAX_OPS = 20_000  # shapes one face may draw: repeats are bounded in product, not only one by one
 _AREA = Area()
 _UNSET: Any = object()
@@ -103,38 +102,37 @@ class FaceContext:
             kept = self.reads[id(self._layout)] = (self._layout, reads_of(self._layout))
         return blamed(loc, message, self.cells, kept[1])
 
-    def check_floor(self, loc: Location, ops, card: str, words: int | Callable[[], int] = 0) -> None:
-        """Text a printer can hold but a player cannot read: under 6 pt (7 pt for rules text, a text of
-        RULES_WORDS words or more) is a warning at the element, reported once with the smallest size drawn.
-        `words` may be a function, counted only when a size is under the higher floor."""
-        sizes = [op.size for op in ops if isinstance(op, Text) and op.text.strip()]
-        if not sizes:
+    def check_size(self, el: Element, ops, card: str) -> None:
+        """Text set on a face under TEXT_WARN_PT is a warning, under TEXT_ERROR_PT an error, at the element's
+        text size key (`ElementType.text_size`), reported once with the smallest size drawn (after any shrinking
+        to fit) and the cards it is on; an element with `small_text: allowed` is meant so."""
+        if el.small_text == "allowed":
             return
-        smallest = min(sizes)
-        if (
-            smallest >= max(RULES_TEXT_FLOOR, GAME_TEXT_FLOOR) - 0.005
-        ):  # over both floors: words cannot matter
+        smallest = min((op.size for op in ops if type(op) is Text and op.text.strip()), default=TEXT_WARN_PT)
+        if smallest >= TEXT_WARN_PT - 0.005:
             return
-        if callable(words):
-            words = words()
-        floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
-        if smallest >= floor - 0.005:
-            return
+        key = el.definition.text_size
+        loc = el.props[key].loc if key in el.props else el.loc
         loc, said = self.blame(loc, "")  # a size a sheet's field gives is told at its cell
-        seen = self.small.setdefault((loc, floor, said), [smallest, []])
+        seen = self.small.setdefault((loc, smallest < TEXT_ERROR_PT - 0.005, said), [smallest, []])
         seen[0] = min(seen[0], smallest)
         seen[1].append(card)
 
     def flush_notes(self, diags: Diagnostics) -> None:
-        for (loc, floor, said), (smallest, cards) in self.small.items():
+        for (loc, error, said), (smallest, cards) in self.small.items():
             more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
-            what = "rules text" if floor == RULES_TEXT_FLOOR else "game text"
-            diags.warning(
-                loc,
-                f"{what} is set as small as {smallest:.1f} pt, under the {floor:g} pt a player reads in print, "
-                f"on {cards[0]}{more}" + (f" {said}" if said else ""),
-                "give it a larger size (or min_size), a bigger box, or fewer words",
+            where = f" {said}" if said else ""
+            drawn = f"text is drawn as small as {smallest:.1f} pt, under the "
+            hint = (
+                "the size drawn (after shrinking to fit) counts: give it a larger size or min_size, or a bigger "
+                "box; or `small_text: allowed` at the element if it is meant so"
             )
+            if error:
+                diags.error(loc, drawn + f"{TEXT_ERROR_PT:g} pt floor, on {cards[0]}{more}{where}", hint)
+            else:
+                diags.warning(
+                    loc, drawn + f"{TEXT_WARN_PT:g} pt a print shop recommends, on {cards[0]}{more}{where}", hint
+                )
         self.small.clear()
         for (loc, message), cards in self.faults.items():
             more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
@@ -196,6 +194,7 @@ def draw_face(
                     drawn[id(el)] = (el, tuple(ops[start:]) if _said(fc, diags) == said else None)
                 else:
                     _element(el, ctx, fc, ops, card_label, diags)
+                    fc.check_size(el, ops[start:], card_label)  # every element that sets text: its size
                 if len(ops) > start:
                     spans.append((start, len(ops), el))
                 if len(ops) > MAX_OPS:

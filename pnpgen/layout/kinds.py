@@ -282,10 +282,11 @@ ICON = IconName()
 class ElementType:
     """One type of layout element, declared in one place (a module of `pnpgen.layout.elements`).
 
-    `keys` maps each key the type takes (besides `type`, `id`, `when`, `for_each`, `as`) to its kind;
+    `keys` maps each key the type takes (besides the common ones: `elements.COMMON_KEYS`) to its kind;
     `required` lists those it cannot do without; `area` says that `x y w h` may be replaced by `area`;
     `draw(p, fc, ops, label, diags)` appends the element's draw operations to `ops`; `example` and `draws` are one
-    element of the type and what it draws, which `tests/test_elements.py` draws for every type."""
+    element of the type and what it draws, which `tests/test_elements.py` draws for every type; `text_size` names
+    the key a text size warning is located at (`draw.FaceContext.check_size`)."""
 
     name: str
     keys: Mapping[str, Kind]
@@ -294,6 +295,7 @@ class ElementType:
     area: bool = False
     example: str = ""  # one element of this type, as YAML (a flow mapping): tests draw it
     draws: tuple[str, ...] = ()  # the kinds of draw operation the example gives, in order (`faces.py` names)
+    text_size: str | None = None  # the key giving the size of the text it sets; None: it sets no text
 
 
 # Keys many element types share.

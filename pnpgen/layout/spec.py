@@ -37,6 +37,7 @@ class Element:
     loc: Location
     definition: ElementType  # what the type takes and how it draws (`pnpgen.layout.elements`)
     overlap: str | None = None  # "allowed": meant to overlap (no layout warning names it)
+    small_text: str | None = None  # "allowed": text meant to be set under the size floors (draw.check_size)
 
 
 @dataclass(frozen=True)
@@ -209,9 +210,15 @@ class LayoutLibrary:
             )
             return None
         allowed = set(COMMON_KEYS) | set(definition.keys)
+        if definition.text_size is None:  # `small_text: allowed` is for what sets text
+            allowed.discard("small_text")
         ok = True
         for key in raw:
-            if key not in allowed:
+            if key == "small_text" and key not in allowed:
+                sets = ", ".join(sorted(n for n, t in TYPES.items() if t.text_size))
+                diags.error(raw.key_loc(key), f"a {etype} element sets no text: 'small_text' is for {sets}")
+                ok = False
+            elif key not in allowed:
                 diags.error(
                     raw.key_loc(key),
                     f"unknown key '{key}' in {etype} element",
@@ -241,9 +248,10 @@ class LayoutLibrary:
                         ok = False
         if not ok:
             return None
-        if "overlap" in raw and raw["overlap"] != "allowed":
-            diags.error(raw.loc_of("overlap"), f"'overlap' takes only 'allowed' (got {raw['overlap']!r})")
-            return None
+        for key in ("overlap", "small_text"):
+            if key in raw and raw[key] != "allowed":
+                diags.error(raw.loc_of(key), f"'{key}' takes only 'allowed' (got {raw[key]!r})")
+                return None
         if "id" in raw and (
             not isinstance(raw["id"], str) or not raw["id"].strip() or not raw["id"].isprintable()
         ):
@@ -263,6 +271,7 @@ class LayoutLibrary:
             loc,
             definition,
             raw.get("overlap"),
+            raw.get("small_text"),
         )
 
 

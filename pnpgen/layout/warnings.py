@@ -1,11 +1,12 @@
 """Layout warnings: what a designer sees only by looking, found on every drawn face. Text overlapping another
 element's text; an element hidden under a later opaque one (a filled rectangle or ellipse, a JPEG picture);
-text or icons outside the safe zone; text set under the size a player reads in print.
+text or icons outside the safe zone; text set under the size a print shop recommends.
 
-The build reports the first two through `note_overlaps` (called by `draw.draw_face`; the safe zone and the
-size floor are reported by the elements that draw text and icons); `face_warnings` gives all four for one face,
-each with the boxes of the elements concerned, for the editor's page. An element with `overlap: allowed` is
-meant to overlap: neither check names it. Boxes are in points from the trim's top-left corner, y downwards.
+The build reports the first two through `note_overlaps` (called by `draw.draw_face`; the safe zone by the
+elements that draw text and icons, the text size by `draw.FaceContext.check_size`); `face_warnings` gives all
+four for one face, each with the boxes of the elements concerned, for the editor's page. An element with
+`overlap: allowed` is meant to overlap: neither check names it; one with `small_text: allowed` is not named
+for its text size. Boxes are in points from the trim's top-left corner, y downwards.
 """
 
 from __future__ import annotations
@@ -237,8 +238,7 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
     """Every layout warning of one drawn face, with the elements' boxes (for the editor's page). `spans` are the
     face's `FaceContext.origins[face][0]`: draw with `origins` given (`Painter.deck(deck, diags, origins={})`,
     or `fc = painter.context(deck); fc.origins = {}`); `fc` gives the safe zone, the size and the icons."""
-    from pnpgen.layout.draw import GAME_TEXT_FLOOR, RULES_TEXT_FLOOR, RULES_WORDS, outside_safe
-    from pnpgen.layout.elements.text import plain_words
+    from pnpgen.layout.draw import TEXT_ERROR_PT, TEXT_WARN_PT, outside_safe
 
     parts = parts_of(face.ops, spans, fc.icons)
     out = overlaps(parts)
@@ -258,17 +258,18 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
                 )
             )
         sizes = [op.size for op in shown if type(op) is Text and op.text.strip()]
-        if sizes:
-            words = len(plain_words(" ".join(op.text for op in shown if type(op) is Text)))
-            floor = RULES_TEXT_FLOOR if words >= RULES_WORDS else GAME_TEXT_FLOOR
-            if min(sizes) < floor - 0.005:
-                out.append(
-                    LayoutWarning(
-                        "small-text",
-                        f"{'rules' if floor == RULES_TEXT_FLOOR else 'game'} text is set as small as "
-                        f"{min(sizes):.1f} pt, under the {floor:g} pt a player reads in print",
-                        el.loc,
-                        _xywh(part.box),
-                    )
+        if sizes and min(sizes) < TEXT_WARN_PT - 0.005 and getattr(el, "small_text", None) != "allowed":
+            under = (
+                f"{TEXT_ERROR_PT:g} pt floor (the build fails)"
+                if min(sizes) < TEXT_ERROR_PT - 0.005
+                else f"{TEXT_WARN_PT:g} pt a print shop recommends"
+            )
+            out.append(
+                LayoutWarning(
+                    "small-text",
+                    f"text is drawn as small as {min(sizes):.1f} pt, under the {under}",
+                    el.loc,
+                    _xywh(part.box),
                 )
+            )
     return out

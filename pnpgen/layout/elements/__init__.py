@@ -14,7 +14,7 @@ import pkgutil
 
 from pnpgen.layout.kinds import ElementType, Kind
 
-COMMON_KEYS = ("type", "id", "when", "for_each", "as", "overlap")
+COMMON_KEYS = ("type", "id", "when", "for_each", "as", "overlap", "small_text")
 
 
 def _check(module: str, t: ElementType) -> None:
@@ -27,6 +27,8 @@ def _check(module: str, t: ElementType) -> None:
     problems += [f"key '{k}' is not a Kind" for k, kind in t.keys.items() if not isinstance(kind, Kind)]
     if not t.example or not t.draws:
         problems.append("gives no example (and the operations it draws) for the tests to draw")
+    if t.text_size is not None and t.text_size not in t.keys:
+        problems.append(f"names '{t.text_size}' as its text size, which it does not declare")
     if t.area and not {"area", "x", "y", "w", "h"} <= set(t.keys):
         problems.append("takes an area but not all of area, x, y, w, h")
     if problems:

@@ -82,7 +82,6 @@ def cell_polygons(shape: str, cols: int, rows: int, x: float, y: float, w: float
 
 
 def draw(p, fc, ops, label, diags) -> None:
-    first = len(ops)  # this element's own operations start here
     x, y, w, h = p.box()
     shape = p.get("shape")
     cols, rows = int(p.get("cols")), int(p.get("rows"))
@@ -117,7 +116,6 @@ def draw(p, fc, ops, label, diags) -> None:
         ops.append(
             Text(cx - unit_width(text, font) * size / 2, cy + ascent * size * 0.35, font, size, colour, text)
         )
-    fc.check_floor(p.el.loc, ops[first:], label)
 
 
 def _cell_centre(pts, shape, scale):
@@ -154,4 +152,5 @@ TYPE = ElementType(
     required=("x", "y", "w", "h", "cols", "rows"),
     example="{type: cells, x: 5, y: 5, w: 40, h: 40, cols: 2, rows: 1, icons: [[1, 0, fire]], labels: [[0, 0, A]]}",  # for tests/test_elements.py: every type draws its example
     draws=("Polygon", "Polygon", "Icon", "Text"),
+    text_size="size",
 )

@@ -46,7 +46,6 @@ FOLD_DASH = (3.0, 2.0)
 
 
 def draw(p, fc, ops, label_, diags) -> None:
-    first = len(ops)
     die = p.get("die")
     shapes, tabbed = NETS[die]
     s, x0, y0 = p.get("size"), p.get("x"), p.get("y")
@@ -80,7 +79,6 @@ def draw(p, fc, ops, label_, diags) -> None:
         ops.append(Line(a[0], a[1], b[0], b[1], cut, sw, FOLD_DASH if n > 1 else ()))
     for poly, spec in zip(polys, faces):
         _content(p, die, poly, spec, s, ops)
-    fc.check_floor(p.el.loc, ops[first:], label_)
 
 
 def _key(point):
@@ -149,4 +147,5 @@ TYPE = ElementType(
     required=("x", "y", "faces"),
     example="{type: die-net, x: 5, y: 5, size: 8, die: d4, faces: [{}, {}, {}, {}]}",  # for tests/test_elements.py: every type draws its example
     draws=("Polygon",) * 7 + ("Line",) * 9,
+    text_size="label_size",
 )

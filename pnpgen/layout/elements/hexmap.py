@@ -18,7 +18,6 @@ _COMPASS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 
 def draw(p, fc, ops, label_, diags) -> None:
-    first = len(ops)
     orient, system = p.get("orient"), p.get("coords")
     size = p.get("size")
     x0, y0 = p.get("x"), p.get("y")
@@ -41,7 +40,6 @@ def draw(p, fc, ops, label_, diags) -> None:
         for path in hexes.coastlines(orient, size, x0, y0, land):
             ops.append(Polygon(tuple(path), None, coast, p.get("coast_width")))
     _piers(p, orient, system, size, x0, y0, cells, land, ops)
-    fc.check_floor(p.el.loc, ops[first:], label_)
 
 
 def _cells(p, system):
@@ -161,4 +159,5 @@ TYPE = ElementType(
     required=("x", "y", "cells"),
     example="{type: hexmap, x: 10, y: 10, size: 5, cells: [[0, 0]], coast: '#1f4e79', piers: [{cell: [0, 0], side: e}]}",  # for tests/test_elements.py: every type draws its example
     draws=("Polygon", "Polygon", "Line"),
+    text_size="label_size",
 )

@@ -62,7 +62,6 @@ def draw(p, fc, ops, label, diags) -> None:
             if lost:
                 codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
                 fc.note(p.loc("text"), f"the font {op.font} has no {codes}; it would not print", label)
-    fc.check_floor(p.loc("size"), fitted.ops, label, lambda: len(plain_words(text)))
     if outside_safe(fitted.ops, fc):
         fc.note(
             p.el.loc,
@@ -70,13 +69,6 @@ def draw(p, fc, ops, label, diags) -> None:
             label,
         )
     ops.extend(fitted.ops)
-
-
-def plain_words(text: str) -> list[str]:
-    """The words of a text as a player reads them: markup and icon names ({name}) left out."""
-    import re
-
-    return [w for w in re.sub(r"\{[^}]*\}|[*_]", " ", text).split() if any(ch.isalnum() for ch in w)]
 
 
 def _short(text: str) -> str:
@@ -100,4 +92,5 @@ TYPE = ElementType(
     required=("x", "y", "w", "h", "text"),
     example="{type: text, x: 5, y: 5, w: 40, h: 10, text: Hello, align: center}",  # for tests/test_elements.py: every type draws its example
     draws=("Text",),
+    text_size="size",
 )

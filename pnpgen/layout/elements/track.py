@@ -33,7 +33,6 @@ def track_positions(count: int, x: float, y: float, w: float, h: float):
 
 
 def draw(p, fc, ops, label, diags) -> None:
-    first = len(ops)  # this element's own operations start here
     x, y, w, h = p.box()
     count = int(p.get("count"))
     start = int(p.get("start"))
@@ -47,7 +46,7 @@ def draw(p, fc, ops, label, diags) -> None:
     sw = p.get("stroke_width")
     font = p.get("font")
     colour = p.get("color") or "#000000"
-    size = min(s / 2.2, 18.0)
+    size = p.get("label_size") if p.given("label_size") else min(s / 2.2, 18.0)
     ascent, _ = vertical_metrics(font)
     for i, (px, py) in enumerate(pos):
         n = start + i
@@ -63,7 +62,6 @@ def draw(p, fc, ops, label, diags) -> None:
                 text,
             )
         )
-    fc.check_floor(p.el.loc, ops[first:], label)
 
 
 TYPE = ElementType(
@@ -78,10 +76,12 @@ TYPE = ElementType(
         "every": Number(1, 1000, 5),
         "highlight": Colour("#e7d3a1"),
         "font": FontName("sans-bold"),
+        "label_size": Length("pt", None, "positive"),
         "color": Colour("black"),
     },
     draw=draw,
     required=("x", "y", "w", "h", "count"),
     example="{type: track, x: 5, y: 5, w: 50, h: 70, count: 3, start: 1}",  # for tests/test_elements.py: every type draws its example
     draws=("Rect", "Text", "Rect", "Text", "Rect", "Text"),
+    text_size="label_size",
 )
