@@ -99,6 +99,7 @@ def test_text_under_6_pt_fails_the_build_and_keeps_the_last_good_output(tmp_path
     m = re.search(r"layouts/f\.yaml:(\d+):\d+: error: text is drawn as small as 5\.5 pt", result.output)
     assert m and int(m.group(1)) == line, result.output
     assert "on card 1 'Alpha' of deck 'd'" in result.output
+    assert f"give it a larger '{TYPES[etype].text_size}'" in result.output  # the hint names the key to change
     assert "Traceback" not in result.output
     assert {p.name: p.read_bytes() for p in (out / "g").iterdir() if p.is_file()} == before
 

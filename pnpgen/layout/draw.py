@@ -113,20 +113,22 @@ class FaceContext:
             return
         key = el.definition.text_size
         loc = el.props[key].loc if key in el.props else el.loc
+        fix = (
+            f"a larger '{key}'" if key in el.props else f"a '{key}' (else worked out from the element's size)"
+        )
+        if "min_size" in el.definition.keys:
+            fix = f"a larger '{key}' or 'min_size', or a bigger box"
         loc, said = self.blame(loc, "")  # a size a sheet's field gives is told at its cell
-        seen = self.small.setdefault((loc, smallest < TEXT_ERROR_PT - 0.005, said), [smallest, []])
+        seen = self.small.setdefault((loc, smallest < TEXT_ERROR_PT - 0.005, fix, said), [smallest, []])
         seen[0] = min(seen[0], smallest)
         seen[1].append(card)
 
     def flush_notes(self, diags: Diagnostics) -> None:
-        for (loc, error, said), (smallest, cards) in self.small.items():
+        for (loc, error, fix, said), (smallest, cards) in self.small.items():
             more = f" and {len(cards) - 1} more" if len(cards) > 1 else ""
             where = f" {said}" if said else ""
             drawn = f"text is drawn as small as {smallest:.1f} pt, under the "
-            hint = (
-                "the size drawn (after shrinking to fit) counts: give it a larger size or min_size, or a bigger "
-                "box; or `small_text: allowed` at the element if it is meant so"
-            )
+            hint = f"the size drawn counts, after shrinking to fit: give it {fix}; or small_text: allowed if meant so"
             if error:
                 diags.error(loc, drawn + f"{TEXT_ERROR_PT:g} pt floor, on {cards[0]}{more}{where}", hint)
             else:
