@@ -161,3 +161,16 @@ def test_the_allow_key_is_checked(tmp_path, line, message):
     layout.write_text(layout.read_text() + rect + line)
     result = _build(content, tmp_path / "out")
     assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_a_size_worked_out_from_the_element_is_held_at_its_line(tmp_path):
+    """A d4's labels, with no label_size, are sized from its faces: a small net sets them under 6 pt."""
+    content, _ = _game(tmp_path, "die-net", 7)
+    layout = content / "g" / "layouts" / "f.yaml"
+    layout.write_text(
+        layout.read_text().replace("    size: 8\n", "    size: 6\n").replace("    label_size: 7\n", "")
+    )
+    result = _build(content, tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert re.search(r"f\.yaml:2:\d+: error: text is drawn as small as 5\.1 pt", result.output), result.output
+    assert "give it a 'label_size' (else worked out from the element's size)" in result.output
