@@ -123,7 +123,7 @@ def test_a_drawing_error_names_the_fields_cell(project, sheet, kind):
 # each kind of warning a field's value can cause: (column, the value, the words the warning holds)
 WARNINGS = {
     "glyph": ("name", "Ash \ue000", "U+E000"),
-    "small text": ("small", 4, "is set as small as 4.0 pt"),
+    "small text": ("small", 6.5, "is drawn as small as 6.5 pt"),
 }
 
 
