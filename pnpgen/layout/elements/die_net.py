@@ -7,8 +7,11 @@ import math
 from collections.abc import Mapping
 
 from pnpgen.faces import Ellipse, Line, Polygon
+from pnpgen.layout.draw import DrawProblem
+from pnpgen.layout.elements import _nets as nets
 from pnpgen.layout.elements._place import AnyList, icon, label
 from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontName, Length, Text
+from pnpgen.units import mm
 
 H = math.sqrt(3) / 2
 # Each die: its faces' corners in face sides (clockwise on the page, y down), in the order the `faces` list
@@ -32,6 +35,9 @@ NETS = {
         ((1, 0), (2, 2), (3, 1)),
     ),
 }
+for _die, (_sides, _full, _tree) in nets.TREES.items():  # the others unfolded, a tab on one side of each pair
+    _shapes = nets.unfold(_sides, _tree)
+    NETS[_die] = (tuple(tuple(f) for f in _shapes), tuple(b for _, b in nets.glued(_shapes, _full)))
 _FACE_KEYS = ("label", "icon", "fill", "pips")
 # pips of 1 to 6 on a 3 x 3 grid of a square face (column, row)
 PIPS = {
@@ -56,16 +62,25 @@ def draw(p, fc, ops, label_, diags) -> None:
         fill = p.parse(COLOUR, spec["fill"], "faces") if "fill" in spec else p.get("fill")
         ops.append(Polygon(tuple(poly), fill, None, 0))
     depth = p.get("tab")
+    _fits(p, fc, polys, tabbed, depth)
+    angles = nets.corner_angles(polys)
     for f, i in tabbed:
         (ax, ay), (bx, by) = polys[f][i], polys[f][(i + 1) % len(polys[f])]
         ln = math.hypot(bx - ax, by - ay)
         dx, dy = (bx - ax) / ln, (by - ay) / ln
         nx, ny = dy, -dx  # outward: corners run clockwise on the page
-        inset = min(depth, ln / 3)
+        # each end slants in, no wider than three quarters of the gap outside the net at that corner, so a tab
+        # stays out of the face across a narrow notch (a d12's is 36 degrees)
+        ins = [
+            max(min(depth, ln / 3), depth / math.tan(math.radians(min(89.0, 0.75 * (360 - angles[_key(c)])))))
+            for c in ((ax, ay), (bx, by))
+        ]
+        shrink = min(1.0, 0.9 * ln / (ins[0] + ins[1]))
+        d, ia, ib = depth * shrink, ins[0] * shrink, ins[1] * shrink
         tab = (
             (ax, ay),
-            (ax + nx * depth + dx * inset, ay + ny * depth + dy * inset),
-            (bx + nx * depth - dx * inset, by + ny * depth - dy * inset),
+            (ax + nx * d + dx * ia, ay + ny * d + dy * ia),
+            (bx + nx * d - dx * ib, by + ny * d - dy * ib),
             (bx, by),
         )
         ops.append(Polygon(tab, p.get("tab_fill"), cut, sw))
@@ -81,8 +96,26 @@ def draw(p, fc, ops, label_, diags) -> None:
         _content(p, die, poly, spec, s, ops)
 
 
-def _key(point):
-    return round(point[0] * 1000), round(point[1] * 1000)
+def _fits(p, fc, polys, tabbed, depth) -> None:
+    """The net and its tabs inside the face's bleed box, or an error at the element saying by how much."""
+    xs = [x for poly in polys for x, _ in poly]
+    ys = [y for poly in polys for _, y in poly]
+    if tabbed:  # a tab reaches at most its depth beyond the faces
+        xs += [min(xs) - depth, max(xs) + depth]
+        ys += [min(ys) - depth, max(ys) + depth]
+    b = fc.bleed_pt
+    box = (-b, -b, fc.width_pt + b, fc.height_pt + b)
+    if min(xs) < box[0] - 0.01 or min(ys) < box[1] - 0.01 or max(xs) > box[2] + 0.01 or max(ys) > box[3] + 0.01:
+        w, h = mm(max(xs) - min(xs)), mm(max(ys) - min(ys))
+        raise DrawProblem(
+            p.el.loc,
+            f"the {p.get('die')} net with its tabs is {w:.1f} x {h:.1f} mm from ({mm(min(xs)):.1f}, "
+            f"{mm(min(ys)):.1f}) mm: it does not fit the {mm(fc.width_pt):.1f} x {mm(fc.height_pt):.1f} mm face "
+            "and its bleed; move it or give a smaller 'size'",
+        )
+
+
+_key = nets.key
 
 
 def _faces(p, die, count):
@@ -113,16 +146,10 @@ def _content(p, die, poly, spec, s, ops) -> None:
         for c, row in PIPS[spec["pips"]]:
             px, py = poly[0][0] + s * (0.25 + 0.25 * c), poly[0][1] + s * (0.25 + 0.25 * row)
             ops.append(Ellipse(px - r, py - r, 2 * r, 2 * r, ink, None, 0))
+    big = len(poly) > 3  # a square or a pentagon holds more than a triangle
     if spec.get("icon"):
-        icon(
-            ops,
-            p.parse(ICON, spec["icon"], "faces"),
-            cx,
-            cy,
-            s * (0.6 if die == "d6" else 0.35),
-            p.get("color"),
-        )
-    size = p.get("label_size") if p.given("label_size") else s * (0.45 if die == "d6" else 0.3)
+        icon(ops, p.parse(ICON, spec["icon"], "faces"), cx, cy, s * (0.6 if big else 0.35), p.get("color"))
+    size = p.get("label_size") if p.given("label_size") else s * (0.45 if big else 0.3)
     label(ops, p.parse(Text(20), spec.get("label"), "faces"), cx, cy, p.get("font"), size, ink)
 
 
