@@ -13,6 +13,12 @@ Point = tuple[float, float]
 TREES: dict[str, tuple[int, float, tuple[tuple[int, int], ...]]] = {
     # a strip of six triangles, one more above its third and one below its fourth
     "d8": (3, 240.0, ((0, 1), (1, 1), (2, 2), (3, 1), (4, 2), (2, 1), (3, 2))),
+    # two flowers of six pentagons (a middle one and its five petals), joined where two petals meet
+    "d12": (
+        5,
+        324.0,
+        ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (4, 2), (6, 3), (7, 1), (7, 2), (7, 3), (7, 4)),
+    ),
     # a strip of ten triangles, five caps above its downward ones and five below its upward ones
     "d20": (
         3,
@@ -20,12 +26,6 @@ TREES: dict[str, tuple[int, float, tuple[tuple[int, int], ...]]] = {
         ((0, 1), (1, 1), (2, 2), (3, 1), (4, 2), (5, 1), (6, 2), (7, 1), (8, 2))
         + ((0, 0), (2, 1), (4, 1), (6, 1), (8, 1))
         + ((1, 2), (3, 2), (5, 2), (7, 2), (9, 2)),
-    ),
-    # two flowers of six pentagons (a middle one and its five petals), joined where two petals meet
-    "d12": (
-        5,
-        324.0,
-        ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (4, 2), (6, 3), (7, 1), (7, 2), (7, 3), (7, 4)),
     ),
 }
 
