@@ -22,6 +22,31 @@ def _no_locs() -> Mapping[str, Location]:
     return MappingProxyType({})
 
 
+class Row(Mapping[str, Any]):
+    """A read-only mapping of content that remembers where it was written: a YAML mapping's line, a data
+    sheet's row, and each value's place (a sheet's cell), so a layout can report a bad row where it is."""
+
+    __slots__ = ("_data", "loc", "val_locs")
+
+    def __init__(self, data: Mapping[str, Any], loc: Location, val_locs: Mapping[str, Location]):
+        self._data, self.loc, self.val_locs = dict(data), loc, dict(val_locs)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Row, (self._data, self.loc, self.val_locs)
+
+
 @dataclass(frozen=True)
 class FaceRef:
     """Which layout draws a face, with extra fields merged over the card's own."""

@@ -288,7 +288,7 @@ def test_cells_and_piers_come_from_a_data_sheet_and_its_mistakes_fail_the_build(
     sheet.write_text("col,row,side,label\n1,1,nw,A\n3,2,north,B\n", encoding="utf-8")
     result = run_cli("build", "isle", cwd=tmp_path)
     assert result.exit_code == 1
-    assert "island.yaml:11:12: error: 'piers' pier 2: a pointy hex's side is one of" in result.output
+    assert "data/piers.csv:3:3: error: 'piers' pier 2: a pointy hex's side is one of" in result.output
     assert "Traceback" not in result.output
     sheet.write_text("col,row,side,label\n1,1,nw,A\n2,2,e,B\n", encoding="utf-8")
     result = run_cli("build", "isle", cwd=tmp_path)

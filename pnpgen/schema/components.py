@@ -389,7 +389,7 @@ def load_board(
         v["size"][1],
         v["bleed"],
         tuple(sides),
-        freeze(free),
+        freeze(free, located=True),
         path,
         data.loc,
         inputs=MappingProxyType(dict(inputs)),

@@ -18,6 +18,7 @@ from typing import Any
 from pnpgen import units
 from pnpgen.colours import ColourError, parse_colour
 from pnpgen.errors import Diagnostics, Location, did_you_mean
+from pnpgen.model import Row
 from pnpgen.names import DEVICE_RULE, MAX_NAME, RULE, is_name, rule_of
 from pnpgen.source import LList, LMap
 
@@ -295,10 +296,14 @@ def each_value(convert: Callable[[Any], Any], label: str, message: str) -> Calla
     return each
 
 
-def freeze(value):
-    """Located YAML data -> read-only plain data for templates (locations kept on the originals)."""
+def freeze(value, located: bool = False):
+    """Located YAML data -> read-only plain data for templates (locations kept on the originals); `located`
+    keeps each mapping's place with it (`model.Row`: a board's data rows, reported where they are written)."""
     if isinstance(value, dict):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+        frozen = {k: freeze(v, located) for k, v in value.items()}
+        if located and isinstance(value, LMap):
+            return Row(frozen, value.loc, value.val_locs)
+        return MappingProxyType(frozen)
     if isinstance(value, list):
-        return tuple(freeze(v) for v in value)
+        return tuple(freeze(v, located) for v in value)
     return value

@@ -33,9 +33,23 @@ class Fields(dict):
     __slots__ = ()
 
 
+class LocatedFields(Fields):
+    """`Fields` that remember where they were written (`model.Row`): a template sees only the items; an element
+    given them reports a bad one at its `loc` and each value at `val_locs`."""
+
+    __slots__ = ("loc", "val_locs")
+    loc: Any
+    val_locs: Mapping
+
+
 def content(value: Any) -> Any:
     """`value` as templates see it: every mapping in it (lists included) becomes `Fields`."""
     if isinstance(value, Mapping):
+        if isinstance(getattr(value, "val_locs", None), Mapping):
+            out = LocatedFields((k, content(v)) for k, v in value.items())
+            row: Any = value  # a `model.Row` or a located YAML mapping
+            out.loc, out.val_locs = getattr(row, "loc", None), row.val_locs
+            return out
         return Fields((k, content(v)) for k, v in value.items())
     if isinstance(value, list):
         return Items(content(v) for v in value)

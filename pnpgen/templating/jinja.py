@@ -44,6 +44,7 @@ _TYPE_WORDS = {
     "View": "mapping",
     "ListView": "list",
     "Fields": "mapping",
+    "LocatedFields": "mapping",
     "Items": "list",
     "FrozenItems": "list",
     "LMap": "mapping",

@@ -17,7 +17,7 @@ H = math.sqrt(3) / 2
 # Each die: its faces' corners in face sides (clockwise on the page, y down), in the order the `faces` list
 # fills them, and the (face, side) that carries a glue tab, one of each pair of sides glued together. A d6's
 # faces given as 1 to 6 put opposite faces adding to 7.
-NETS = {
+NETS: dict[str, tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[tuple[int, int], ...]]] = {
     "d6": (
         tuple(
             ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1))
@@ -105,7 +105,12 @@ def _fits(p, fc, polys, tabbed, depth) -> None:
         ys += [min(ys) - depth, max(ys) + depth]
     b = fc.bleed_pt
     box = (-b, -b, fc.width_pt + b, fc.height_pt + b)
-    if min(xs) < box[0] - 0.01 or min(ys) < box[1] - 0.01 or max(xs) > box[2] + 0.01 or max(ys) > box[3] + 0.01:
+    if (
+        min(xs) < box[0] - 0.01
+        or min(ys) < box[1] - 0.01
+        or max(xs) > box[2] + 0.01
+        or max(ys) > box[3] + 0.01
+    ):
         w, h = mm(max(xs) - min(xs)), mm(max(ys) - min(ys))
         raise DrawProblem(
             p.el.loc,

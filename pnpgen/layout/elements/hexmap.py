@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pnpgen.faces import Line, Polygon
+from pnpgen.layout.draw import DrawProblem
 from pnpgen.layout.elements import _hexes as hexes
 from pnpgen.layout.elements._place import AnyList, icon, label, pair
 from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontName, Length, Number, Text
@@ -15,6 +16,7 @@ _CELL_KEYS = ("at", "col", "row", "q", "r", "fill", "stroke", "label", "icon", "
 _NO = (False, "false", "no", "n", "0", 0)
 _PIER_KEYS = ("cell", "col", "row", "q", "r", "side", "icon", "label")
 _COMPASS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+MAX_CELLS = 5_000  # cells (and piers) on one map: a 70 x 70 board, well inside a face's shapes
 
 
 def draw(p, fc, ops, label_, diags) -> None:
@@ -23,7 +25,7 @@ def draw(p, fc, ops, label_, diags) -> None:
     x0, y0 = p.get("x"), p.get("y")
     font, tsize, colour = p.get("font"), p.get("label_size"), p.get("color") or "#000000"
     side_icon = size * p.get("icon_scale")
-    cells = _cells(p, system)
+    cells = _cells(p, system, label_)
     for (q, r), spec, _ in cells.values():
         dx, dy = hexes.centre(orient, size, q, r)
         cx, cy = x0 + dx, y0 + dy
@@ -39,68 +41,97 @@ def draw(p, fc, ops, label_, diags) -> None:
     if coast is not None:
         for path in hexes.coastlines(orient, size, x0, y0, land):
             ops.append(Polygon(tuple(path), None, coast, p.get("coast_width")))
-    _piers(p, orient, system, size, x0, y0, cells, land, ops)
+    _piers(p, orient, system, size, x0, y0, cells, land, ops, label_)
 
 
-def _cells(p, system):
-    """{axial (q, r): ((q, r), the cell's keys, its place in the list)} in the list's order."""
+def _cells(p, system, label_):
+    """{axial (q, r): ((q, r), the cell's keys, its place in the list)} in the list's order. Every bad cell is
+    reported, each where it is written: a data sheet's row or cell, a YAML line, else the layout's `cells`."""
     out: dict = {}
     what = "[col, row]" if system != "axial" else "[q, r]"
-    for n, raw in enumerate(p.get("cells"), 1):
+    a, b = ("q", "r") if system == "axial" else ("col", "row")
+    other = ("col", "row") if system == "axial" else ("q", "r")
+    cells = p.get("cells")
+    if len(cells) > MAX_CELLS:
+        p.fail("cells", f"has {len(cells):,} cells; a map holds at most {MAX_CELLS:,}")
+    bad: list = []
+    for n, raw in enumerate(cells, 1):
         spec = dict(raw.items()) if isinstance(raw, Mapping) else {"at": raw}
         spec = {k: v for k, v in spec.items() if v not in (None, "")}  # a sheet's empty cell: not given
         unknown = [k for k in spec if k not in _CELL_KEYS]
         if unknown:
-            p.fail("cells", f"cell {n} has the key '{unknown[0]}'; a cell takes {', '.join(_CELL_KEYS)}")
-        a, b = ("q", "r") if system == "axial" else ("col", "row")
+            bad.append(
+                _at(
+                    p,
+                    raw,
+                    unknown[0],
+                    f"cell {n} has the key '{unknown[0]}'; a cell takes {', '.join(_CELL_KEYS)}",
+                )
+            )
+            continue
+        if "at" not in spec and not (a in spec or b in spec) and (other[0] in spec or other[1] in spec):
+            key = other[0] if other[0] in spec else other[1]
+            bad.append(
+                _at(
+                    p,
+                    raw,
+                    key,
+                    f"cell {n} gives {other[0]}, {other[1]} but this map's coords are {system}: give {a}, {b}",
+                )
+            )
+            continue
         if "at" not in spec and (a in spec or b in spec):  # a data sheet's two columns
             spec["at"] = [spec.pop(a, None), spec.pop(b, None)]
+            key = a if pair([spec["at"][0], 0]) is None else b
+        else:
+            key = "at"
         at = pair(spec.get("at"))
         if at is None:
-            p.fail("cells", f"cell {n}: 'at' must be two whole numbers {what} (got {spec.get('at')!r})")
-        assert at is not None  # p.fail raised otherwise
+            bad.append(
+                _at(p, raw, key, f"cell {n}: 'at' must be two whole numbers {what} (got {spec.get('at')!r})")
+            )
+            continue
         qr = hexes.to_axial(system, *at)
         if qr in out:
-            p.fail("cells", f"cell {n} ({list(at)}) is the same cell as cell {out[qr][2]}")
+            bad.append(_at(p, raw, None, f"cell {n} ({list(at)}) is the same cell as cell {out[qr][2]}"))
+            continue
         out[qr] = (qr, spec, n)
+    if bad:
+        for loc, message in bad[:-1]:
+            p.fc.fault(loc, message, label_)
+        raise DrawProblem(*bad[-1])
     return out
+
+
+def _at(p, raw, key, message, what="cells"):
+    """Where a bad row is reported, with its message: the value's own place (a sheet's cell) when the row knows
+    it, else the row's (a sheet's row, a YAML line), else the layout's key."""
+    locs = getattr(raw, "val_locs", None) or {}
+    if key in locs:
+        return locs[key], f"'{what}' {message}"
+    loc = getattr(raw, "loc", None)
+    return (loc if loc is not None else p.loc(what)), f"'{what}' {message}"
 
 
 def _land(value) -> bool:
     return not (value in _NO or (isinstance(value, str) and value.strip().lower() in _NO))
 
 
-def _piers(p, orient, system, size, x0, y0, cells, land, ops) -> None:
-    names = hexes.side_names(orient)
+def _piers(p, orient, system, size, x0, y0, cells, land, ops, label_) -> None:
     length, width, colour = p.get("pier_length"), p.get("pier_width"), p.get("pier_color")
-    for n, raw in enumerate(p.get("piers"), 1):
-        if not isinstance(raw, Mapping):
-            p.fail("piers", f"pier {n} must be {{cell: [col, row], side: ...}} (got {raw!r})")
-        raw = {k: v for k, v in raw.items() if v not in (None, "")}
-        a, b = ("q", "r") if system == "axial" else ("col", "row")
-        if "cell" not in raw and (a in raw or b in raw):  # a data sheet's two columns
-            raw["cell"] = [raw.pop(a, None), raw.pop(b, None)]
-        unknown = [k for k in raw if k not in _PIER_KEYS]
-        if unknown:
-            p.fail("piers", f"pier {n} has the key '{unknown[0]}'; a pier takes {', '.join(_PIER_KEYS)}")
-        at = pair(raw.get("cell"))
-        if at is None:
-            p.fail("piers", f"pier {n}: 'cell' must be two whole numbers (got {raw.get('cell')!r})")
-        assert at is not None  # p.fail raised otherwise
-        qr = hexes.to_axial(system, *at)
-        if qr not in land:
-            p.fail("piers", f"pier {n}: cell {list(at)} is not a land cell of this map")
-        side = str(raw.get("side", ""))
-        if side not in names:
-            p.fail(
-                "piers",
-                f"pier {n}: a {orient} hex's side is one of {', '.join(sorted(names, key=_COMPASS.index))} (got {side!r})",
-            )
-        i = names.index(side)
-        if (qr, i) not in set(hexes.coast_sides(orient, {qr})) or _across(orient, qr, i) in land:
-            p.fail(
-                "piers", f"pier {n}: side {side} of cell {list(at)} is not on the coast (land lies across it)"
-            )
+    piers = p.get("piers")
+    if len(piers) > MAX_CELLS:
+        p.fail("piers", f"has {len(piers):,} piers; a map holds at most {MAX_CELLS:,}")
+    placed: list = []
+    bad: list = []
+    for n, row in enumerate(piers, 1):
+        one = _pier(p, orient, system, land, n, row)
+        (placed if len(one) == 3 else bad).append(one)
+    if bad:
+        for loc, message in bad[:-1]:
+            p.fc.fault(loc, message, label_)
+        raise DrawProblem(*bad[-1])
+    for qr, i, raw in placed:
         dx, dy = hexes.centre(orient, size, *qr)
         (mx, my), (nx, ny) = hexes.side(orient, size, x0 + dx, y0 + dy, i)
         ex, ey = mx + nx * length, my + ny * length
@@ -125,6 +156,52 @@ def _piers(p, orient, system, size, x0, y0, cells, land, ops) -> None:
                 p.get("label_size"),
                 p.get("color") or "#000000",
             )
+
+
+def _pier(p, orient, system, land, n, row):
+    """(axial cell, side index, keys) of pier `n`, or (where, message) when it is bad."""
+    if not isinstance(row, Mapping):
+        return _at(p, row, None, f"pier {n} must be {{cell: [col, row], side: ...}} (got {row!r})", "piers")
+    raw = {k: v for k, v in row.items() if v not in (None, "")}
+    a, b = ("q", "r") if system == "axial" else ("col", "row")
+    key = "cell"
+    if "cell" not in raw and (a in raw or b in raw):  # a data sheet's two columns
+        raw["cell"] = [raw.pop(a, None), raw.pop(b, None)]
+        key = a if pair([raw["cell"][0], 0]) is None else b
+    unknown = [k for k in raw if k not in _PIER_KEYS]
+    if unknown:
+        return _at(
+            p,
+            row,
+            unknown[0],
+            f"pier {n} has the key '{unknown[0]}'; a pier takes {', '.join(_PIER_KEYS)}",
+            "piers",
+        )
+    at = pair(raw.get("cell"))
+    if at is None:
+        return _at(
+            p, row, key, f"pier {n}: 'cell' must be two whole numbers (got {raw.get('cell')!r})", "piers"
+        )
+    qr = hexes.to_axial(system, *at)
+    if qr not in land:
+        return _at(p, row, key, f"pier {n}: cell {list(at)} is not a land cell of this map", "piers")
+    names = hexes.side_names(orient)
+    side = str(raw.get("side", ""))
+    if side not in names:
+        sides = ", ".join(sorted(names, key=_COMPASS.index))
+        return _at(
+            p, row, "side", f"pier {n}: a {orient} hex's side is one of {sides} (got {side!r})", "piers"
+        )
+    i = names.index(side)
+    if (qr, i) not in set(hexes.coast_sides(orient, {qr})) or _across(orient, qr, i) in land:
+        return _at(
+            p,
+            row,
+            "side",
+            f"pier {n}: side {side} of cell {list(at)} is not on the coast (land lies across it)",
+            "piers",
+        )
+    return qr, i, raw
 
 
 def _across(orient, qr, i):
