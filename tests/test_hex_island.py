@@ -236,7 +236,7 @@ def test_math_that_is_not_a_finite_number_is_an_error_at_its_line(tmp_path, expr
 def write_example(root):
     doc = (ROOT / "docs" / "hex-island.md").read_text(encoding="utf-8")
     files = re.findall(r"`(content/isle/[^`]+)`:.*?```(?:yaml|csv)\n(.*?)```", doc, re.S)
-    assert len(files) == 4
+    assert len(files) == 5
     for path, body in files:
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -295,12 +295,47 @@ def test_cells_and_piers_come_from_a_data_sheet_and_its_mistakes_fail_the_build(
     assert result.exit_code == 1 and "pier 2: side e of cell [2, 2] is not on the coast" in result.output
     sheet.write_text("col,row,side\n1,1,nw\n", encoding="utf-8")
     assert run_cli("build", "isle", cwd=tmp_path).exit_code == 0
-    hexes = tmp_path / "content" / "isle" / "data" / "hexes.csv"
-    hexes.write_text("col,row,fill,land\n0,0,land,\n1,0,sea,false\n", encoding="utf-8")
     board = tmp_path / "content" / "isle" / "boards" / "island.yaml"
-    board.write_text(board.read_text().replace("  piers: data/piers.csv", "  hexes: data/hexes.csv"))
+    board.write_text(board.read_text().replace("  piers: data/piers.csv", "  die: data/piers.csv"))
     result = run_cli("build", "isle", cwd=tmp_path)
-    assert result.exit_code == 1 and "'hexes' is given in both 'data' and 'data_from'" in result.output
+    assert result.exit_code == 1 and "'die' is given in both 'data' and 'data_from'" in result.output
+
+
+def test_every_bad_hex_row_is_reported_at_its_sheet_cell_and_the_output_kept(tmp_path):
+    write_example(tmp_path)
+    assert run_cli("build", "isle", cwd=tmp_path).exit_code == 0
+    pdf = tmp_path / "output" / "isle" / "island-full.pdf"
+    before = pdf.read_bytes()
+    sheet = tmp_path / "content" / "isle" / "data" / "hexes.csv"
+    rows = sheet.read_text(encoding="utf-8").splitlines()
+    rows[3] = "1,1.5,land,2,"  # line 4: not a whole number
+    rows[5] = "2,1,sea,,false"  # line 6: the cell of line 5 again
+    rows[7] = "inf,2,forest,6,"  # line 8: not a finite number
+    sheet.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = run_cli("build", "isle", cwd=tmp_path)
+    out = result.output
+    assert result.exit_code == 1 and "Traceback" not in out, out
+    assert (
+        "content/isle/data/hexes.csv:4:2: error: 'cells' cell 3: 'at' must be two whole numbers [col, row]"
+        in out
+    )
+    assert "content/isle/data/hexes.csv:6:1: error: 'cells' cell 5 ([2, 1]) is the same cell as cell 4" in out
+    assert "content/isle/data/hexes.csv:8:1: error: 'cells' cell 7: 'at' must be two whole numbers" in out
+    assert pdf.read_bytes() == before  # a failed build leaves the last good output
+    sheet.write_text("q,r,fill\n0,0,land\n", encoding="utf-8")
+    out = run_cli("build", "isle", cwd=tmp_path).output
+    assert (
+        "content/isle/data/hexes.csv:2:1: error: 'cells' cell 1 gives q, r but this map's coords are odd-r: give col, row"
+        in out
+    )
+
+
+def test_a_map_of_too_many_cells_is_an_error_at_its_key(tmp_path):
+    cells = "[" + ", ".join(f"[{i % 100}, {i // 100}]" for i in range(5_001)) + "]"
+    _, diags = hexmap(tmp_path, f"cells: {cells}")
+    messages = [brief(d) for d in diags.errors]
+    assert len(messages) == 1 and messages[0].startswith("2:"), messages[:2]
+    assert "'cells' has 5,001 cells; a map holds at most 5,000" in messages[0]
 
 
 @pytest.mark.parametrize("land", ["false", "no", "0", False])
