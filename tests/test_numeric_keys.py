@@ -38,6 +38,16 @@ MINIMAL = {
     "text": {"x": 5, "y": 20, "w": 40, "h": 10, "text": "hi"},
     "track": {"x": 5, "y": 20, "w": 40, "h": 10, "count": 5},
 }
+# More forms of a type whose drawing differs by a value (each die's net; cells as a sheet's rows), walked too.
+VARIANTS = {
+    "die-net/d12": {**MINIMAL["die-net"], "die": "d12", "faces": [str(i) for i in range(1, 13)]},
+    "die-net/d20": {**MINIMAL["die-net"], "size": 5, "die": "d20", "faces": [str(i) for i in range(1, 21)]},
+    "hexmap/rows": {
+        **MINIMAL["hexmap"],
+        "cells": [{"col": 0, "row": 0, "fill": "black", "label": "1"}, {"col": 1, "row": 0, "land": "false"}],
+        "piers": [{"col": 0, "row": 0, "side": "w", "label": "A"}],
+    },
+}
 # Written into the layout as YAML text: huge, huge whole, negative, and infinite and NaN computed by a template.
 HOSTILE = {
     "1e300": "1.0e+300",
@@ -48,8 +58,8 @@ HOSTILE = {
 }
 NUMERIC = [
     (name, key)
-    for name, t in sorted(TYPES.items())
-    for key, kind in sorted(t.keys.items())
+    for name in sorted([*TYPES, *VARIANTS])
+    for key, kind in sorted(TYPES[name.split("/")[0]].keys.items())
     if isinstance(kind, (Length, Number))
 ]
 
@@ -64,7 +74,8 @@ def test_every_element_type_has_a_minimal_element():
 def test_a_number_no_page_can_hold_is_a_located_error(element, key, value, tmp_path):
     project = tmp_path / "project"
     shutil.copytree(FIXTURES / "basic", project)
-    body = yaml.safe_dump({"elements": [{"type": element, **MINIMAL[element]}]}, sort_keys=False)
+    given = VARIANTS[element] if element in VARIANTS else MINIMAL[element]
+    body = yaml.safe_dump({"elements": [{"type": element.split("/")[0], **given}]}, sort_keys=False)
     lines = [ln for ln in body.splitlines() if not ln.strip().startswith(f"{key}:")]
     lines.append(f"  {key}: {HOSTILE[value]}")
     (project / "content/sample/layouts/hero.yaml").write_text("\n".join(lines) + "\n")
