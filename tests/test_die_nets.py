@@ -16,14 +16,26 @@ from pnpgen.faces import Polygon
 from pnpgen.layout.elements import _nets as nets
 from pnpgen.layout.elements.die_net import NETS
 
-# faces, sides of a face, corners of the solid (V - E + F = 2), the degrees round one of its corners
+# faces, sides of a face, corners of the solid (V - E + F = 2), the degrees round its corners
 SOLIDS = {
-    "d4": (4, 3, 4, 180.0),
-    "d6": (6, 4, 8, 270.0),
-    "d8": (8, 3, 6, 240.0),
-    "d12": (12, 5, 20, 324.0),
-    "d20": (20, 3, 12, 300.0),
+    "d4": (4, 3, 4, (180.0,)),
+    "d6": (6, 4, 8, (270.0,)),
+    "d8": (8, 3, 6, (240.0,)),
+    "d10": (
+        10,
+        4,
+        12,
+        (180.0, 324.0),
+    ),  # a kite's apex 36 degrees, five round a pole; its others 108, three meet
+    "d12": (12, 5, 20, (324.0,)),
+    "d20": (20, 3, 12, (300.0,)),
 }
+SHORT = 1 / ((1 + 5**0.5) / 2) ** 2  # a d10 kite's short sides, in its long side
+
+
+def lengths(die: str, sides: int) -> list[float]:
+    """Each side of a face in `size`s, from corner 0."""
+    return [1.0, SHORT, SHORT, 1.0] if die == "d10" else [1.0] * sides
 
 
 def test_every_die_is_measured_here():
@@ -32,11 +44,11 @@ def test_every_die_is_measured_here():
 
 @pytest.mark.parametrize("die", sorted(SOLIDS))
 def test_the_net_folds_into_its_solid_with_one_tab_per_glued_pair(die):
-    faces, sides, corners, full = SOLIDS[die]
+    faces, sides, corners, fulls = SOLIDS[die]
     shapes, tabbed = NETS[die]
     polys = [list(s) for s in shapes]
     assert len(polys) == faces and all(len(p) == sides for p in polys)
-    pairs = nets.glued(polys, full)
+    pairs = nets.glued(polys, fulls)
     edges = faces * sides // 2
     assert len(pairs) == edges - (faces - 1)  # a tree of faces: every other side is on the outline, in pairs
     assert sorted(tabbed) == sorted(a if a in tabbed else b for a, b in pairs)
@@ -88,7 +100,9 @@ def paths(pdf_path):
     return out
 
 
-@pytest.mark.parametrize(("die", "size"), [("d4", 20), ("d6", 15), ("d8", 20), ("d12", 14), ("d20", 17.5)])
+@pytest.mark.parametrize(
+    ("die", "size"), [("d4", 20), ("d6", 15), ("d8", 20), ("d10", 30), ("d12", 14), ("d20", 17.5)]
+)
 def test_every_side_of_every_face_measures_the_size_in_the_pdf(tmp_path, die, size):
     faces, sides, _, _ = SOLIDS[die]
     numbers = list(range(1, faces + 1))
@@ -99,14 +113,14 @@ def test_every_side_of_every_face_measures_the_size_in_the_pdf(tmp_path, die, si
     drawn = paths(tmp_path / "output" / "dice" / "dice-full.pdf")
     filled = [p for p, how in drawn if how == "f*" and len(p) == sides]
     assert len(filled) == faces
-    for poly in filled:
-        for i in range(sides):
-            (ax, ay), (bx, by) = poly[i], poly[(i + 1) % sides]
-            assert math.hypot(bx - ax, by - ay) == pytest.approx(size, abs=0.01)
+    want = sorted(x * size for x in lengths(die, sides))
+    for poly in filled:  # the PDF's y runs up, so a face's corners come the other way round: compare sorted
+        got = sorted(math.dist(poly[i], poly[(i + 1) % sides]) for i in range(sides))
+        assert got == pytest.approx(want, abs=0.01)
     strokes = [p for p, how in drawn if how == "S" and len(p) == 2]
     assert len(strokes) == faces * sides - (faces - 1)  # the outline cut, each shared side folded once
-    for (ax, ay), (bx, by) in strokes:  # each cut or fold line is one face side
-        assert math.hypot(bx - ax, by - ay) == pytest.approx(size, abs=0.01)
+    for a, b in strokes:  # each cut or fold line is one face side
+        assert min(abs(math.dist(a, b) - w) for w in want) < 0.01
 
 
 def _inside(point, poly) -> bool:

@@ -135,7 +135,10 @@ def test_bad_cells_and_piers_are_errors_at_their_key(tmp_path, extra, says):
         ("{type: hexmap, x: 1, y: 1, cells: 5}", "'cells' must be a list (got '5')"),
         ("{type: hexmap, x: 1, y: 1, cells: [], coords: odd-x}", "'coords' must be one of odd-r, even-r"),
         ("{type: hexmap, x: 1, y: 1, cells: [], orient: round}", "'orient' must be one of pointy, flat"),
-        ("{type: die-net, x: 1, y: 1, faces: [], die: d10}", "'die' must be one of d6, d4, d8, d12, d20"),
+        (
+            "{type: die-net, x: 1, y: 1, faces: [], die: d100}",
+            "'die' must be one of d6, d4, d8, d10, d12, d20",
+        ),
     ],
 )
 def test_bad_constants_are_errors_when_the_layout_loads(tmp_path, element, says):

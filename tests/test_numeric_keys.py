@@ -40,6 +40,7 @@ MINIMAL = {
 }
 # More forms of a type whose drawing differs by a value (each die's net; cells as a sheet's rows), walked too.
 VARIANTS = {
+    "die-net/d10": {**MINIMAL["die-net"], "die": "d10", "faces": [str(i) for i in range(10)]},
     "die-net/d12": {**MINIMAL["die-net"], "die": "d12", "faces": [str(i) for i in range(1, 13)]},
     "die-net/d20": {**MINIMAL["die-net"], "size": 5, "die": "d20", "faces": [str(i) for i in range(1, 21)]},
     "hexmap/rows": {

@@ -1,5 +1,6 @@
-"""`die-net`: a die's net to cut, fold and glue: its faces placed from data (a label, an icon, pips), a glue tab
-on one side of every pair of sides that meet, cut lines around the net and its tabs, fold lines dashed."""
+"""`die-net`: a die's net (d4, d6, d8, d10, d12, d20) to cut, fold and glue: its faces placed from data (a
+label, an icon, pips), a glue tab on one side of every pair of sides that meet, cut lines around the net and its
+tabs, fold lines dashed."""
 
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ NETS: dict[str, tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[tuple[i
         ((1, 0), (2, 2), (3, 1)),
     ),
 }
-for _die, (_sides, _full, _tree) in nets.TREES.items():  # the others unfolded, a tab on one side of each pair
-    _shapes = nets.unfold(_sides, _tree)
-    NETS[_die] = (tuple(tuple(f) for f in _shapes), tuple(b for _, b in nets.glued(_shapes, _full)))
+for _die, _face, _fulls, _tree in [
+    (d, *t) for d, t in nets.TREES.items()
+]:  # the others unfolded, a tab on one side of each pair
+    _shapes = nets.unfold(_face, _tree)
+    NETS[_die] = (tuple(tuple(f) for f in _shapes), tuple(b for _, b in nets.glued(_shapes, _fulls)))
 _FACE_KEYS = ("label", "icon", "fill", "pips")
 # pips of 1 to 6 on a 3 x 3 grid of a square face (column, row)
 PIPS = {
@@ -151,10 +154,17 @@ def _content(p, die, poly, spec, s, ops) -> None:
         for c, row in PIPS[spec["pips"]]:
             px, py = poly[0][0] + s * (0.25 + 0.25 * c), poly[0][1] + s * (0.25 + 0.25 * row)
             ops.append(Ellipse(px - r, py - r, 2 * r, 2 * r, ink, None, 0))
-    big = len(poly) > 3  # a square or a pentagon holds more than a triangle
+    big = 0.45 if die in ("d6", "d12") else 0.3  # a square or a pentagon holds more than a triangle or a kite
     if spec.get("icon"):
-        icon(ops, p.parse(ICON, spec["icon"], "faces"), cx, cy, s * (0.6 if big else 0.35), p.get("color"))
-    size = p.get("label_size") if p.given("label_size") else s * (0.45 if big else 0.3)
+        icon(
+            ops,
+            p.parse(ICON, spec["icon"], "faces"),
+            cx,
+            cy,
+            s * (0.6 if big > 0.3 else 0.35),
+            p.get("color"),
+        )
+    size = p.get("label_size") if p.given("label_size") else s * big
     label(ops, p.parse(Text(20), spec.get("label"), "faces"), cx, cy, p.get("font"), size, ink)
 
 
