@@ -283,6 +283,12 @@ def test_the_worked_hex_island_builds_and_its_pdf_shows_the_island(tmp_path):
     # the die's net: face 1 at the top of the cross, its one pip in the middle
     assert near(at(125 + 18 * 1.5, 20 + 18 * 0.5), "#000000", 40)
     assert near(at(125 + 18 * 1.5 + 5, 20 + 18 * 0.5), "#ffffff", 8)
+    # the d8's net (x 120, y 118, side 14): the strip's fold at half height, face 8 white below it, the strip's
+    # lower edge cut beside it, face 8's tab grey 2 mm beyond its right side's middle
+    h = 14 * S3 / 2
+    assert near(at(120 + 14 * 2, 118 + 2 * h + 2), "#ffffff", 8)
+    assert min(sum(at(120 + 14 * 0.75, 118 + 2 * h + dy / 4)) for dy in range(-2, 3)) < 3 * 100
+    assert near(at(120 + 14 * 2.25 + 0.866 * 2, 118 + 2.5 * h + 0.5 * 2), "#e6e6e6", 8)
 
 
 def test_cells_and_piers_come_from_a_data_sheet_and_its_mistakes_fail_the_build(tmp_path):
