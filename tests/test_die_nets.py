@@ -154,10 +154,17 @@ def test_no_tab_lies_over_a_face(tmp_path, die):
             assert not any(_inside(point, s.points) for s in shapes), (die, point)
 
 
-def test_a_net_too_big_for_its_face_is_an_error_at_the_element(tmp_path):
-    elements = "  - {type: rect, x: 0, y: 0, w: 1, h: 1}\n  - {type: die-net, x: 5, y: 5, size: 30, die: d20, faces: []}\n"
-    result = project(tmp_path, elements.replace("faces: []", f"faces: {list(range(20))}"), "100mm x 100mm")
+@pytest.mark.parametrize("die", sorted(SOLIDS))
+def test_a_net_too_big_for_its_face_is_an_error_at_the_element(tmp_path, die):
+    faces = list(range(SOLIDS[die][0]))
+    net = f"  - {{type: die-net, x: 5, y: 5, size: SIZE, die: {die}, faces: {faces}}}\n"
+    elements = "  - {type: rect, x: 0, y: 0, w: 1, h: 1}\n" + net
+    result = project(tmp_path, elements.replace("SIZE", "60"), "100mm x 100mm")
     assert result.exit_code == 1
-    assert "content/dice/layouts/nets.yaml:3:5: error: the d20 net with its tabs is" in result.output
+    assert f"content/dice/layouts/nets.yaml:3:5: error: the {die} net with its tabs is" in result.output
     assert "does not fit the 100.0 x 100.0 mm face" in result.output
     assert "Traceback" not in result.output
+    (tmp_path / "content" / "dice" / "layouts" / "nets.yaml").write_text(
+        "elements:\n" + net.replace("SIZE", "10")
+    )
+    assert run_cli("build", "dice", cwd=tmp_path).exit_code == 0

@@ -36,9 +36,7 @@ NETS: dict[str, tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[tuple[i
         ((1, 0), (2, 2), (3, 1)),
     ),
 }
-for _die, _face, _fulls, _tree in [
-    (d, *t) for d, t in nets.TREES.items()
-]:  # the others unfolded, a tab on one side of each pair
+for _die, (_face, _fulls, _tree) in nets.TREES.items():  # the others unfolded, a tab on each glued pair
     _shapes = nets.unfold(_face, _tree)
     NETS[_die] = (tuple(tuple(f) for f in _shapes), tuple(b for _, b in nets.glued(_shapes, _fulls)))
 _FACE_KEYS = ("label", "icon", "fill", "pips")
@@ -65,8 +63,8 @@ def draw(p, fc, ops, label_, diags) -> None:
         fill = p.parse(COLOUR, spec["fill"], "faces") if "fill" in spec else p.get("fill")
         ops.append(Polygon(tuple(poly), fill, None, 0))
     depth = p.get("tab")
-    _fits(p, fc, polys, tabbed, depth)
     angles = nets.corner_angles(polys)
+    tabs = []
     for f, i in tabbed:
         (ax, ay), (bx, by) = polys[f][i], polys[f][(i + 1) % len(polys[f])]
         ln = math.hypot(bx - ax, by - ay)
@@ -80,13 +78,16 @@ def draw(p, fc, ops, label_, diags) -> None:
         ]
         shrink = min(1.0, 0.9 * ln / (ins[0] + ins[1]))
         d, ia, ib = depth * shrink, ins[0] * shrink, ins[1] * shrink
-        tab = (
-            (ax, ay),
-            (ax + nx * d + dx * ia, ay + ny * d + dy * ia),
-            (bx + nx * d - dx * ib, by + ny * d - dy * ib),
-            (bx, by),
+        tabs.append(
+            (
+                (ax, ay),
+                (ax + nx * d + dx * ia, ay + ny * d + dy * ia),
+                (bx + nx * d - dx * ib, by + ny * d - dy * ib),
+                (bx, by),
+            )
         )
-        ops.append(Polygon(tab, p.get("tab_fill"), cut, sw))
+    _fits(p, fc, polys + tabs)
+    ops.extend(Polygon(tab, p.get("tab_fill"), cut, sw) for tab in tabs)
     edges: dict = {}
     for f, poly in enumerate(polys):
         for i in range(len(poly)):
@@ -99,13 +100,10 @@ def draw(p, fc, ops, label_, diags) -> None:
         _content(p, die, poly, spec, s, ops)
 
 
-def _fits(p, fc, polys, tabbed, depth) -> None:
-    """The net and its tabs inside the face's bleed box, or an error at the element saying by how much."""
+def _fits(p, fc, polys) -> None:
+    """The net and its tabs inside the face's bleed box, or an error at the element saying where it lies."""
     xs = [x for poly in polys for x, _ in poly]
     ys = [y for poly in polys for _, y in poly]
-    if tabbed:  # a tab reaches at most its depth beyond the faces
-        xs += [min(xs) - depth, max(xs) + depth]
-        ys += [min(ys) - depth, max(ys) + depth]
     b = fc.bleed_pt
     box = (-b, -b, fc.width_pt + b, fc.height_pt + b)
     if (
