@@ -26,20 +26,27 @@ MAX_STORES = 5_000  # entries one process writes at most (the five games have 94
 _stored = [0]  # entries written by this process
 
 
-@cache
-def folder() -> Path | None:
-    """Where entries go, or None when the cache is off."""
+def root() -> Path | None:
+    """pnpgen's per-user cache folder (its templates here, the print-all file's kept faces in
+    `pipeline/facestore.py`), or None when the cache is off."""
     chosen = os.environ.get("PNPGEN_CACHE")
     if chosen is not None:
         if chosen.strip().lower() in ("", "off", "0", "no", "false"):
             return None
-        return Path(chosen) / "templates"
+        return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # unset, or relative (which the XDG rules say to ignore)
         base = os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):
         return None  # no home to speak of (a bare service account): no cache rather than one in the cwd
-    return Path(base) / "pnpgen" / "templates"
+    return Path(base) / "pnpgen"
+
+
+@cache
+def folder() -> Path | None:
+    """Where entries go, or None when the cache is off."""
+    where = root()
+    return None if where is None else where / "templates"
 
 
 @cache

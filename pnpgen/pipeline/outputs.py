@@ -117,6 +117,24 @@ class DeckSheets(Target):
     def faces(self, pages: int) -> int:
         return len(self.drawn.faces)
 
+    def forms(self) -> dict:
+        """Its drawn faces by ink, as the print-all file keeps them between builds (`pipeline/facestore.py`)."""
+        return _forms(self)
+
+    def take(self, run, forms: dict) -> bool:
+        """Take kept faces (`forms()` of an earlier build) instead of drawing them, for the print-all file."""
+        from pnpgen.imposition import ImpositionError, plan_for
+        from pnpgen.pipeline.faces import DeckFaces
+
+        try:
+            self.plan = plan_for(self.deck, run.project.paper)
+        except ImpositionError:
+            return False
+        self.drawn = DeckFaces(self.deck, forms["full"])
+        if forms.get("low") is not None:
+            self.drawn_low = DeckFaces(self.deck, forms["low"])
+        return True
+
     def _plan_of(self, name: str):
         """The sheet plan and back placing of one of this target's files."""
         form = self.printing.flip_of(name, self.deck.id)
@@ -139,6 +157,14 @@ class DeckSheets(Target):
         plan, duplex = self._plan_of(name)
         drawn = self._drawn_of(name)
         return write_deck(path, w.game.title, drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX)
+
+
+def _forms(target) -> dict:
+    """A deck's or board's drawn faces by ink ("full", and "low" when drawn)."""
+    out = {"full": target.drawn.faces}
+    if target.drawn_low is not None:
+        out["low"] = target.drawn_low.faces
+    return out
 
 
 def source_of(reader, loc: Location) -> str:
@@ -209,6 +235,17 @@ class BoardFiles(Target):
 
     def faces(self, pages: int) -> int:
         return len(self.drawn.faces)
+
+    def forms(self) -> dict:
+        return _forms(self)
+
+    def take(self, run, forms: dict) -> bool:
+        from pnpgen.pipeline.faces import BoardFaces
+
+        self.drawn = BoardFaces(self.board, forms["full"])
+        if forms.get("low") is not None:
+            self.drawn_low = BoardFaces(self.board, forms["low"])
+        return True
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:
         out = super().entry(name, pages, sha256)

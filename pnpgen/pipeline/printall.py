@@ -116,9 +116,17 @@ class PrintAll(Target):
         return entries[0]["inputs"].get(RULEBOOK) == value_digest(self.has_rulebook)
 
     def prepare(self, run, diags: Diagnostics) -> bool:
+        from pnpgen.pipeline import facestore
+
         run.reader.note_value(RULEBOOK[1:], self.has_rulebook)  # its page says where the rules are
+        inks = {self.printing.ink_of(name) for name in self.names()}
         for part in self.parts:
             if part.drawn is not None:
+                if len(self.parts) > 1:  # kept for the next build that draws this file but not this part
+                    facestore.keep(run, part, part.forms())
+                continue
+            forms = facestore.load(run, part, inks)  # a kept part's faces, as the last build drew them
+            if forms is not None and part.take(run, forms):
                 continue
             found = (
                 Diagnostics()
@@ -126,6 +134,7 @@ class PrintAll(Target):
             if not part.prepare(run, found):
                 diags.items.extend(found.errors)
                 return False
+            facestore.keep(run, part, part.forms())
         rulebook = self.has_rulebook
         for name in self.names():
             flip = next(f for f in FLIPS for i in INK_SUFFIX.values() if name == f"{STEM}{SUFFIX[f]}{i}.pdf")
