@@ -220,6 +220,15 @@ class Reader:
         finally:  # by identity: two recordings may hold equal contents
             self._recordings[:] = [r for r in self._recordings if r is not inputs]
 
+    @contextmanager
+    def unrecorded(self) -> Iterator[None]:
+        """Read inside the block without recording it: for what only a warning reads, never a file's content."""
+        kept, self._recordings = self._recordings, []
+        try:
+            yield
+        finally:
+            self._recordings = kept
+
     def replay(self, inputs: dict[str, str]) -> None:
         """Record again what an earlier recording collected (for things read once and used many times)."""
         for rec in self._recordings:

@@ -202,11 +202,14 @@ class GameRun:
         return freshness.entry_fresh(entry, self.out_dir, self.project.root, self.roots, self.seen)
 
     def mentioned(self) -> str:
-        """The facts' and rulebook's text, where card fields may be named (read once per build)."""
+        """The facts' and rulebook's text, where card fields may be named (read once per build). Only the
+        unused-field warning reads it, so it is no input of the components that ask: recorded by whichever asked
+        first, a build after an edit recorded other inputs than a build from scratch (a different manifest)."""
         if not hasattr(self, "_mentioned"):
             from pnpgen.pipeline.unused import mentioned
 
-            self._mentioned = mentioned(self)
+            with self.reader.unrecorded():
+                self._mentioned = mentioned(self)
         return self._mentioned
 
     def first_faces(self, deck) -> tuple | None:
