@@ -67,6 +67,11 @@ def _path(key: str) -> Path | None:
     return None if where is None else where / key[:2] / key
 
 
+def ours(fh) -> bool:
+    """Whether an open file belongs to the user running pnpgen (always, where there are no POSIX owners)."""
+    return not hasattr(os, "geteuid") or os.fstat(fh.fileno()).st_uid == os.geteuid()
+
+
 def load(key: str):
     """The value stored under `key` (a hex digest), or None."""
     path = _path(key)
@@ -74,7 +79,7 @@ def load(key: str):
         return None
     try:
         with open(path, "rb") as fh:
-            if hasattr(os, "geteuid") and os.fstat(fh.fileno()).st_uid != os.geteuid():
+            if not ours(fh):
                 return None  # someone else's file: what it holds is run, so only our own is trusted
             data = fh.read(MAX_ENTRY + 1)
         if len(data) > MAX_ENTRY:

@@ -109,3 +109,18 @@ def test_a_damaged_or_foreign_store_is_drawn_again_with_the_same_bytes(
     _store(monkeypatch, "off")
     assert run_cli("build", "-j", "1", "--out", "clean", cwd=root).exit_code == 0
     _same_files(root / "out", root / "clean")
+
+
+def test_a_store_that_cannot_be_written_changes_nothing(project, tmp_path, monkeypatch):
+    root = project("duplex")
+    blocked = tmp_path / "store"
+    blocked.mkdir()
+    (blocked / "faces").write_text("a file where the folder would be")
+    _store(monkeypatch, blocked)
+    assert run_cli("build", "-j", "1", "--out", "out", cwd=root).exit_code == 0
+    _edit(root, "duplex", "decks/poker.yaml", "name: P1,", "name: P1 again,")
+    result = run_cli("build", "-j", "1", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    _store(monkeypatch, "off")
+    assert run_cli("build", "-j", "1", "--out", "clean", cwd=root).exit_code == 0
+    _same_files(root / "out", root / "clean")

@@ -23,13 +23,17 @@ import marshal
 import os
 import sys
 from pathlib import Path
+from types import MappingProxyType
 
 from pnpgen import codecache
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, face_digest
 
 FORMAT = "pnpgen-faces-1"
 MAX_ENTRY = 64 * 1024 * 1024  # bytes: a larger entry is not read
-OPS = {cls.__name__: cls for cls in (Rect, Ellipse, Line, Polygon, Text, Icon, Image, Vector)}
+# the draw operations an entry may name, by class name (read-only: no mutable module globals)
+OPS = MappingProxyType(
+    {cls.__name__: cls for cls in (Rect, Ellipse, Line, Polygon, Text, Icon, Image, Vector)}
+)
 
 
 def _slot(run, component: str) -> Path | None:
@@ -114,7 +118,7 @@ def load(run, part, inks: set) -> dict | None:
         return None
     try:
         with open(slot, "rb") as fh:
-            if hasattr(os, "geteuid") and os.fstat(fh.fileno()).st_uid != os.geteuid():
+            if not codecache.ours(fh):
                 return None  # someone else's file
             raw = fh.read(MAX_ENTRY + 1)
         if len(raw) > MAX_ENTRY:
@@ -164,6 +168,8 @@ def keep(run, part, forms: dict) -> None:
         raw = marshal.dumps((FORMAT, _key(part.component, inputs), _encode(forms)))
     except ValueError:
         return
+    if len(raw) > MAX_ENTRY:
+        return  # it would not be read
     spare = slot.with_name(f"{slot.name}.{os.getpid()}.part")
     try:
         slot.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
