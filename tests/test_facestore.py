@@ -124,3 +124,21 @@ def test_a_store_that_cannot_be_written_changes_nothing(project, tmp_path, monke
     _store(monkeypatch, "off")
     assert run_cli("build", "-j", "1", "--out", "clean", cwd=root).exit_code == 0
     _same_files(root / "out", root / "clean")
+
+
+def test_two_copies_of_a_game_never_take_each_others_faces(project, tmp_path, monkeypatch):
+    import shutil
+
+    root = project("duplex")
+    other = tmp_path / "copy"
+    shutil.copytree(root, other)
+    _store(monkeypatch, tmp_path / "store")
+    for folder in (root, other):  # the copy's build overwrites the entries the first one stored
+        assert run_cli("build", "-j", "1", "--out", "out", cwd=folder).exit_code == 0
+    _edit(root, "duplex", "decks/poker.yaml", "name: P1,", "name: P1 again,")
+    drawn = _drawn(monkeypatch)
+    assert run_cli("build", "-j", "1", "--out", "out", cwd=root).exit_code == 0
+    assert sorted(drawn) == ["mini", "poker", "tarot"]  # the copy's entries: another project's key
+    _store(monkeypatch, "off")
+    assert run_cli("build", "-j", "1", "--out", "clean", cwd=root).exit_code == 0
+    _same_files(root / "out", root / "clean")

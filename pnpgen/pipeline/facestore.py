@@ -3,11 +3,12 @@
 The print-all file shows every component, so after an edit to one deck it is drawn again, and with it the faces
 of every other component, whose own files are kept. Those faces are the same as last time: a kept component's
 inputs all hold. So each component's faces are stored, once drawn, in the per-user cache (`codecache.root()`, its
-`faces` folder; `PNPGEN_CACHE=off` turns it off), one file per component of a project's game, named by a digest
-of the project folder, the game and the component, and overwritten when the component is drawn again.
+`faces` folder; `PNPGEN_CACHE=off` turns it off), one file per game and component id, overwritten when the
+component is drawn again: the folder holds as many files as the components built, whichever folders they were
+built in (two copies of a game share them; the key names the project folder, as faces name art by its path).
 
 An entry is taken only for a component whose files this build keeps, under the key it was stored with: pnpgen's
-own digest (its code), Python's version, and every input its manifest entries recorded, with their digests. It
+own digest (its code), Python's version, the project folder, and every input its manifest entries recorded. It
 holds plain values (marshal data, as `codecache`'s entries; no code is built from it: each draw operation is
 made by name from `pnpgen.faces`'s classes), and every face it gives is checked against the digest the manifest
 recorded for that card. Anything else (missing, damaged, another key, a digest that differs) is a miss: the
@@ -41,15 +42,17 @@ def _slot(run, component: str) -> Path | None:
     where = codecache.root()
     if where is None:
         return None
-    name = "\0".join((str(run.project.root), run.game.id, component))
+    name = "\0".join((run.game.id, component))
     return where / "faces" / hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _key(component: str, inputs: dict) -> str:
-    """What the faces were drawn from: pnpgen's code, Python's version, the component and every input it read."""
+def _key(run, component: str, inputs: dict) -> str:
+    """What the faces were drawn from: pnpgen's code, Python's version, the project folder (faces name their art
+    by its path), the component and every input it read."""
     from pnpgen.pipeline.freshness import engine_digest
 
-    text = json.dumps([FORMAT, engine_digest(), sys.version, component, sorted(inputs.items())])
+    where = str(run.project.root)
+    text = json.dumps([FORMAT, engine_digest(), sys.version, where, component, sorted(inputs.items())])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -124,12 +127,12 @@ def load(run, part, inks: set) -> dict | None:
         if len(raw) > MAX_ENTRY:
             return None
         fmt, key, data = marshal.loads(raw)
-        if fmt != FORMAT or key != _key(part.component, inputs):
+        if fmt != FORMAT or key != _key(run, part.component, inputs):
             return None
         forms = {ink: _decode(data, ink) for ink in inks}
+        if any(f is None for f in forms.values()) or not _as_recorded(run, part, forms):
+            return None
     except (OSError, ValueError, EOFError, TypeError, KeyError, IndexError):
-        return None
-    if any(f is None for f in forms.values()) or not _as_recorded(run, part, forms):
         return None
     run.reader.replay(inputs)
     return forms
@@ -165,7 +168,7 @@ def keep(run, part, forms: dict) -> None:
     if slot is None or not inputs:
         return
     try:
-        raw = marshal.dumps((FORMAT, _key(part.component, inputs), _encode(forms)))
+        raw = marshal.dumps((FORMAT, _key(run, part.component, inputs), _encode(forms)))
     except ValueError:
         return
     if len(raw) > MAX_ENTRY:
