@@ -411,6 +411,6 @@ class Reader:
 
 
 def _kind(mode: int) -> str:
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a device"))
-    kinds += ((stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a device")]
+    kinds += [(stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")]
     return next((name for test, name in kinds if test(mode)), "not a file")

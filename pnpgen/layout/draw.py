@@ -133,7 +133,9 @@ class FaceContext:
                 diags.error(loc, drawn + f"{TEXT_ERROR_PT:g} pt floor, on {cards[0]}{more}{where}", hint)
             else:
                 diags.warning(
-                    loc, drawn + f"{TEXT_WARN_PT:g} pt a print shop recommends, on {cards[0]}{more}{where}", hint
+                    loc,
+                    drawn + f"{TEXT_WARN_PT:g} pt a print shop recommends, on {cards[0]}{more}{where}",
+                    hint,
                 )
         self.small.clear()
         for (loc, message), cards in self.faults.items():
