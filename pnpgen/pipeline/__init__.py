@@ -45,16 +45,34 @@ def build_game(
     def failed() -> bool:
         return bool(diags.errors or (strict and diags.warnings))
 
+    # The rules check runs while the files are written (they stay staged until it has passed); its findings go
+    # where they stood when it ran before the drawing, after the load's. With `on_file` it runs first: the files
+    # are shown as they are written.
+    loaded, at, done = False, 0, []
+
+    def checked() -> bool:
+        """The rules check, once the game is loaded (at most once); whether the game may still be written."""
+        if (
+            loaded and not done and check and not run.partial
+        ):  # a game missing a sheet's bad rows would miscount
+            done.append(True)
+            found = Diagnostics()
+            run.check(found)
+            diags.items[at:at] = found.items
+        return not failed()
+
     try:
         run.load(diags)
-        if check and not run.partial:  # a game missing a sheet's bad rows would miscount
-            run.check(diags)
+        loaded, at = True, len(diags.items)
+        if on_file is not None:
+            checked()
         targets = run.claim(diags)
         first = (
             targets if on_file is None else [t for t in targets if t.kind not in ("rulebook", "print-all")]
         )
         stale = run.draw(first, diags)
         if failed():
+            checked()  # its findings are reported too
             return GameResult(root.name, False, diags)
 
         def then() -> list:
@@ -64,10 +82,18 @@ def build_game(
                 raise Stopped
             return more
 
-        result = run.write(targets, stale, workers or cores(), then if on_file is not None else None)
+        result = run.write(
+            targets,
+            stale,
+            workers or cores(),
+            then if on_file is not None else None,
+            checked if on_file is None else None,
+        )
     except Stopped:
+        checked()
         return GameResult(root.name, False, diags)
     except ContentError as exc:
+        checked()
         diags.extend(exc.diagnostics)
         return GameResult(root.name, False, diags)
     result.diagnostics = diags

@@ -94,6 +94,7 @@ def run_parallel(
     meanwhile: Callable[[], object] | None = None,
     free: FreeCores | None = None,
     pickled: bool = True,
+    alongside: Callable[[], object] | None = None,
 ) -> list:
     """`work(item)` for every item, in worker processes when more than one worker and item; results in order.
     `pickled=False`: the items are too big or too tied to this process to pickle (drawn faces), so they go to
@@ -103,7 +104,8 @@ def run_parallel(
     together). `meanwhile()`, when given, is work of the caller's that can be done before the results are in:
     with forked workers it is called once, when the first of them has nothing left to do, on the core that
     worker leaves free (alone, it is not called). `free`, when given, is kept told how many workers are at work,
-    for the jobs to read (`FreeCores`).
+    for the jobs to read (`FreeCores`). `alongside()`, when given, is the caller's own work done here while the
+    workers start on theirs (alone: before the first item).
 
     An error raised by `work` does not stop the other items: every item is worked, and then the errors are raised
     together (`failed`), so which errors a user sees never depends on which worker was quicker (two files too
@@ -119,7 +121,7 @@ def run_parallel(
             pool = None  # no processes to be had here (a sandbox, a frozen interpreter): work alone
     if pool is not None:
         with pool:
-            for i, ok, res in pool.run(order, meanwhile, free):
+            for i, ok, res in pool.run(order, meanwhile, free, alongside):
                 if not ok:
                     assert isinstance(res, Exception)  # what a worker's `work` raised
                     failures.append((i, res))
@@ -129,6 +131,8 @@ def run_parallel(
                     done(i, res)
                 step(i)
     else:
+        if alongside is not None:
+            alongside()
         for i, item in enumerate(items):
             try:
                 results[i] = work(item)
@@ -165,16 +169,27 @@ def write_all(
     step: Callable[[int], None] = lambda i: None,
     done: Callable | None = None,
     meanwhile: Callable[[], object] | None = None,
+    alongside: Callable[[], object] | None = None,
 ) -> list[dict]:
     """Write every job's file; the failures are raised together once all are tried (the caller discards the
     staging folder). `done(i, result)` sees each file as soon as it is written (in the staging folder);
-    `meanwhile` as in `run_parallel`."""
+    `meanwhile` and `alongside` as in `run_parallel`."""
     if (
         gc.get_freeze_count()
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again
         gc.freeze()
     first = sorted(range(len(jobs)), key=lambda i: -LONGEST.get(getattr(jobs[i].target, "kind", ""), 0))
-    return run_parallel(jobs, write_one, workers, step, done, first=first, meanwhile=meanwhile, pickled=False)
+    return run_parallel(
+        jobs,
+        write_one,
+        workers,
+        step,
+        done,
+        first=first,
+        meanwhile=meanwhile,
+        pickled=False,
+        alongside=alongside,
+    )
 
 
 # Which files take longest to write, started first (the rest in their order) so that a short one ends the

@@ -110,10 +110,15 @@ class Pool:
             raise
 
     def run(
-        self, order: list[int], meanwhile: Callable[[], object] | None = None, free: FreeCores | None = None
+        self,
+        order: list[int],
+        meanwhile: Callable[[], object] | None = None,
+        free: FreeCores | None = None,
+        alongside: Callable[[], object] | None = None,
     ) -> Iterator[tuple[int, bool, object]]:
         """(index, True, result) or (index, False, the error it raised) for every index in `order`, as each is
-        done; `meanwhile()` once a worker is idle; `free` told how many workers have work."""
+        done; `meanwhile()` once a worker is idle; `alongside()` here once every worker has its first item;
+        `free` told how many workers have work."""
         from multiprocessing.connection import wait
 
         waiting = list(reversed(order))
@@ -127,6 +132,8 @@ class Pool:
                 busy[answers] = (process, tasks, answers)
             else:
                 _send(tasks, None, process)  # nothing for it: it ends
+        if alongside is not None:
+            alongside()
         while busy:
             ready = wait([answers for _process, _tasks, answers in busy.values()], timeout=1.0)
             if not ready:  # nothing for a second: is every worker still alive?
