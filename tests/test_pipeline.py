@@ -364,3 +364,26 @@ def test_the_architectures_example_output_builds_claims_and_stays_fresh(project,
     heroes.write_text(heroes.read_text().replace("Ash Walker", "Ash Strider"))
     (third,) = pipeline.build(p, None, check=False, workers=1)
     assert "heroes" in third.rendered and (out / "heroes-first.pdf").read_bytes() != before
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])  # the check before the writers (alone), or beside them (a pool)
+def test_a_game_failing_its_rules_check_keeps_its_last_good_output(project, jobs):
+    root = project("basic")
+    assert build(root, "-j", jobs).exit_code == 0
+    before = files_of(root / "out" / "sample")
+    deck = root / "content" / "sample" / "decks" / "minis.yaml"
+    deck.write_text(deck.read_text() + "\n# touched: the deck's files are drawn and written again\n")
+    facts = root / "content" / "sample" / "facts.yaml"
+    facts.write_text(facts.read_text().replace("total: 20", "total: 21"))
+    result = build(root, "-j", jobs)
+    assert result.exit_code == 1
+    assert (
+        "content/sample/facts.yaml:11:" in result.output
+        and "rules check: minis: 20 Mini cards" in result.output
+    )
+    assert files_of(root / "out" / "sample") == before  # nothing written, the manifest included
+    assert sorted(p.name for p in (root / "out").iterdir()) == ["sample"]  # no staging folder left
+    facts.write_text(facts.read_text().replace("total: 21", "total: 20"))
+    result = build(root, "-j", jobs)
+    assert result.exit_code == 0, result.output
+    assert files_of(root / "out" / "sample") != before
