@@ -45,16 +45,17 @@ def build_game(
     def failed() -> bool:
         return bool(diags.errors or (strict and diags.warnings))
 
-    # The rules check and the rulebook's (judged last) run while the workers write the other files, which stay
-    # staged until both pass; the check's findings stand where they did when it ran first, after the load's.
-    # With `on_file` (serve, which shows files as they are written) the check runs first.
-    loaded, at, done = False, 0, [False]
+    # The rules check runs while the files are written (they stay staged until it has passed); its findings go
+    # where they stood when it ran before the drawing, after the load's. With `on_file` it runs first: the files
+    # are shown as they are written.
+    loaded, at, done = False, 0, []
 
     def checked() -> bool:
         """The rules check, once the game is loaded (at most once); whether the game may still be written."""
-        # a game missing a sheet's bad rows would miscount
-        if loaded and not done[0] and check and not run.partial:
-            done[0] = True
+        if (
+            loaded and not done and check and not run.partial
+        ):  # a game missing a sheet's bad rows would miscount
+            done.append(True)
             found = Diagnostics()
             run.check(found)
             diags.items[at:at] = found.items
@@ -69,19 +70,10 @@ def build_game(
         first = (
             targets if on_file is None else [t for t in targets if t.kind not in ("rulebook", "print-all")]
         )
-        late = [t for t in first if t.order >= LATE] if on_file is None else []
-        stale = run.draw([t for t in first if t not in late], diags)
+        stale = run.draw(first, diags)
         if failed():
-            run.draw(late, diags), checked()  # their findings are reported too
+            checked()  # its findings are reported too
             return GameResult(root.name, False, diags)
-
-        def alongside(write: Callable[[list], None]) -> list:
-            """While the workers write: the targets judged last drawn (when stale) and written here, the check."""
-            more = run.draw(late, diags)
-            if not checked():
-                raise Stopped
-            write(more)
-            return more
 
         def then() -> list:
             """With `on_file`: the components' files are written (and shown) before the rest is drawn."""
@@ -95,7 +87,7 @@ def build_game(
             stale,
             workers or cores(),
             then if on_file is not None else None,
-            alongside if on_file is None else None,
+            checked if on_file is None else None,
         )
     except Stopped:
         checked()
@@ -106,9 +98,6 @@ def build_game(
         return GameResult(root.name, False, diags)
     result.diagnostics = diags
     return result
-
-
-LATE = 2  # the targets judged after print-all (the rulebook): judged and written while the others are written
 
 
 def build(

@@ -105,7 +105,7 @@ def run_parallel(
     with forked workers it is called once, when the first of them has nothing left to do, on the core that
     worker leaves free (alone, it is not called). `free`, when given, is kept told how many workers are at work,
     for the jobs to read (`FreeCores`). `alongside()`, when given, is the caller's own work done here while the
-    workers start on theirs (alone: before the first item); a ContentError it raises is raised with the items'.
+    workers start on theirs (alone: before the first item).
 
     An error raised by `work` does not stop the other items: every item is worked, and then the errors are raised
     together (`failed`), so which errors a user sees never depends on which worker was quicker (two files too
@@ -114,15 +114,6 @@ def run_parallel(
     order = list(first) if first is not None else list(range(len(items)))
     failures: list[tuple[int, Exception]] = []
     pool = None
-    if alongside is not None:
-        caller = alongside
-
-        def alongside() -> None:
-            try:
-                caller()
-            except ContentError as exc:  # after the items' errors, as an item after the last
-                failures.append((len(items), exc))
-
     if workers > 1 and len(items) > 1 and (pickled or inherits()):
         try:
             pool = Pool(min(workers, len(items)), work, items)
