@@ -366,24 +366,38 @@ def test_the_architectures_example_output_builds_claims_and_stays_fresh(project,
     assert "heroes" in third.rendered and (out / "heroes-first.pdf").read_bytes() != before
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])  # the check before the writers (alone), or beside them (a pool)
-def test_a_game_failing_its_rules_check_keeps_its_last_good_output(project, jobs):
+def _fails_its_check(game: Path) -> str:
+    facts = game / "facts.yaml"
+    facts.write_text(facts.read_text().replace("total: 20", "total: 21"))
+    return "content/sample/facts.yaml:11:"
+
+
+def _fails_its_rulebook(game: Path) -> str:
+    (game / "rulebook.md").write_text("# Sample\n\n{{ picture('nosuch') }}\n")
+    return "content/sample/rulebook.md:3:1: error: template error: picture(): no component"
+
+
+# -j 1: the check before the files are written; -j 2: beside the writers (a rulebook's error stops it before)
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("breaks", [_fails_its_check, _fails_its_rulebook])
+def test_a_game_failing_its_check_or_rulebook_keeps_its_last_good_output(project, jobs, breaks):
     root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text("# Sample\n\nPlay.\n")
     assert build(root, "-j", jobs).exit_code == 0
     before = files_of(root / "out" / "sample")
-    deck = root / "content" / "sample" / "decks" / "minis.yaml"
+    assert "rulebook.pdf" in before
+    deck = game / "decks" / "minis.yaml"
     deck.write_text(deck.read_text() + "\n# touched: the deck's files are drawn and written again\n")
-    facts = root / "content" / "sample" / "facts.yaml"
-    facts.write_text(facts.read_text().replace("total: 20", "total: 21"))
+    good = {p: p.read_text() for p in (game / "facts.yaml", game / "rulebook.md")}
+    expected = breaks(game)
     result = build(root, "-j", jobs)
     assert result.exit_code == 1
-    assert (
-        "content/sample/facts.yaml:11:" in result.output
-        and "rules check: minis: 20 Mini cards" in result.output
-    )
+    assert expected in result.output and "Traceback" not in result.output
     assert files_of(root / "out" / "sample") == before  # nothing written, the manifest included
     assert sorted(p.name for p in (root / "out").iterdir()) == ["sample"]  # no staging folder left
-    facts.write_text(facts.read_text().replace("total: 21", "total: 20"))
+    for path, text in good.items():
+        path.write_text(text)
     result = build(root, "-j", jobs)
     assert result.exit_code == 0, result.output
     assert files_of(root / "out" / "sample") != before

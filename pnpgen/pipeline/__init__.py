@@ -48,7 +48,8 @@ def build_game(
     # The rules check runs while the files are written (they stay staged until it has passed); its findings go
     # where they stood when it ran before the drawing, after the load's. With `on_file` it runs first: the files
     # are shown as they are written.
-    loaded, at, done = False, 0, []
+    loaded, at = False, 0
+    done: list[bool] = []  # the check ran
 
     def checked() -> bool:
         """The rules check, once the game is loaded (at most once); whether the game may still be written."""

@@ -278,9 +278,8 @@ class GameRun:
     def write(self, targets: list, stale: list, workers, then=None, alongside=None) -> GameResult:
         """Write the stale targets into a staging folder, then move them and the manifest into place. `then()`,
         when given, is called once those files are written and gives more stale targets to write before anything
-        moves (serve: the rulebook is drawn after the edited deck's file is on the page); it raises `Stopped` to
-        leave the output as it was. `alongside()`, when given, runs here while the writers work (the rules check)
-        and says whether the files may go into place: False (or a write error after it) raises `Stopped`."""
+        moves (serve: the rulebook drawn after the edited deck's file is shown); it raises `Stopped` to leave the
+        output as it was. `alongside()` runs while the workers write (the rules check): False raises `Stopped`."""
         sweep(self.project.out)
         sweep(self.out_dir)
         writing = self.writing()
@@ -288,7 +287,7 @@ class GameRun:
             jobs: list[Job] = []
             results: dict[int, dict] = {}
 
-            def write_batch(batch: list, alongside=None) -> None:
+            def write_batch(batch: list, beside=None) -> None:
                 some = [Job(t, name, stage.path(name), writing) for t in batch for name in t.names()]
 
                 # while the last files are written, the manifest's entries are made once: what they read (each
@@ -297,30 +296,20 @@ class GameRun:
                     for job in some:
                         job.target.entry(job.name, 0, "")
 
-                n = workers() if callable(workers) else workers  # FreeCores: the cores free now
+                n = min(workers() if callable(workers) else workers, max(1, len(some)))  # FreeCores: free now
                 self.progress.planned(len(some))
-                written = write_all(
-                    some,
-                    min(n, max(1, len(some))),
-                    done=self._shown(some),
-                    meanwhile=entries,
-                    alongside=alongside,
-                )
+                written = write_all(some, n, done=self._shown(some), meanwhile=entries, alongside=beside)
                 results.update(zip((id(j) for j in some), written))
                 jobs.extend(some)
 
-            if alongside is None:
-                write_batch(stale)
-            else:
-                verdict: list[bool] = []
-                try:
-                    write_batch(stale, lambda: verdict.append(bool(alongside())))
-                except ContentError:
-                    if verdict == [False]:
-                        raise Stopped from None  # the game failed its check: its write errors are not news
+            verdict: list[bool] = []  # what `alongside` said
+            try:
+                write_batch(stale, alongside and (lambda: verdict.append(bool(alongside()))))
+            except ContentError:
+                if verdict != [False]:
                     raise
-                if verdict != [True]:
-                    raise Stopped
+            if alongside is not None and verdict != [True]:
+                raise Stopped  # the game failed its check: its write errors, if any, are not news
             if then is not None:
                 more = then()
                 write_batch(more)
