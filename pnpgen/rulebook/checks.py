@@ -13,7 +13,7 @@ from pnpgen.rulebook.sources import read_source
 
 def check_glyphs(book: Rulebook, game, icons: dict, diags: Diagnostics) -> None:
     """A character the rulebook's fonts cannot draw is a warning at its line (it would silently vanish)."""
-    from pnpgen.text.fit import missing_in
+    from pnpgen.text.fit import missing_in, stray_markup
 
     display = display_path(book.path)
     texts = [(game.title, "display-bold", 1), (game.credits, "sans-italic", 1)]
@@ -33,6 +33,8 @@ def check_glyphs(book: Rulebook, game, icons: dict, diags: Diagnostics) -> None:
             words = [a[4] or "" for a in plan.arrows] + [lab[2] for lab in plan.labels]
             places += [(plan.caption, "sans-italic", where)] + [(w, "sans-bold", where) for w in words]
     for text, font, loc in places:
+        for problem in stray_markup(text or "", lambda name: name in icons, icons, emphasis=False):
+            diags.warning(loc, f"the rulebook: {problem}")
         lost = missing_in(text or "", font, lambda name: name in icons)
         if lost:
             codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)

@@ -15,6 +15,9 @@ from pnpgen.text.fonts import FALLBACKS, missing_glyphs, runs, unit_width, varia
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
 _MARKUP = re.compile(r"\*|:[a-z0-9][a-z0-9_-]*:")  # what makes a paragraph more than words and spaces
+# An icon-like `:name:` standing apart from letters and digits (not the `:30:` of "12:30:45"): when it names no
+# icon it prints as typed, so it is told (`stray_markup`).
+_LONE_NAME = re.compile(r"(?<![A-Za-z0-9]):([a-z0-9][a-z0-9_-]*):(?![A-Za-z0-9])")
 ICON_SCALE = 0.92  # an inline icon's height, relative to the font size
 ICON_PAD = 0.08  # space either side of an inline icon, relative to the font size
 
@@ -79,6 +82,30 @@ def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[l
             words.append(Word(current))
         paragraphs.append(words)
     return paragraphs
+
+
+def stray_markup(text: str, is_icon, icons=(), emphasis: bool = True) -> list[str]:
+    """What in marked-up text would not print as meant: each `:name:` standing apart that names no icon (with
+    the nearest icon names), and a `**` or `*` left open at the end (the rest of the text set bold/italic)."""
+    from difflib import get_close_matches
+
+    text = str(text)
+    found = []
+    for name in dict.fromkeys(m.group(1) for m in _LONE_NAME.finditer(text)):
+        if not is_icon(name):
+            near = get_close_matches(name, sorted(icons), n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join(f':{n}:' for n in near)}?" if near else ""
+            found.append(f"':{name}:' names no icon of the game; it would print as typed{hint}")
+    bold = italic = False
+    for tok in _TOKEN.split(text) if emphasis else ():
+        if tok == "**":
+            bold = not bold
+        elif tok == "*":
+            italic = not italic
+    for is_open, mark, style in ((bold, "**", "bold"), (italic, "*", "italic")):
+        if is_open:
+            found.append(f"a '{mark}' is never closed; the rest of the text would be set {style}")
+    return found
 
 
 @lru_cache(maxsize=100_000)

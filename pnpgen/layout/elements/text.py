@@ -6,7 +6,7 @@ from pnpgen import units
 from pnpgen.faces import Text as TextOp
 from pnpgen.layout.draw import DrawProblem, outside_safe
 from pnpgen.layout.kinds import BOX, Choice, Colour, ElementType, FontName, Length, Number, Text
-from pnpgen.text.fit import fit_text
+from pnpgen.text.fit import fit_text, stray_markup
 from pnpgen.text.fonts import MissingStyle, fallback_chain, missing_glyphs
 
 
@@ -45,6 +45,8 @@ def draw(p, fc, ops, label, diags) -> None:
             f"asks for the {exc.style} of the font '{exc.family}' (**bold** or *italic*), which the game gives "
             f"no file for (fonts: {exc.family}: {exc.style}: ...)",
         )
+    for problem in stray_markup(text, lambda n: n in fc.icons, fc.icons):  # printed, but not as meant
+        fc.note(p.loc("text"), problem, label)
     if not fitted.fits:
         need = (
             "a word is wider than the box"
