@@ -34,19 +34,25 @@ def run_cli(*args, cwd: Path | None = None):
         os.chdir(old)
 
 
+ParameterSet = type(pytest.param())  # what pytest.param makes (its class is not exported)
+
+
 def fast_first(values, key=lambda value: value, fast=None) -> list:
     """`values` for `pytest.mark.parametrize`, each one whose `key` (a game) came before marked slow: a class
     test runs whole in `make test`, and `make test-fast` still runs it once for each key (or only for the key
     `fast` when given: the cheapest game, where each case reads a whole book). A tuple is one case's arguments,
-    as parametrize takes them for several names."""
+    as parametrize takes them for several names; a `pytest.param` keeps its marks and id, `key` seeing its values."""
     seen: set = set()
     params = []
     for value in values:
+        given = value if isinstance(value, ParameterSet) else None  # a pytest.param: its values, marks and id
+        value = given.values if given else value
         k = key(value)
         quick = k == fast if fast is not None else k not in seen
         seen.add(k)
-        marks = () if quick else (pytest.mark.slow,)
-        params.append(pytest.param(*(value if isinstance(value, tuple) else (value,)), marks=marks))
+        marks = (*(given.marks if given else ()), *(() if quick else (pytest.mark.slow,)))
+        args = value if isinstance(value, tuple) else (value,)
+        params.append(pytest.param(*args, marks=marks, id=given.id if given else None))
     return params
 
 

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 CASES = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
 
@@ -58,6 +58,6 @@ def check_case(case: Path, root: Path, good_out: Path | None = None) -> None:
     assert snapshot(root / "out" / "sample") == before
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+@pytest.mark.parametrize("case", fast_once(CASES), ids=[c.stem for c in CASES])
 def test_broken_input_gives_a_located_message_and_keeps_output(case, project, basic_out):
     check_case(case, project("basic"), basic_out)

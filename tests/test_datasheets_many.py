@@ -11,7 +11,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 from test_datasheets import HEADER, ROWS, _copy, csv_text, ods
 
 ASH, TIDE = ROWS
@@ -127,7 +127,7 @@ def with_sheets(root: Path, files: dict, ref: str) -> Path:
     return root
 
 
-@pytest.mark.parametrize("mix", MIXES)
+@pytest.mark.parametrize("mix", fast_once(MIXES))
 def test_a_deck_from_several_sheets_prints_as_the_same_cards_in_yaml(project, mix):
     make, ref, _ = MIXES[mix]
     yaml_root = project("basic")
@@ -174,7 +174,7 @@ def test_each_card_keeps_its_own_file_and_cell(project, mix, second):
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("mix", MIXES)
+@pytest.mark.parametrize("mix", fast_once(MIXES))
 @pytest.mark.parametrize("which", [0, 1])
 def test_a_change_in_any_of_the_files_rebuilds_the_deck(project, mix, which):
     make, ref, names = MIXES[mix]

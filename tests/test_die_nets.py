@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pikepdf
 import pytest
-from conftest import MM, run_cli
+from conftest import MM, fast_once, run_cli
 from test_elements import brief, draw, library
 
 from pnpgen.faces import Polygon
@@ -154,7 +154,7 @@ def test_no_tab_lies_over_a_face(tmp_path, die):
             assert not any(_inside(point, s.points) for s in shapes), (die, point)
 
 
-@pytest.mark.parametrize("die", sorted(SOLIDS))
+@pytest.mark.parametrize("die", fast_once(sorted(SOLIDS)))
 def test_a_net_too_big_for_its_face_is_an_error_at_the_element(tmp_path, die):
     faces = list(range(SOLIDS[die][0]))
     net = f"  - {{type: die-net, x: 5, y: 5, size: SIZE, die: {die}, faces: {faces}}}\n"

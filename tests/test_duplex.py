@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import FIXTURES, MM, run_cli
+from conftest import FIXTURES, MM, fast_once, run_cli
 
 from pnpgen.render.calibration import reading_sign, scales
 
@@ -56,7 +56,7 @@ def behind(flip: str, x: float, y: float, width: float, height: float) -> tuple[
     return {"long": (width - x, y), "short": (x, height - y), "none": (x, y)}[flip]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", fast_once(["a4", "letter"]))
 @pytest.mark.parametrize("flip", ["long", "short", "none"])
 def test_each_back_lands_behind_its_own_front(tmp_path, flip, paper):
     out = build(tmp_path, "--duplex", flip, "--paper", paper)
@@ -180,7 +180,7 @@ def test_a_printer_profile_carries_the_settings(tmp_path):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("deck, count", [("poker", 11), ("mini", 17), ("tarot", 3)])
+@pytest.mark.parametrize("deck, count", fast_once([("poker", 11), ("mini", 17), ("tarot", 3)]))
 def test_fold_over_puts_each_back_behind_its_front_on_one_page(tmp_path, paper, deck, count):
     out = build(tmp_path, "--fold", "--paper", paper)
     data = json.loads((out / "manifest.json").read_text())

@@ -7,7 +7,7 @@ import json
 import shutil
 
 import pytest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, fast_once, run_cli
 from PIL import Image
 
 CONTENT = ROOT / "content"
@@ -107,7 +107,7 @@ WRITERS = {  # every command that writes PNG files: its arguments, the fixture g
 }
 
 
-@pytest.mark.parametrize("writer", sorted(WRITERS))
+@pytest.mark.parametrize("writer", fast_once(sorted(WRITERS)))
 def test_every_png_writer_says_its_dpi(tmp_path, writer):
     args, game, dpi = WRITERS[writer]
     shutil.copytree(FIXTURES / game, tmp_path / "p")

@@ -5,7 +5,7 @@ shaped tiles, a board), both inks, and a store that is damaged, from another bui
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 from pnpgen import codecache
 from pnpgen.pipeline import outputs
@@ -56,7 +56,7 @@ def _same_files(a, b) -> None:
 
 
 @pytest.mark.parametrize("ink", ["full", "both"])
-@pytest.mark.parametrize("fixture,path,old,new", EDITS)
+@pytest.mark.parametrize("fixture,path,old,new", fast_once(EDITS))
 def test_a_build_after_an_edit_takes_kept_faces_and_writes_a_clean_builds_bytes(
     project, tmp_path, monkeypatch, fixture, path, old, new, ink
 ):

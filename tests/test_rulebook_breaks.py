@@ -14,13 +14,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, fast_first
 from pagebreaks import faults, pages
 
 GAMES = ["deity", "elements-of-the-gods", "orbis", "river", "seven-gods"]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="elements-of-the-gods"))
 def test_no_page_break_of_a_shipped_rulebook_parts_what_belongs_together(shipped_build, game):
     book = shipped_build / game / "rulebook.pdf"
     assert len(pages(book)) >= 8  # the body's pages were read

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 TITLE = "# Sample\n\nEach player takes 11 Hero cards and 20 Mini cards.\n\n## Setup\n\nShuffle the deck.\n"
 
@@ -54,7 +54,7 @@ def pdf_text(path) -> str:
         pdf.close()
 
 
-@pytest.mark.parametrize("name", sorted(CONSTRUCTS))
+@pytest.mark.parametrize("name", fast_once(sorted(CONSTRUCTS)))
 def test_every_markdown_construct_is_printed_or_warned(project, name):
     root = project("basic")
     markdown, words, message = CONSTRUCTS[name]

@@ -6,7 +6,7 @@ blame for stays at the layout's line, and the card's label names its row."""
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 from test_datasheets import csv_text, ods, xlsx
 
 LAYOUT = """\
@@ -127,7 +127,7 @@ WARNINGS = {
 }
 
 
-@pytest.mark.parametrize("sheet", SHEETS)
+@pytest.mark.parametrize("sheet", fast_once(SHEETS))
 @pytest.mark.parametrize("kind", WARNINGS)
 def test_a_layout_warning_names_the_fields_cell(project, sheet, kind):
     """A warning a field's value causes (a character no font prints, text too small to read) is told at its cell."""

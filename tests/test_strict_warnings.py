@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 GAME = "content/sample"
 
@@ -84,7 +84,7 @@ def manifest_warnings(root, game: str = "sample") -> int:
     return data.get("warnings", 0) + sum(f.get("warnings", 0) for f in data["files"])
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("kind", fast_once(sorted(KINDS)))
 def test_every_warning_fails_strict_fresh_or_not(project, kind):
     fixture, game = ("pieces", "pieces") if kind.startswith("pieces:") else ("basic", "sample")
     root = project(fixture)

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 import tts_schema
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, fast_once, run_cli
 from PIL import Image
 
 from pnpgen.checker import _Env
@@ -344,7 +344,7 @@ def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path,
             assert tile["CustomImage"]["CustomTile"]["Stretch"] == (abs(im.width - im.height) <= 1)
 
 
-@pytest.mark.parametrize("piece", ["cube", "disc", "pawn"])
+@pytest.mark.parametrize("piece", fast_once(["cube", "disc", "pawn"]))
 def test_stand_ins_are_tts_own_pieces_in_their_colours_and_counts(tmp_path, piece):
     project = fixture(tmp_path, "pieces")
     coins = project / "content/pieces/tiles/coins.yaml"
