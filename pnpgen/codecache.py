@@ -101,6 +101,12 @@ def store(key: str, value) -> None:
         data = marshal.dumps(value)
     except ValueError:
         return
+    put(path, data)
+
+
+def put(path: Path, data: bytes) -> None:
+    """Write `data` to `path` in the cache whole or not at all (a private folder made on the way); silently not
+    when it cannot be written. Shared by this cache and the face store (`pipeline/facestore.py`)."""
     part = path.with_name(f"{path.name}.{os.getpid()}.part")
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -17,11 +17,9 @@ component is drawn, as before. The bytes written never depend on the store: same
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import marshal
-import os
 import sys
 from pathlib import Path
 from types import MappingProxyType
@@ -173,12 +171,4 @@ def keep(run, part, forms: dict) -> None:
         return
     if len(raw) > MAX_ENTRY:
         return  # it would not be read
-    spare = slot.with_name(f"{slot.name}.{os.getpid()}.part")
-    try:
-        slot.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with open(spare, "wb") as fh:
-            fh.write(raw)
-        os.replace(spare, slot)
-    except OSError:
-        with contextlib.suppress(OSError):
-            spare.unlink()
+    codecache.put(slot, raw)
