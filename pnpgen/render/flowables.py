@@ -12,14 +12,12 @@ from reportlab.platypus import (
 )
 
 from pnpgen.faces import Icon, Text
+from pnpgen.render import ACCENT, INK, MUTED
 from pnpgen.render.pdf import FaceDrawer, colour
 from pnpgen.text.fit import parse, place, wrap
 from pnpgen.text.fonts import pdf_name, unit_width, vertical_metrics
 from pnpgen.units import MM
 
-INK = "#1f1d1a"
-ACCENT = "#7a3b1d"
-MUTED = "#6b645a"
 NOTE_BG, NOTE_LINE = "#eef1f5", "#5b7391"
 EXAMPLE_BG, EXAMPLE_LINE = "#f7f0e1", "#b7892f"
 BODY = 9.6

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Frame, Paragraph, Spacer, TableStyle
-
 from pnpgen.imposition import PiecePlan
 from pnpgen.imposition.duplex import Duplex
 from pnpgen.render.board import draw_board_tiled
-from pnpgen.render.flowables import ACCENT, INK, MUTED, PlainTable, esc
+from pnpgen.render.guide import draw_guide_page
 from pnpgen.render.pdf import colour
 from pnpgen.render.sheets import PdfWriter
 from pnpgen.text.fonts import pdf_name
@@ -42,7 +38,7 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
         icons,
     )
     c = writer.c
-    _guide_page(c, doc, pw, ph)
+    draw_guide_page(c, doc.title, guide_lines(doc), pw, ph)
     writer.pages += 1
     if doc.duplex:
         _blank(writer)
@@ -83,40 +79,6 @@ def _blank(writer: PdfWriter) -> None:
     )
     c.showPage()
     writer.pages += 1
-
-
-def _styles() -> dict:
-    base = {
-        "fontName": pdf_name("sans"),
-        "bulletFontName": pdf_name("sans"),  # platypus would set bullets in an unembedded Helvetica
-        "fontSize": 9.5,
-        "leading": 12.5,
-        "textColor": HexColor(INK),
-    }
-    return {
-        "title": ParagraphStyle(
-            "title", **{**base, "fontName": pdf_name("display-bold"), "fontSize": 20, "leading": 24}
-        ),
-        "sub": ParagraphStyle("sub", **{**base, "textColor": HexColor(MUTED), "spaceAfter": 6}),
-        "h": ParagraphStyle(
-            "h",
-            **{
-                **base,
-                "fontName": pdf_name("sans-bold"),
-                "fontSize": 11,
-                "leading": 14,
-                "textColor": HexColor(ACCENT),
-                "spaceBefore": 8,
-                "spaceAfter": 3,
-            },
-        ),
-        "body": ParagraphStyle("body", **{**base, "spaceAfter": 3}),
-        "item": ParagraphStyle("item", **{**base, "leftIndent": 10, "bulletIndent": 2, "spaceAfter": 1.5}),
-        "cell": ParagraphStyle("cell", **{**base, "fontSize": 8.5, "leading": 10.5}),
-        "head": ParagraphStyle(
-            "head", **{**base, "fontName": pdf_name("sans-bold"), "fontSize": 8.5, "leading": 10.5}
-        ),
-    }
 
 
 def guide_lines(doc) -> dict:
@@ -174,56 +136,3 @@ def guide_lines(doc) -> dict:
     if doc.rulebook:
         tail.append("The rules are in rulebook.pdf: print it double-sided, flipping on the long edge.")
     return {"how": how, "rows": rows, "tools": tools, "supply": supply, "tail": tail}
-
-
-def _guide_page(c, doc, pw: float, ph: float) -> None:
-    st = _styles()
-    words = guide_lines(doc)
-    story: list = [
-        Paragraph(esc(f"{doc.title}: print and build"), st["title"]),
-        Paragraph(esc("Everything this game needs, in the order to print it."), st["sub"]),
-        Paragraph("How to print", st["h"]),
-    ]
-    story += [Paragraph(esc(line), st["item"], bulletText="\u2022") for line in words["how"]]
-    story.append(Paragraph("What is on which pages", st["h"]))
-    data = [[Paragraph(h, st["head"]) for h in ("Pages", "What", "Then")]]
-    data += [[Paragraph(esc(cell), st["cell"]) for cell in row] for row in words["rows"]]
-    width = pw - 30 * MM
-    table = PlainTable(data, colWidths=[16 * MM, width * 0.46, width - 16 * MM - width * 0.46], repeatRows=1)
-    table.setStyle(
-        TableStyle(
-            [
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("LINEBELOW", (0, 0), (-1, 0), 0.6, HexColor(ACCENT)),
-                ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#c9c2b6")),
-                ("TOPPADDING", (0, 0), (-1, -1), 2.5),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-            ]
-        )
-    )
-    story.append(table)
-    story.append(Paragraph("What you need", st["h"]))
-    story += [Paragraph(esc(t), st["item"], bulletText="\u2022") for t in words["tools"]]
-    if words["supply"]:
-        story.append(Paragraph("From home, as well (not printed)", st["h"]))
-        story += [Paragraph(esc(t), st["item"], bulletText="\u2022") for t in words["supply"]]
-    story.append(Spacer(1, 6))
-    story += [Paragraph(esc(t), st["body"]) for t in words["tail"]]
-    frame = Frame(15 * MM, 12 * MM, pw - 30 * MM, ph - 27 * MM, showBoundary=0)
-    frame.addFromList(story, c)  # takes what fits from `story`
-    if story:
-        # too long for one page (a game of very many components): say so rather than drop rows
-        c.setFillColor(colour("#9a9a9a"))
-        c.setFont(pdf_name("sans"), 7)
-        c.drawString(15 * MM, 8 * MM, "The list goes on: see each page's label for what it holds.")
-    c.setFillColor(colour("#9a9a9a"))
-    c.setFont(pdf_name("sans"), 6)
-    c.drawRightString(pw - 15 * MM, 6 * MM, "page 1")
-    _boxes(c, pw, ph)
-    c.showPage()
-
-
-def _boxes(c, pw: float, ph: float) -> None:
-    """A page of words, not pieces: nothing is cut from it, so its trim is the paper."""
-    c.setTrimBox((0, 0, pw, ph))
-    c.setBleedBox((0, 0, pw, ph))

@@ -108,6 +108,15 @@ def stray_markup(text: str, is_icon, icons=(), emphasis: bool = True) -> list[st
     return found
 
 
+def words_of(text: str, font: str, fallbacks: tuple = FALLBACKS) -> list[list[Word]]:
+    """Text without markup -> paragraphs of words for `wrap`: a `*` or `:name:` prints as typed (pnpgen's own
+    words around a game's names, as on the print-and-build page)."""
+    return [
+        [_plain_word(tok, font, fallbacks) for tok in para.split()]
+        for para in str(text).replace("\r\n", "\n").split("\n")
+    ]
+
+
 @lru_cache(maxsize=100_000)
 def _plain_word(tok: str, font: str, fallbacks: tuple) -> Word:
     """A word without markup, in `font` (falling back glyph by glyph). Shared by every text that has it: a
