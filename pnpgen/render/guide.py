@@ -50,7 +50,7 @@ BODY = Style("sans", 9.5, 12.5, after=3)
 ITEM = Style("sans", 9.5, 12.5, after=1.5, indent=10)
 CELL = Style("sans", 8.5, 10.5)
 CELL_HEAD = Style("sans-bold", 8.5, 10.5)
-BULLET = ("\u2022", "sans", 10.0, 2.0)  # an item's mark: its font, size and indent
+BULLET = ("\u2022", "sans", 10.0, 2.0)  # an item's mark, its font and size, and its indent from the left
 
 
 @dataclass
