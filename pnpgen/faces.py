@@ -160,18 +160,21 @@ class Face:
 def face_digest(face: Face) -> str:
     """What a face prints, as 16 hex digits: its size, cut and every draw operation (numbers to 0.01 pt), with
     art named by its bytes, not its path. Two builds print a face the same exactly when its digest is the same
-    (`pnpgen changes` compares them face by face). Computed once per face (a shared back is one face), unless
-    it draws bitmap art, whose bytes are looked up each time (they may change under a face kept by a long-running
-    process)."""
+    (`pnpgen changes` compares them face by face). Computed once per face (a shared back is one face); a face that
+    draws bitmap art keeps the digests of its art files with it, and is computed again when one of them differs
+    (a file may change under a face kept by a long-running process)."""
     known: str | None = face.__dict__.get("_digest")
     if known is not None:
-        return known
+        art: tuple[tuple[str, str], ...] = face.__dict__.get("_art", ())
+        if all(file_digest(path) == digest for path, digest in art):
+            return known
     parts = [f"{face.width_pt:.2f} {face.height_pt:.2f} {face.bleed_pt:.2f} {face.shape}"]
-    has_image = False
+    used: list[tuple[str, str]] = []
     for op in face.ops:
         cls: Any = type(op)
         if cls is Image or cls is Vector:
-            has_image = has_image or cls is Image
+            if cls is Image:
+                used.append((op.path, file_digest(op.path)))
             parts.append(op_text(op))
             continue
         values = _getter(cls)(op)
@@ -184,8 +187,9 @@ def face_digest(face: Face) -> str:
         else:
             parts.append(fmt.format(*values))
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
-    if not has_image:
-        object.__setattr__(face, "_digest", digest)
+    object.__setattr__(face, "_digest", digest)
+    if used:
+        object.__setattr__(face, "_art", tuple(used))
     return digest
 
 

@@ -45,3 +45,21 @@ def test_a_digest_is_its_operations_text_whatever_their_values_types(tmp_path):
     assert face_digest(Face(180.0, 252.0, 8.5, ops[:1])) != face_digest(Face(180.0, 252.0, 8.5, ops[:2]))
     assert "dash=(2.00 1)" in op_text(ops[1]) and "size=13.25" in op_text(ops[5])
     assert "size=9 " in op_text(ops[6]) and "tint=None" in op_text(ops[7])
+
+
+def test_a_kept_digest_follows_the_art_it_draws(tmp_path):
+    """A face's digest is kept once computed, and computed again when an art file it draws changes under it (a
+    face kept by a long-running process): the same face object, the new bytes, the digest a new face gets."""
+    import os
+
+    art = tmp_path / "a.png"
+    art.write_bytes(b"first art")
+    face = Face(180.0, 252.0, 8.5, (Image(str(art), 0.0, 0.0, 10.0, 10.0, (0.0, 0.0, 5.0, 5.0)),), "rect")
+    first = face_digest(face)
+    assert face_digest(face) == first == reference_digest(face)
+    art.write_bytes(b"other art, longer")
+    os.utime(art, ns=(1, 1))  # a new stat key, whatever the file system's clock
+    assert face_digest(face) != first
+    assert (
+        face_digest(face) == reference_digest(face) == face_digest(Face(180.0, 252.0, 8.5, face.ops, "rect"))
+    )

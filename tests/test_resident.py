@@ -165,11 +165,60 @@ def test_a_resident_build_does_not_plan_again_a_diagram_whose_pieces_are_kept(tm
     assert build() == ["rulebook"]
     minis.write_text(minis.read_text().replace('text: "Zip."', 'text: "Zap."'))
     assert build() == ["minis"] and planned == []
-    # a one-off build (not resident) keeps the same book, planning the diagram to know it
+    # a one-off build (not resident) knows the same from the rulebook's manifest entry (`shown`)
     planned.clear()
     minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zop."'))
     (result,) = pipeline.build(copy(project, resident=False), None, check=False, workers=1)
-    assert result.rendered == ["minis"] and planned == ["table"]
+    assert result.rendered == ["minis"] and planned == []
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda shown: shown.clear(), id="no-record"),  # a manifest written before `shown`
+        pytest.param(lambda shown: shown["diagram/table"].update(digest="0" * 16), id="other-digest"),
+        pytest.param(lambda shown: shown["diagram/table"].update(game="0" * 16), id="other-game"),
+        pytest.param(
+            lambda shown: shown["diagram/table"].update(used=["heroes", "minis"]), id="edited-piece"
+        ),
+        pytest.param(lambda shown: shown["diagram/table"].update(used="heroes"), id="not-a-list"),
+    ],
+)
+def test_a_one_off_build_plans_a_diagram_its_manifest_does_not_vouch_for(tmp_path, monkeypatch, spoil):
+    """A build that is not resident takes a diagram as it was only when the rulebook's manifest entry says what it
+    drew on, with the same digest and game files, and all of it is kept: otherwise it plans it, and the book's
+    bytes are what a build from scratch writes."""
+    import json
+    from dataclasses import replace as copy
+
+    import pnpgen.rulebook.diagrams as diagrams
+    from pnpgen import pipeline
+    from pnpgen.imposition.duplex import DEFAULT
+
+    root = _diagram_project(tmp_path)
+    minis = root / "content" / "sample" / "decks" / "minis.yaml"
+    pictured = minis.read_text().replace("cards:\n", "picture: Spark\ncards:\n")  # the card its book shows
+    minis.write_text(pictured + '  - name: Bolt\n    text: "Zap."\n')
+    project = Project(root / "content", root / "out", "a4", copy(DEFAULT, whole=False), ())
+    (result,) = pipeline.build(project, None, check=False, workers=1)
+    assert result.ok
+    manifest = root / "out" / "sample" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    (book,) = [e for e in data["files"] if e["kind"] == "rulebook"]
+    assert set(book["shown"]) == {"diagram/table"} and book["shown"]["diagram/table"]["used"] == ["heroes"]
+    spoil(book["shown"])
+    manifest.write_text(json.dumps(data))
+    planned: list[str] = []
+    load = diagrams.load_diagram
+    monkeypatch.setattr(
+        diagrams, "load_diagram", lambda run, d, *a, **k: planned.append(d) or load(run, d, *a, **k)
+    )
+    minis.write_text(minis.read_text().replace('text: "Zap."', 'text: "Zip."'))  # not a card its book shows
+    (result,) = pipeline.build(project, None, check=False, workers=1)
+    assert result.ok and planned == ["table"] and result.rendered == ["minis"]
+    before = (root / "out" / "sample" / "rulebook.pdf").read_bytes()
+    (result,) = pipeline.build(copy(project, out=root / "clean"), None, check=False, workers=1)
+    assert (root / "clean" / "sample" / "rulebook.pdf").read_bytes() == before
 
 
 def test_a_pictured_cards_change_is_found_before_any_diagram_is_planned(tmp_path, monkeypatch):

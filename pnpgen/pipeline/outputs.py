@@ -286,6 +286,7 @@ class RulebookFile(Target):
         self.pictures: dict = {}
         self.info: dict = {}
         self.seeds: dict = {}  # file name -> the contents list its last build ended with
+        self.shown: dict = {}  # diagram or cover -> what it drew on and came to (the manifest's `shown`)
 
     def names(self) -> list[str]:
         """`rulebook.pdf` always (the file other outputs name), and `rulebook-lowink.pdf` when low ink is asked."""
@@ -306,12 +307,18 @@ class RulebookFile(Target):
             diags.extend(exc.diagnostics)
             return False
         self.seeds = {e["path"]: e.get("contents") for e in run.old_entries(self)}
+        self.shown = dict(
+            sorted(run.shown.items())
+        )  # what each diagram and the cover drew on: `rulebook._still`
         return self.book is not None
+
+    def entry(self, name: str, pages: int, sha256: str) -> dict:
+        return {**super().entry(name, pages, sha256), "shown": self.shown}
 
     def fresh(self, run, entries: list[dict]) -> bool:
         from pnpgen.rulebook import values_hold
 
-        return super().fresh(run, entries) and values_hold(run, entries[0]["inputs"])
+        return super().fresh(run, entries) and values_hold(run, entries[0]["inputs"], entries[0].get("shown"))
 
     def write(self, path: Path, name: str, w) -> tuple[int, dict]:
         """The book, and its contents list for the manifest: the next build of it starts from that list."""

@@ -71,6 +71,7 @@ class GameRun:
         # rulebook's picture of the first card among them) are the faces the manifest recorded
         self.kept_decks: set[str] = set()
         self.kept: set[str] = set()  # every component with a target this build keeps (decks, boards...)
+        self.shown: dict = {}  # rulebook diagram or cover -> what it drew on (`rulebook._remember`)
         self.memo = project.memo  # what a resident process (watch, serve) keeps between builds
         self._using: list[set] = []  # the components drawn inside each open `using()`
         self.on_file: Callable | None = (
@@ -290,15 +291,17 @@ class GameRun:
             def write_batch(batch: list, beside=None) -> None:
                 some = [Job(t, name, stage.path(name), writing) for t in batch for name in t.names()]
 
-                # while the last files are written, the manifest's entries are made once: what they read (each
-                # face's digest: 20 ms at 1,000 cards) is then kept for the real ones, made when the files are in
-                def entries() -> None:
+                # while the workers write (even one file), this process runs the check (`beside`) and makes the
+                # entries once: what they read (each face's digest) is kept for the real ones, made after
+                def here() -> None:
+                    if beside is not None:
+                        beside()
                     for job in some:
                         job.target.entry(job.name, 0, "")
 
-                n = min(workers() if callable(workers) else workers, max(1, len(some)))  # FreeCores: free now
+                n = min(workers() if callable(workers) else workers, len(some) + 1)  # FreeCores: free now
                 self.progress.planned(len(some))
-                written = write_all(some, n, done=self._shown(some), meanwhile=entries, alongside=beside)
+                written = write_all(some, n, done=self._shown(some), alongside=here)
                 results.update(zip((id(j) for j in some), written))
                 jobs.extend(some)
 

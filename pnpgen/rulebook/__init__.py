@@ -172,8 +172,9 @@ def _plan_diagrams(run, book, diags: Diagnostics) -> None:
             _remember(run, f"diagram/{block.diagram}", used, plan.snapshot())
 
 
-def values_hold(run, inputs: dict) -> bool:
-    """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`)."""
+def values_hold(run, inputs: dict, shown: dict | None = None) -> bool:
+    """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`). `shown`
+    is what its last build found each diagram and the cover to draw on (its manifest entry's `shown`)."""
     from pnpgen.model import Board
     from pnpgen.recorded import value_at, value_digest
 
@@ -201,7 +202,7 @@ def values_hold(run, inputs: dict) -> bool:
                 return False
             continue
         if path == "cover" or path.startswith("diagram/"):
-            if _still(run, path, digest):
+            if _still(run, path, digest, shown or {}):
                 continue
             from pnpgen.rulebook.diagrams import load_cover, load_diagram
 
@@ -228,25 +229,44 @@ def _dearest_last(item: tuple) -> int:
     return 1 if key == "cover" or key.startswith("diagram/") else 0
 
 
-def _still(run, path: str, digest: str) -> bool:
-    """In a resident process: whether a diagram (or the cover) is what a build before this one found it to be,
-    without planning it again. It is when that build saw the same digest, the game's own file is the same, and
-    every component it drew pieces from is kept by this build (drawn from inputs that all hold). The diagram's
-    and cover's files themselves are among the rulebook's inputs, checked before any value is."""
+def _still(run, path: str, digest: str, shown: dict) -> bool:
+    """Whether a diagram (or the cover) is what an earlier build found it to be, without planning it again. It is
+    when that build saw the same digest, the game's own files are the same, and every component it drew pieces
+    from is kept by this build (drawn from inputs that all hold). The diagram's and cover's files themselves are
+    among the rulebook's inputs, checked before any value is. The earlier build is the last one of a resident
+    process (its memo), else the one that wrote the manifest (the rulebook entry's `shown`)."""
     known = run.memo.shown(run.game.id, path)
-    if known is None:
-        return False
-    return known.digest == digest and known.game_inputs == dict(run.game.inputs) and known.used <= run.kept
+    if known is not None:
+        return (
+            known.digest == digest and known.game_inputs == dict(run.game.inputs) and known.used <= run.kept
+        )
+    last = shown.get(path)
+    if not isinstance(last, dict) or not isinstance(last.get("used"), list):
+        return False  # a manifest from before `shown`, or not pnpgen's: plan it
+    return (
+        last.get("digest") == digest
+        and last.get("game") == _game_digest(run)
+        and set(last["used"]) <= run.kept
+    )
+
+
+def _game_digest(run) -> str:
+    from pnpgen.recorded import value_digest
+
+    return value_digest(sorted(run.game.inputs.items()))
 
 
 def _remember(run, path: str, used: set, snapshot: str = "", digest: str = "") -> None:
-    """Keep, in a resident process, what a diagram or the cover drew on and what it came to (`_still`)."""
+    """Keep what a diagram or the cover drew on and what it came to (`_still`): in the build's `shown`, which the
+    rulebook's manifest entry carries to the next build, and in a resident process's memo."""
+    from pnpgen.recorded import value_digest
+
+    digest = digest or value_digest(snapshot)
+    run.shown[path] = {"used": sorted(used), "game": _game_digest(run), "digest": digest}
     if run.memo.keeps:
         from pnpgen.memo import Shown
-        from pnpgen.recorded import value_digest
 
-        shown = Shown(dict(run.game.inputs), frozenset(used), digest or value_digest(snapshot))
-        run.memo.keep_shown(run.game.id, path, shown)
+        run.memo.keep_shown(run.game.id, path, Shown(dict(run.game.inputs), frozenset(used), digest))
 
 
 def _snapshot(faces) -> str:
