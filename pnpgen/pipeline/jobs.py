@@ -35,6 +35,7 @@ __all__ = [
     "Pool",
     "RemoteTraceback",
     "WorkerDied",
+    "beside_writers",
     "inherits",
     "Writing",
     "run_parallel",
@@ -91,6 +92,7 @@ def run_parallel(
     step: Callable[[int], None],
     done: Callable | None = None,
     first: list[int] | None = None,
+    meanwhile: Callable[[], object] | None = None,
     free: FreeCores | None = None,
     pickled: bool = True,
     alongside: Callable[[], object] | None = None,
@@ -100,10 +102,12 @@ def run_parallel(
     workers only where workers inherit them (fork), and are worked here otherwise.
     `done(i, result)`, when given, sees each result as soon as it is in. `first`, when given, is the order in
     which the items start (the longest first: the last to start is then a short one, and the workers end
-    together). `free`, when given, is kept told how many workers are at work, for the jobs to read
-    (`FreeCores`). `alongside()`, when given, is the caller's own work done here while the workers start on
-    theirs (alone: before the first item); with it, even one item goes to a worker, so that the two are done at
-    once.
+    together). `meanwhile()`, when given, is work of the caller's that can be done before the results are in:
+    with forked workers it is called once, when the first of them has nothing left to do, on the core that
+    worker leaves free (alone, it is not called). `free`, when given, is kept told how many workers are at work,
+    for the jobs to read (`FreeCores`). `alongside()`, when given, is the caller's own work done here while the
+    workers start on theirs (alone: before the first item); with it, even one item goes to a worker, so that the
+    two are done at once.
 
     An error raised by `work` does not stop the other items: every item is worked, and then the errors are raised
     together (`failed`), so which errors a user sees never depends on which worker was quicker (two files too
@@ -119,7 +123,7 @@ def run_parallel(
             pool = None  # no processes to be had here (a sandbox, a frozen interpreter): work alone
     if pool is not None:
         with pool:
-            for i, ok, res in pool.run(order, free, alongside):
+            for i, ok, res in pool.run(order, meanwhile, free, alongside):
                 if not ok:
                     assert isinstance(res, Exception)  # what a worker's `work` raised
                     failures.append((i, res))
@@ -166,11 +170,12 @@ def write_all(
     workers: int,
     step: Callable[[int], None] = lambda i: None,
     done: Callable | None = None,
+    meanwhile: Callable[[], object] | None = None,
     alongside: Callable[[], object] | None = None,
 ) -> list[dict]:
     """Write every job's file; the failures are raised together once all are tried (the caller discards the
     staging folder). `done(i, result)` sees each file as soon as it is written (in the staging folder);
-    `alongside` as in `run_parallel`."""
+    `meanwhile` and `alongside` as in `run_parallel`."""
     if (
         gc.get_freeze_count()
     ):  # inside `few_collections`, which unfreezes: the drawn faces are not scanned again
@@ -183,9 +188,29 @@ def write_all(
         step,
         done,
         first=first,
+        meanwhile=meanwhile,
         pickled=False,
         alongside=alongside,
     )
+
+
+def beside_writers(jobs: list[Job], check: Callable | None, spare: bool) -> tuple[Callable | None, Callable]:
+    """What the building process does while its workers write `jobs`: the rules check (`check`) at once, and the
+    manifest's entries made once (what they read, each face's digest, is kept for the real ones, made once the
+    files are in): at once when a core is `spare` (no file needs it: even one file then goes to a worker), else
+    once a worker is done. Returns `write_all`'s (meanwhile, alongside)."""
+
+    def entries() -> None:
+        for job in jobs:
+            job.target.entry(job.name, 0, "")
+
+    def here() -> None:
+        if check is not None:
+            check()
+        if spare:
+            entries()
+
+    return (None if spare else entries), here
 
 
 # Which files take longest to write, started first (the rest in their order) so that a short one ends the

@@ -112,11 +112,13 @@ class Pool:
     def run(
         self,
         order: list[int],
+        meanwhile: Callable[[], object] | None = None,
         free: FreeCores | None = None,
         alongside: Callable[[], object] | None = None,
     ) -> Iterator[tuple[int, bool, object]]:
         """(index, True, result) or (index, False, the error it raised) for every index in `order`, as each is
-        done; `alongside()` here once every worker has its first item; `free` told how many workers have work."""
+        done; `meanwhile()` once a worker is idle; `alongside()` here once every worker has its first item;
+        `free` told how many workers have work."""
         from multiprocessing.connection import wait
 
         waiting = list(reversed(order))
@@ -158,6 +160,9 @@ class Pool:
                     if free is not None:
                         free.busy(len(busy))
                 yield i, ok, value
+                if meanwhile is not None and not waiting and busy:  # a worker is idle, others at work
+                    meanwhile()
+                    meanwhile = None
 
     def close(self, kill: bool = False) -> None:
         """Let the workers end; with `kill` (an error or an interrupt), stop them: asked first (SIGTERM, which a

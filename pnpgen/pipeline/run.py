@@ -11,7 +11,7 @@ from pathlib import Path
 from pnpgen import __version__
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.pipeline import freshness, manifest, outputs
-from pnpgen.pipeline.jobs import Job, Writing, write_all
+from pnpgen.pipeline.jobs import Job, Writing, beside_writers, write_all
 from pnpgen.pipeline.staging import Stage, refuse_link, sweep
 from pnpgen.pipeline.target import prepared
 
@@ -291,17 +291,10 @@ class GameRun:
             def write_batch(batch: list, beside=None) -> None:
                 some = [Job(t, name, stage.path(name), writing) for t in batch for name in t.names()]
 
-                # while the workers write (even one file), this process runs the check (`beside`) and makes the
-                # entries once: what they read (each face's digest) is kept for the real ones, made after
-                def here() -> None:
-                    if beside is not None:
-                        beside()
-                    for job in some:
-                        job.target.entry(job.name, 0, "")
-
                 n = min(workers() if callable(workers) else workers, len(some) + 1)  # FreeCores: free now
                 self.progress.planned(len(some))
-                written = write_all(some, n, done=self._shown(some), alongside=here)
+                entries, here = beside_writers(some, beside, spare=n > len(some))
+                written = write_all(some, n, done=self._shown(some), meanwhile=entries, alongside=here)
                 results.update(zip((id(j) for j in some), written))
                 jobs.extend(some)
 
