@@ -1,12 +1,10 @@
 """The one way in: every file a build reads is confined, bounded and recorded.
 
-A `Reader` opens files for the build: game and component files, layouts, icons, facts, rulebook sources, art,
-and every file kind added later. It resolves the real path (following links at every level, files and folders
-alike) and refuses anything outside its roots (the game folder, the shared layouts folder and pnpgen's built-in
-layouts); it refuses what is not a regular file (a folder, a pipe, a device) without ever opening it for
-reading; it bounds the size; it decodes text as UTF-8 with a located error otherwise, and reads it the same
-whatever system wrote it: a byte order mark is dropped and CRLF or CR line endings become LF (`plain_text`), so
-a game saved on Windows builds the same PDFs, byte for byte.
+A `Reader` opens every file a build reads. It resolves the real path (links followed at every level) and
+refuses anything outside its roots (the game folder, the shared layouts folder, pnpgen's built-in layouts) and
+what is not a regular file (a folder, a pipe, a device) without opening it for reading; it bounds the size; it
+decodes text as UTF-8 with a located error otherwise, and reads it the same whatever system wrote it: a byte
+order mark dropped, CRLF or CR made LF (`plain_text`): a game saved on Windows builds the same PDFs.
 
 Everything it reads is recorded, with its digest, into every recording open at the time (the way Sphinx's
 `env.note_dependency` works): `with reader.recording() as inputs: ...`. A lookup that found nothing is recorded
@@ -14,8 +12,7 @@ as `missing` (so a file added later, a layout that shadows a shared one for inst
 and a folder listing as the digest of its names (a new rulebook chapter). Freshness is decided from these
 records alone (`pnpgen.pipeline.freshness`); nobody lists an output's inputs by hand.
 
-Light on purpose: hashlib, os and pathlib only, so the unchanged-game check can use `confined` and `digest_of`
-without importing YAML, Jinja or ReportLab.
+Light on purpose (hashlib, os, pathlib): the unchanged-game check uses it without YAML, Jinja or ReportLab.
 """
 
 from __future__ import annotations
@@ -39,9 +36,8 @@ MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 MAX_ART_BYTES = 60_000_000  # an image or a font
 MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's build draws (a JPEG: a quarter)
 
-# How a file is opened to be read, the same on every OS: binary (Windows' os.open is text mode by default, which
-# turns CRLF into LF and stops at Ctrl-Z) and, where named pipes can stand in a folder, without blocking on one
-# (a FIFO is then refused by fstat as not a regular file; Windows keeps its pipes out of the file system)
+# How a file is opened, on every OS: binary (Windows' os.open is text mode by default: CRLF made LF, Ctrl-Z an end)
+# and without blocking on a named pipe (refused by fstat as not a regular file; Windows has none in folders)
 READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
@@ -393,6 +389,14 @@ class Reader:
                 f"quarter); the limit for one build is {MAX_PIXELS / 1e6:,.0f}",
                 "use smaller art (300 dpi at the printed size is enough), or JPEG for photographic art",
             )
+
+    def charged(self) -> dict[Path, int]:  # a copy of the images counted against the build's bound
+        return dict(self._pixels)
+
+    def recharge(self, charges: dict[Path, int], anew: bool = False) -> bool:
+        """Count images drawn elsewhere (`anew`: instead of those so far); whether the total is within the bound."""
+        self._pixels = dict(charges) if anew else {**charges, **self._pixels}
+        return sum(self._pixels.values()) <= MAX_PIXELS
 
     def _digest(self, real: Path) -> str:
         if real not in self._digests:

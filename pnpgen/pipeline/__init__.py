@@ -37,6 +37,7 @@ def build_game(
     from pnpgen.pipeline.run import GameResult, GameRun, Stopped
 
     run = GameRun(project, root, strict)
+    run.cores = workers if callable(workers) else (lambda: workers or cores())
     run.on_file = on_file
     if progress is not None:
         run.progress = progress

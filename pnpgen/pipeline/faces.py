@@ -15,6 +15,7 @@ from pnpgen.layout.blame import NOBODY
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
+from pnpgen.pipeline.halves import SPLIT_AT, halves
 from pnpgen.schema.scene import picture_index
 
 
@@ -65,6 +66,9 @@ class Painter:
             self.palette.update(game.palette_low)
         self.transform = ink == "low" and not game.palette_low
         self.game_info = {"id": game.id, "title": game.title, "players": game.players}
+        self.cores: Callable[[], int] = (
+            _one  # cores free for drawing now (a big deck is drawn on two: `halves`)
+        )
         self._drawn: dict = {}  # component id -> its DeckFaces or BoardFaces drawn by this painter, this build
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
@@ -91,26 +95,26 @@ class Painter:
         self.library.get(deck.front.layout, deck.front.loc)
         fc = self.context(deck, bleed_pt)
         fc.origins = origins
-        faces: list = []
-        memo: dict = {}
-        failed, first_read = False, None
         pictured = picture_index(deck, Diagnostics())
-        try:
-            with time_limit_each(MAX_SECONDS) as self._next_face:  # each face's backstop, armed once per deck
-                for n, card in enumerate(deck.cards):
-                    # the pictured card is recorded on its own: the rulebook's picture of the deck (`first`)
-                    if n == pictured:
-                        with self.reader.recording() as first_read:  # all it reads: no earlier card's memo
-                            front, back, ok = self.card(deck, card, fc, diags, memo if n == 0 else None)
-                    else:
-                        front, back, ok = self.card(deck, card, fc, diags, memo)
-                    failed = failed or not ok
-                    faces.extend([(front, back)] * card.count)
-        except TooMuchWork as exc:  # struck between two faces, as the last one ended at its limit
-            fc.fault(deck.loc, str(exc), f"deck '{deck.id}'")
-            failed = True
-        finally:
-            self._next_face = None
+        split = None
+        if origins is None and len(deck.cards) >= SPLIT_AT and self.cores() > 1:
+            split = halves(self, deck, fc, diags, pictured)
+        if split is not None:
+            faces, failed, first_read = split
+        else:
+            faces, failed, first_read = [], False, None
+            try:
+                with time_limit_each(
+                    MAX_SECONDS
+                ) as self._next_face:  # each face's backstop, armed once per deck
+                    failed, first_read = self.cards(
+                        deck, range(len(deck.cards)), fc, diags, {}, pictured, faces
+                    )
+            except TooMuchWork as exc:  # struck between two faces, as the last one ended at its limit
+                fc.fault(deck.loc, str(exc), f"deck '{deck.id}'")
+                failed = True
+            finally:
+                self._next_face = None
         fc.flush_notes(diags)
         if failed:
             return None
@@ -118,6 +122,24 @@ class Painter:
         if bleed_pt is None and origins is None:
             self._drawn[deck.id] = drawn
         return drawn
+
+    def cards(
+        self, deck: Deck, span: range, fc, diags: Diagnostics, memo: dict, pictured, faces: list
+    ) -> tuple:
+        """Draw the cards of `span` onto `faces` (copies repeated); (whether one failed, what drawing the pictured
+        card read, when it is among them)."""
+        failed, first_read = False, None
+        for n in span:
+            card = deck.cards[n]
+            # the pictured card is recorded on its own: the rulebook's picture of the deck (`first`)
+            if n == pictured:
+                with self.reader.recording() as first_read:  # all it reads: no earlier card's memo
+                    front, back, ok = self.card(deck, card, fc, diags, memo if n == 0 else None)
+            else:
+                front, back, ok = self.card(deck, card, fc, diags, memo)
+            failed = failed or not ok
+            faces.extend([(front, back)] * card.count)
+        return failed, first_read
 
     def first(self, deck: Deck) -> tuple | None:
         """The pictured card's front and back (a rulebook's picture: `scene.picture_index`, never a place in the
@@ -237,3 +259,7 @@ class Painter:
         if key is not None and face is not None:
             memo[key] = face
         return face
+
+
+def _one() -> int:
+    return 1

@@ -146,10 +146,11 @@ class DeckSheets(Target):
         return self.drawn_low if self.printing.ink_of(name) == "low" else self.drawn
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:
-        plan, duplex = self._plan_of(name)
-        drawn = self._drawn_of(name)
-        records = card_records(drawn, plan, duplex, self.sources)
-        return {**super().entry(name, pages, sha256), "cards": records}
+        records = self.__dict__.setdefault("_records", {})  # made once a build (`jobs.beside_writers`)
+        if name not in records:
+            plan, duplex = self._plan_of(name)
+            records[name] = card_records(self._drawn_of(name), plan, duplex, self.sources)
+        return {**super().entry(name, pages, sha256), "cards": records[name]}
 
     def write(self, path: Path, name: str, w) -> int:
         from pnpgen.render.sheets import write_deck

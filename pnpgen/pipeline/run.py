@@ -73,6 +73,9 @@ class GameRun:
         self.kept: set[str] = set()  # every component with a target this build keeps (decks, boards...)
         self.shown: dict = {}  # rulebook diagram or cover -> what it drew on (`rulebook._remember`)
         self.memo = project.memo  # what a resident process (watch, serve) keeps between builds
+        self.cores: Callable[[], int] = lambda: (
+            1
+        )  # cores free now (`build_game` says: a big deck draws on two)
         self._using: list[set] = []  # the components drawn inside each open `using()`
         self.on_file: Callable | None = (
             None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
@@ -127,6 +130,7 @@ class GameRun:
             fonts=self.fonts,
         )
         self.painter = Painter(self.game, self.library, self.icons, self.reader, self.fonts)
+        self.painter.cores = self.cores
         self.printing = self.project.printing_for(self.game.printing)
         if self.old is not None and self.old.get("printing") != self.printing.key():
             self.old = None  # the game's print: defaults changed: every sheet is printed another way
