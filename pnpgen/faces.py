@@ -174,7 +174,8 @@ def face_digest(face: Face) -> str:
         cls: Any = type(op)
         if cls is Image or cls is Vector:
             if cls is Image:
-                used.append((op.path, file_digest(op.path)))
+                image: Any = op
+                used.append((image.path, file_digest(image.path)))
             parts.append(op_text(op))
             continue
         values = _getter(cls)(op)

@@ -69,6 +69,7 @@ class Painter:
         self.cores: Callable[[], int] = (
             _one  # cores free for drawing now (a big deck is drawn on two: `halves`)
         )
+        self.costs: dict | None = None  # in a half's worker: memo key -> the template steps its face took
         self._drawn: dict = {}  # component id -> its DeckFaces or BoardFaces drawn by this painter, this build
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:
@@ -99,6 +100,10 @@ class Painter:
         split = None
         if origins is None and len(deck.cards) >= SPLIT_AT and self.cores() > 1:
             split = halves(self, deck, fc, diags, pictured)
+            if (
+                split is None
+            ):  # thrown away: drawn in order with a context afresh (its caches charged the images)
+                fc = self.context(deck, bleed_pt)
         if split is not None:
             faces, failed, first_read = split
         else:
@@ -249,6 +254,8 @@ class Painter:
                 return memo[key]
         if self._next_face is not None:
             self._next_face()
+        costs, budget = self.costs, self.library.compiler.budget
+        before = budget.build_left
         try:
             face = draw_face(layout, fc, template_names(fc, fields, deck_info, self.game_info), label, diags)
             if face is not None and self.transform:
@@ -258,6 +265,8 @@ class Painter:
             return None
         if key is not None and face is not None:
             memo[key] = face
+            if costs is not None:  # a drawing in halves: what this face cost, were the other half to have it
+                costs[key] = before - budget.build_left
         return face
 
 

@@ -51,6 +51,10 @@ class Half:
     failed: bool
     steps: int  # template steps spent
     pixels: dict  # images it counted against the build's bound
+    costs: dict  # memo key -> the steps its face took (not taken in order when the first half had the key)
+    fixed: (
+        dict  # id of an element drawn once for every face -> the steps it took (the same, for the first half)
+    )
 
 
 def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: int | None) -> tuple | None:
@@ -68,8 +72,10 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
     def theirs(_item: object) -> Half:  # in the forked worker, which inherited the state as it was at `mark`
         if os.getpid() == parent:
             raise _Alone  # no worker could start: `run_parallel` worked here, after this process's half
-        found, faces, memo = Diagnostics(), [], {}
-        spent = budget.build_left
+        found = Diagnostics()
+        faces: list = []
+        memo: dict = {}
+        spent, painter.costs, fc.budget, fc.costs = budget.build_left, {}, budget, {}
         with reader.recording() as read, time_limit_each(MAX_SECONDS) as painter._next_face:
             span = range(cut, len(deck.cards))
             failed, first_read = painter.cards(deck, span, fc, found, memo, pictured, faces)
@@ -77,7 +83,7 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         new = {real: n for real, n in reader.charged().items() if real not in pixels}
         return Half(
             faces, memo, found.items, fc.notes, fc.faults, fc.small, dict(read), first_read, failed,
-            spent - budget.build_left, new,
+            spent - budget.build_left, new, painter.costs, fc.costs,
         )  # fmt: skip
 
     ours: list = []
@@ -92,14 +98,18 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
     try:
         (half,) = run_parallel([None], theirs, 2, lambda i: None, alongside=here, pickled=False)
     except Exception:  # noqa: BLE001 - either half stopped (a budget, a located error...), or no worker started
-        return _undo(painter, fc, diags, mark, pixels, steps)
+        _undo(painter, diags, mark, pixels, steps)
+        return None
     finally:
         painter._next_face = None
-    budget.build_left -= half.steps
+    # the steps drawing in order takes: not those of a face the first half had drawn already (shared, below), nor
+    # of an element drawn once for every face that the first half drew and kept
+    again = sum(cost for key, cost in half.costs.items() if key in memo)
+    again += sum(cost for el, cost in half.fixed.items() if fc.drawn.get(el, (0, None))[1] is not None)
+    budget.build_left -= half.steps - again
     if budget.build_left < 0 or not reader.recharge(half.pixels):
-        return _undo(
-            painter, fc, diags, mark, pixels, steps
-        )  # the serial drawing stops where it must, and says so
+        _undo(painter, diags, mark, pixels, steps)  # drawn in order, it stops where it must and says so
+        return None
     # a face the worker drew for a memo key this process drew first is this process's face, as in order
     swap = {id(face): memo[key] for key, face in half.memo.items() if key in memo}
     if swap:
@@ -134,12 +144,9 @@ class _Alone(Exception):
     """The worker's half was asked of this process: no worker could be started."""
 
 
-def _undo(painter, fc: FaceContext, diags: Diagnostics, mark: int, pixels: dict, steps: int) -> None:
-    """Everything the halves changed, put back as it was before the deck was drawn."""
+def _undo(painter, diags: Diagnostics, mark: int, pixels: dict, steps: int) -> None:
+    """Everything the halves changed, put back as it was before the deck was drawn (the caller draws it in order
+    with a new `FaceContext`)."""
     del diags.items[mark:]
-    fc.notes.clear()
-    fc.faults.clear()
-    fc.small.clear()
     painter.reader.recharge(pixels, anew=True)
     painter.library.compiler.budget.build_left = steps
-    return None

@@ -172,8 +172,8 @@ def _plan_diagrams(run, book, diags: Diagnostics) -> None:
             _remember(run, f"diagram/{block.diagram}", used, plan.snapshot())
 
 
-def values_hold(run, inputs: dict, shown: dict | None = None) -> bool:
-    """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`). `shown`
+def values_hold(run, inputs: dict, drawn_on: dict | None = None) -> bool:
+    """Whether the content values a rulebook recorded are still what they were (see `pnpgen.recorded`). `drawn_on`
     is what its last build found each diagram and the cover to draw on (its manifest entry's `shown`)."""
     from pnpgen.model import Board
     from pnpgen.recorded import value_at, value_digest
@@ -202,7 +202,7 @@ def values_hold(run, inputs: dict, shown: dict | None = None) -> bool:
                 return False
             continue
         if path == "cover" or path.startswith("diagram/"):
-            if _still(run, path, digest, shown or {}):
+            if _still(run, path, digest, drawn_on or {}):
                 continue
             from pnpgen.rulebook.diagrams import load_cover, load_diagram
 
