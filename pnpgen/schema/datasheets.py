@@ -177,10 +177,12 @@ def load_rows(
     rows = LList()
     rows.loc, rows.item_locs = loc, []
     header: list[tuple[str, int]] | None = None
-    header_row = 0
+    named: set[int] = set()  # the header's columns
+    heads: dict[str, Location] = {}  # each field's header cell: where its name is written
     for row_no, cells in table:
         if header is None:
-            header, header_row = _header(cells, row_no, at), row_no
+            header = _header(cells, row_no, at)
+            named, heads = {col for _, col in header}, {name: at(row_no, col) for name, col in header}
             if names is None:
                 check_columns(columns, {name for name, _ in header}, loc, diags)
             else:
@@ -200,8 +202,8 @@ def load_rows(
             except ValueError as exc:
                 diags.error(cell, f"'{name}' {exc}")
                 continue
-            item.key_locs[name], item.val_locs[name] = at(header_row, col), cell
-        extra = sorted(col for col in cells if col not in {c for _, c in header} and str(cells[col]).strip())
+            item.key_locs[name], item.val_locs[name] = heads[name], cell
+        extra = sorted(col for col in cells if col not in named and str(cells[col]).strip())
         if extra:
             diags.error(at(row_no, extra[0]), "this cell has no column name in the header row")
         if item:

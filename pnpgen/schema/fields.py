@@ -111,7 +111,7 @@ class Table:
         table's); with `at_item` problems are placed on the whole mapping as '<what>: <problem>'."""
         what = what or self.what
         context = context or {}
-        before = len(diags.errors)
+        mark = len(diags.items)  # its own problems come after: counted without a pass over all the others
         out = Values()
         out.data = data
         for key in self.keys:
@@ -145,7 +145,7 @@ class Table:
                         data.key_loc(name), f"unknown key '{name}' in {what}", did_you_mean(str(name), out)
                     )
         out.given = frozenset(k for k in data if k in out)
-        out.ok = len(diags.errors) == before
+        out.ok = not any(d.severity == "error" for d in diags.items[mark:])
         return out
 
 
