@@ -1,7 +1,8 @@
-"""A big deck drawn on two cores (`pipeline/halves.py`) gives what drawing it in order gives: the same faces,
-shared the same way, the same problems in the same order, the same reads; the same files, byte for byte. And
-whatever stops a drawing (a template's budget, the build's image bound, an error in one half) stops it where, and
-as, the drawing in order does."""
+"""Two cores for one game. A big deck drawn in halves (`pipeline/halves.py`) gives what drawing it in order
+gives: the same faces, shared the same way, the same problems in the same order, the same reads; the same files,
+byte for byte; and whatever stops a drawing (a template's budget, the build's image bound, an error in one half)
+stops it where, and as, the drawing in order does. The rules check run beside the drawing finds what it finds
+after it."""
 
 from __future__ import annotations
 
@@ -220,3 +221,42 @@ def test_an_error_in_the_second_half_is_raised_as_in_order(tmp_path, split, monk
         with pytest.raises(RuntimeError, match=f"no drawing card {CARDS - 5}"):
             _draw(root, cores)
     assert split == [None]  # the worker's error threw both halves away
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(None, id="passes-with-warnings"),
+        pytest.param(("count: 5", "count: 4"), id="fails-a-count"),
+    ],
+)
+def test_the_check_beside_the_drawing_is_the_check_after_it(project, edit):
+    """With a core free, the rules check runs in a forked worker while the components are drawn: its findings, in
+    their place among the others, the manifest and the files are those of a build that checks alone."""
+    from pnpgen import pipeline
+
+    root = project("basic")
+    heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
+    if edit is not None:
+        heroes.write_text(heroes.read_text().replace(*edit, 1))
+    said = {}
+    for cores in (1, 2):
+        (result,) = pipeline.build(Project(root / "content", root / f"out{cores}"), None, workers=cores)
+        said[cores] = (result.ok, [str(d) for d in result.diagnostics.items])
+    assert said[1] == said[2]
+    ok, messages = said[1]
+    assert ok is (edit is None)
+    if ok:
+        import json
+
+        kept = json.loads((root / "out2" / "sample" / "manifest.json").read_text())["check"]
+        assert kept["ok"] and "content/sample/facts.yaml" in kept["inputs"]  # what the worker's check read
+        names = sorted(p.name for p in (root / "out1" / "sample").iterdir())
+        assert "manifest.json" in names
+        for name in names:
+            assert (root / "out1" / "sample" / name).read_bytes() == (
+                root / "out2" / "sample" / name
+            ).read_bytes()
+    else:
+        assert any("rules check: heroes" in m for m in messages), messages
+        assert not (root / "out2" / "sample").exists()  # nothing written

@@ -33,7 +33,7 @@ def build_game(
     """Build one game. Nothing of it changes on disk unless every stale output was drawn and written.
     `on_file(run, entry, staged path)` sees each file once written, before the game's files move into place.
     `workers` may be a function, asked when the files are written (`jobs.FreeCores`)."""
-    from pnpgen.pipeline.jobs import cores
+    from pnpgen.pipeline.jobs import cores, inherits
     from pnpgen.pipeline.run import GameResult, GameRun, Stopped
 
     run = GameRun(project, root, strict)
@@ -51,6 +51,7 @@ def build_game(
     # are shown as they are written.
     loaded, at = False, 0
     done: list[bool] = []  # the check ran
+    early: list[Diagnostics] = []  # what the check found while the components were drawn
 
     def checked() -> bool:
         """The rules check, once the game is loaded (at most once); whether the game may still be written."""
@@ -58,10 +59,37 @@ def build_game(
             loaded and not done and check and not run.partial
         ):  # a game missing a sheet's bad rows would miscount
             done.append(True)
-            found = Diagnostics()
-            run.check(found)
+            found = early[0] if early else Diagnostics()
+            if not early:
+                run.check(found)
             diags.items[at:at] = found.items
         return not failed()
+
+    def drawn_beside_check(targets: list) -> list:
+        """`run.draw(targets)` here while a forked worker runs the rules check on the core the drawing leaves
+        free (found as `checked` would find it; its state comes back with it). A check that raised is raised
+        once the drawing is done, as it would have been when the files were written."""
+        from pnpgen.pipeline.jobs import run_parallel
+
+        drawn: list = []
+
+        def judge(_item: object) -> tuple:
+            found = Diagnostics()
+            run.check(found)
+            return found, run.check_warnings, run.check_inputs
+
+        try:
+            (result,) = run_parallel(
+                [None], judge, 2, lambda i: None, alongside=lambda: drawn.append(run.draw(targets, diags))
+            )
+        except Exception:
+            if drawn:  # the check raised: it ran, as `checked` would have run it
+                done.append(True)
+            raise
+        found, run.check_warnings, run.check_inputs = result
+        run.checked = True
+        early.append(found)
+        return drawn[0]
 
     try:
         run.load(diags)
@@ -72,7 +100,8 @@ def build_game(
         first = (
             targets if on_file is None else [t for t in targets if t.kind not in ("rulebook", "print-all")]
         )
-        stale = run.draw(first, diags)
+        beside = check and on_file is None and not run.partial and run.cores() > 1 and inherits()
+        stale = drawn_beside_check(first) if beside else run.draw(first, diags)
         if failed():
             checked()  # its findings are reported too
             return GameResult(root.name, False, diags)
