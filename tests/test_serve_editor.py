@@ -153,7 +153,10 @@ def element_id(page, element_index: int) -> str:
 
 
 def drag(page, selector: str, dx_mm: float, dy_mm: float, hold=None) -> None:
-    box = page.locator(selector).bounding_box()
+    target = page.locator(selector)
+    target.wait_for(state="visible")  # a busy machine lays the face out after the page says it is open
+    box = target.bounding_box()
+    assert box is not None, selector
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
