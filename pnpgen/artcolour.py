@@ -60,6 +60,36 @@ def needs_conversion(info: dict, mode: str) -> bool:
     return space == "RGB" and "srgb" not in name.lower()
 
 
+def jpeg_without_profile(path: str) -> bool:
+    """Whether the file is a JPEG whose headers, up to its image data, carry no ICC profile: its bytes then go into
+    the PDF as they are, read by ReportLab without Pillow (`render.pdf`), as `as_srgb` would leave them. False
+    when it has one, or when its headers do not read plainly (Pillow then decides, as for any other art)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(1 << 20)  # a JPEG's headers come first; a megabyte holds any sane set of them
+    except OSError:
+        return False
+    if data[:2] != b"\xff\xd8":
+        return False
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return False
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte
+            at += 1
+            continue
+        if marker == 0xDA:  # the image data starts: no profile before it
+            return True
+        if marker == 0x01 or 0xD0 <= marker <= 0xD8:  # markers without a length
+            at += 2
+            continue
+        if marker == 0xE2 and data[at + 4 : at + 16] == b"ICC_PROFILE\x00":
+            return False
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    return False
+
+
 def as_srgb(path: str):
     """The file at `path`, or a Pillow image of it converted to sRGB when its profile says it is not sRGB."""
     from PIL import Image, ImageCms

@@ -481,3 +481,51 @@ def test_every_profile_on_this_machine_passes_the_check():
     for path in found:
         check_icc(path.read_bytes())
     check_icc(_icc(""))
+
+
+def _entropy_end_byte_by_byte(data: bytes, at: int) -> int | None:
+    """The reading of JPEG entropy-coded data the scan must agree with, one 0xFF at a time."""
+    while True:
+        at = data.find(b"\xff", at)
+        if at == -1 or at + 1 >= len(data):
+            return None
+        following = data[at + 1]
+        if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
+            at += 1 if following == 0xFF else 2
+            continue
+        return at
+
+
+def test_the_end_of_jpeg_image_data_is_found_as_byte_by_byte():
+    """Stuffed zeros, restart markers, fill bytes and a marker at the very end, in every order: the one-scan search
+    ends the image data where reading it byte by byte does, and refuses what that refuses."""
+    import itertools
+    import random
+
+    from pnpgen.bounds import Refused
+    from pnpgen.bounds.images import _entropy_end
+
+    pieces = [
+        b"\xff\x00",
+        b"\xff\xd0",
+        b"\xff\xd7",
+        b"\xff\xff",
+        b"\xff",
+        b"\xff\xd9",
+        b"\xff\xc4",
+        b"ab",
+        b"\x00",
+    ]
+    rng = random.Random(27)
+    cases = [b"".join(p) for n in range(1, 4) for p in itertools.product(pieces, repeat=n)]
+    cases += [
+        bytes(rng.choice((0, 0xFF, 0xD3, 0xD9, 0x41)) for _ in range(rng.randint(1, 40))) for _ in range(3000)
+    ]
+    for data in cases:
+        for at in range(min(len(data), 3)):
+            expected = _entropy_end_byte_by_byte(data, at)
+            if expected is None:
+                with pytest.raises(Refused):
+                    _entropy_end(data, at, 1)
+            else:
+                assert _entropy_end(data, at, 1) == expected, (data, at)

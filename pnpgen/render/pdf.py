@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import __version__
-from pnpgen.artcolour import as_srgb
+from pnpgen.artcolour import as_srgb, jpeg_without_profile
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
 from pnpgen.render.finite import FiniteCanvas
 from pnpgen.render.pdftext import PdfText, colour
@@ -356,7 +356,12 @@ class FaceDrawer:
             name = file_digest(path)[:32]
             registered = c._doc.getXObjectName(name)
             if registered not in c._doc.idToObject:
-                image = pdfdoc.PDFImageXObject(name, ImageReader(as_srgb(path)), mask="auto")
+                if path.lower().endswith((".jpg", ".jpeg")) and jpeg_without_profile(path):
+                    image = pdfdoc.PDFImageXObject(
+                        name, path, mask="auto"
+                    )  # its bytes: as ImageReader gives them
+                else:
+                    image = pdfdoc.PDFImageXObject(name, ImageReader(as_srgb(path)), mask="auto")
                 image.name = name
                 c._setXObjects(image)
                 c._doc.Reference(image, registered)
