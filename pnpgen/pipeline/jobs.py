@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pnpgen.errors import ContentError, Diagnostics, Location
 from pnpgen.pipeline.pool import FreeCores, Pool, RemoteTraceback, WorkerDied, inherits
-from pnpgen.pipeline.staging import sha256_of
+from pnpgen.pipeline.staging import flush, sha256_of
 
 if TYPE_CHECKING:
     from pnpgen.imposition.duplex import Printing
@@ -78,6 +78,7 @@ def write_one(job: Job) -> dict:
         pages = job.target.write(job.path, job.name, job.writing)
         if isinstance(pages, tuple):  # the page count and more fields for the file's manifest entry
             pages, more = pages
+        flush(job.path)  # on the disk while the other files are written, not one after another at the commit
     except ContentError:
         raise
     except Exception as exc:  # a failure that shows only while writing (a full disk, damaged art...)
