@@ -396,9 +396,7 @@ def _remove_tree(folder: Path, quietly: bool = False) -> None:
 
 
 def flush(path: Path) -> None:
-    """`_fsync` for a file written outside a staging folder (calibrate's sheet) before it replaces the old, or by a
-    worker as soon as it has written its file (the flushes of a build's files then overlap; the commit's own is
-    then quick)."""
+    """`_fsync` for a file written outside a staging folder (calibrate's sheet), or by a worker once written."""
     _fsync(path)
 
 

@@ -344,12 +344,10 @@ class FaceDrawer:
             self.c.rect(op.x, y, op.w, op.h, stroke=op.stroke is not None, fill=op.fill is not None)
 
     def _image(self, path: str, x: float, y: float, w: float, h: float) -> None:
-        """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, but the image is read and its XObject made once
-        per file and canvas, named by the file's sha256: ReportLab names an `ImageReader` by a hash of its
-        decoded pixels on every draw (megabytes per card with full-bleed art), and a name made from a file
-        name would make the bytes depend on where the project lives. The stream is what ReportLab makes from an
-        `ImageReader`: a JPEG's own bytes (never decoded), other images' pixels compressed; art carrying an RGB
-        profile other than sRGB is converted to sRGB first (`artcolour`)."""
+        """`Canvas.drawImage(ImageReader(path), ..., mask="auto")`, the XObject made once per file and canvas and
+        named by the file's sha256 (ReportLab hashes an `ImageReader`'s decoded pixels on every draw; a file name
+        would tie the bytes to the project's place). A JPEG's own bytes, other images' pixels compressed; art
+        with an RGB profile other than sRGB converted first (`artcolour`)."""
         c = self.c
         known = self.images.get(path)
         if known is None:
