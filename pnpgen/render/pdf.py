@@ -354,12 +354,9 @@ class FaceDrawer:
             name = file_digest(path)[:32]
             registered = c._doc.getXObjectName(name)
             if registered not in c._doc.idToObject:
-                if path.lower().endswith((".jpg", ".jpeg")) and jpeg_without_profile(path):
-                    image = pdfdoc.PDFImageXObject(
-                        name, path, mask="auto"
-                    )  # its bytes: as ImageReader gives them
-                else:
-                    image = pdfdoc.PDFImageXObject(name, ImageReader(as_srgb(path)), mask="auto")
+                jpeg = path.lower().endswith((".jpg", ".jpeg")) and jpeg_without_profile(path)
+                source = path if jpeg else ImageReader(as_srgb(path))  # a plain JPEG: read by ReportLab
+                image = pdfdoc.PDFImageXObject(name, source, mask="auto")
                 image.name = name
                 c._setXObjects(image)
                 c._doc.Reference(image, registered)
