@@ -9,7 +9,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 SUPPORT = Path(__file__).parent / "broken" / "support"
 MM = 72 / 25.4
@@ -118,7 +118,9 @@ def test_a_cover_file_added_later_redraws_the_rulebook_in_its_colours(diagram_ga
     assert {"Ash", "Walker", "Tide", "Caller", "Sample", "Game"} <= words
 
 
-@pytest.mark.parametrize("filler", [22, 28, 34])  # without the keeping, each left the heading at a foot
+@pytest.mark.parametrize(
+    "filler", fast_once([22, 28, 34])
+)  # without the keeping, each left the heading at a foot
 def test_a_heading_stays_with_the_diagram_it_introduces(diagram_game, filler):
     words = " ".join(["word"] * 14)
     text = "\n\n".join(f"{words} {i}." for i in range(filler))  # the heading lands near a page's foot

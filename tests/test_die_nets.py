@@ -101,7 +101,7 @@ def paths(pdf_path):
 
 
 @pytest.mark.parametrize(
-    ("die", "size"), [("d4", 20), ("d6", 15), ("d8", 20), ("d10", 30), ("d12", 14), ("d20", 17.5)]
+    ("die", "size"), fast_once([("d4", 20), ("d6", 15), ("d8", 20), ("d10", 30), ("d12", 14), ("d20", 17.5)])
 )
 def test_every_side_of_every_face_measures_the_size_in_the_pdf(tmp_path, die, size):
     faces, sides, _, _ = SOLIDS[die]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, fast_once, run_cli
 from test_datasheets import ods, xlsx
 
 from pnpgen.edit import (
@@ -549,7 +549,9 @@ SHIPPED = sorted(
 )
 
 
-@pytest.mark.parametrize("source", SHIPPED, ids=[p.relative_to(ROOT).as_posix() for p in SHIPPED])
+@pytest.mark.parametrize(
+    "source", fast_once([pytest.param(p, id=p.relative_to(ROOT).as_posix()) for p in SHIPPED])
+)
 def test_each_shipped_layout_takes_an_edit_in_one_line_and_back_byte_for_byte(tmp_path, source):
     data = load_text(source.read_text(encoding="utf-8"), "l")
     found = next(

@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 import yaml
-from conftest import MM, ROOT, face_uses, fast_first, run_cli
+from conftest import MM, ROOT, face_uses, fast_once, run_cli
 
 from pnpgen.imposition import plan_sheet
 from pnpgen.units import CARD_SIZES
@@ -183,7 +183,7 @@ def _size_mm(size) -> tuple[float, float]:
     return w / MM, h / MM
 
 
-@pytest.mark.parametrize("game, deck, size", fast_first(list(_all_decks()), key=lambda d: d[0]))
+@pytest.mark.parametrize("game, deck, size", fast_once(list(_all_decks())))
 def test_every_deck_measures_its_size_between_cut_marks(out, game, deck, size):
     w, h = _size_mm(size)
     with pdfplumber.open(out / game / f"{deck}.pdf") as pdf:
@@ -239,7 +239,7 @@ def _smallest_text_in_trim(path, pages: int) -> float | None:
     return smallest
 
 
-@pytest.mark.parametrize("floor", [6, 7])
+@pytest.mark.parametrize("floor", fast_once([6, 7]))
 def test_no_printed_text_is_under_the_floor(out, floor):
     """The text floors, measured from every page of every component PDF of every shipped game (cards, tiles,
     tokens, boards and their tiled pages): every character printed inside the trim is at least 6 pt (the build's

@@ -10,6 +10,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from conftest import fast_once
 
 import pnpgen.pipeline.faces as painting
 from pnpgen.errors import Diagnostics
@@ -17,7 +18,6 @@ from pnpgen.faces import face_digest
 from pnpgen.pipeline.jobs import inherits
 from pnpgen.pipeline.run import GameRun
 from pnpgen.project import Project
-from tests.conftest import fast_once
 
 pytestmark = pytest.mark.skipif(not inherits(), reason="decks are drawn in halves only where workers fork")
 
@@ -230,21 +230,28 @@ def test_an_error_in_the_second_half_is_raised_as_in_order(tmp_path, split, monk
         pytest.param(("count: 5", "count: 4"), id="fails-a-count"),
     ],
 )
-def test_the_check_beside_the_drawing_is_the_check_after_it(project, edit):
+def test_the_check_beside_the_drawing_is_the_check_after_it(project, edit, monkeypatch):
     """With a core free, the rules check runs in a forked worker while the components are drawn: its findings, in
     their place among the others, the manifest and the files are those of a build that checks alone."""
     from pnpgen import pipeline
 
+    from pnpgen.pipeline.run import GameRun
+
     root = project("basic")
+    (root / "content" / "sample" / "rulebook.md").write_text("# Sample\n\nThe {{ components.heroes.name }}.\n")
     heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
     if edit is not None:
         heroes.write_text(heroes.read_text().replace(*edit, 1))
-    said = {}
+    said, here = {}, []
+    check = GameRun.check
+    monkeypatch.setattr(GameRun, "check", lambda run, diags: here.append(1) or check(run, diags))
     for cores in (1, 2):
+        here.clear()
         (result,) = pipeline.build(Project(root / "content", root / f"out{cores}"), None, workers=cores)
-        said[cores] = (result.ok, [str(d) for d in result.diagnostics.items])
-    assert said[1] == said[2]
-    ok, messages = said[1]
+        said[cores] = (result.ok, [str(d) for d in result.diagnostics.items], len(here))
+    assert said[1][2] == 1 and said[2][2] == 0  # in this process alone; beside the drawing, in a worker
+    assert said[1][:2] == said[2][:2]
+    ok, messages, _ = said[1]
     assert ok is (edit is None)
     if ok:
         import json

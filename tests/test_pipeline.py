@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, fast_once, run_cli
 
 from pnpgen.errors import Diagnostics, Location
 from pnpgen.pipeline import outputs
@@ -378,7 +378,7 @@ def _fails_its_rulebook(game: Path) -> str:
 
 
 # -j 1: the check before the files are written; -j 2: beside the writers (a rulebook's error stops it before)
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", fast_once(["2", "1"]))
 @pytest.mark.parametrize("breaks", [_fails_its_check, _fails_its_rulebook])
 def test_a_game_failing_its_check_or_rulebook_keeps_its_last_good_output(project, jobs, breaks):
     root = project("basic")

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, fast_once, run_cli
 
 from pnpgen.inputs import plain_text
 from pnpgen.source import load_file
@@ -109,7 +109,7 @@ def rich(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.mark.parametrize("kind", [".yaml", ".csv", ".md", ".svg"])
+@pytest.mark.parametrize("kind", fast_once([".yaml", ".csv", ".md", ".svg"]))
 def test_a_file_saved_with_crlf_and_a_bom_builds_the_same_pdfs(rich, tmp_path, kind):
     copy = tmp_path / "crlf"
     assert windows_copy(rich, copy, (kind,)) > 0

@@ -8,8 +8,7 @@ import subprocess
 import sys
 
 import pytest
-
-from tests.conftest import ROOT
+from conftest import ROOT
 
 ENV_CODE = """
 import atexit, sys

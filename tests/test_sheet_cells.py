@@ -103,7 +103,7 @@ def make(project, sheet: str, rows: list[list]):
     return root
 
 
-@pytest.mark.parametrize("sheet", SHEETS)
+@pytest.mark.parametrize("sheet", fast_once(SHEETS))
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_drawing_error_names_the_fields_cell(project, sheet, kind):
     column, bad, words = KINDS[kind]

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, fast_once
 
 from pnpgen.errors import Diagnostics
 from pnpgen.model import Board
@@ -44,7 +44,7 @@ def first_faces(game_name: str) -> str:
     return "\n".join(parts)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", fast_once(GAMES))
 def test_first_faces_match_their_snapshot(game):
     actual = first_faces(game)
     path = SNAPSHOTS / f"{game}.txt"

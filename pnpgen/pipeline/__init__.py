@@ -100,7 +100,9 @@ def build_game(
         first = (
             targets if on_file is None else [t for t in targets if t.kind not in ("rulebook", "print-all")]
         )
-        beside = check and on_file is None and not run.partial and run.cores() > 1 and inherits()
+        # worth a process when the check plans diagrams or reads a rulebook (a count-only check takes milliseconds)
+        heavy = bool(run.sources) or (root / "diagrams").is_dir()
+        beside = check and heavy and on_file is None and not run.partial and run.cores() > 1 and inherits()
         stale = drawn_beside_check(first) if beside else run.draw(first, diags)
         if failed():
             checked()  # its findings are reported too
