@@ -234,11 +234,12 @@ def test_the_check_beside_the_drawing_is_the_check_after_it(project, edit, monke
     """With a core free, the rules check runs in a forked worker while the components are drawn: its findings, in
     their place among the others, the manifest and the files are those of a build that checks alone."""
     from pnpgen import pipeline
-
     from pnpgen.pipeline.run import GameRun
 
     root = project("basic")
-    (root / "content" / "sample" / "rulebook.md").write_text("# Sample\n\nThe {{ components.heroes.name }}.\n")
+    (root / "content" / "sample" / "rulebook.md").write_text(
+        "# Sample\n\nThe {{ components.heroes.name }}.\n"
+    )
     heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
     if edit is not None:
         heroes.write_text(heroes.read_text().replace(*edit, 1))
