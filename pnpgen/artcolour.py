@@ -92,11 +92,13 @@ def jpeg_without_profile(path: str) -> bool:
 
 def as_srgb(path: str):
     """The file at `path`, or a Pillow image of it converted to sRGB when its profile says it is not sRGB."""
-    from PIL import Image, ImageCms
+    from PIL import Image
 
     with Image.open(path) as im:
         if not needs_conversion(im.info, im.mode):
             return path
+        from PIL import ImageCms  # colour management, only for art that needs it
+
         source = ImageCms.ImageCmsProfile(BytesIO(im.info["icc_profile"]))
         mode = "RGBA" if im.mode == "RGBA" or (im.mode == "P" and "transparency" in im.info) else "RGB"
         picture = im.convert(mode)

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from pnpgen.imposition import PiecePlan
 from pnpgen.imposition.duplex import Duplex
-from pnpgen.render.board import draw_board_tiled
 from pnpgen.render.guide import draw_guide_page
 from pnpgen.render.pdf import colour
 from pnpgen.render.sheets import PdfWriter
@@ -52,6 +51,8 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
         if section.board is not None:
             board, faces = section.board
             blank = (lambda: _blank(writer)) if doc.duplex else None
+            from pnpgen.render.board import draw_board_tiled  # a game with a board: here, not for every game
+
             drawn = draw_board_tiled(c, writer.drawer, board, faces, doc.paper, after_page=blank)
             writer.pages += drawn  # the blank backs counted themselves
             continue
