@@ -68,6 +68,19 @@ def _old_inputs(run, part) -> dict | None:
 
 
 # -- plain values -----------------------------------------------------------------------------------------
+def flat(face: Face) -> tuple:
+    """A face as plain values (its size, cut and each operation's class name and fields): what marshal keeps, and
+    what pickle sends quickest (a deck's half drawn in a worker, `halves`)."""
+    ops = tuple((type(op).__name__, *(getattr(op, k) for k in op.__slots__)) for op in face.ops)
+    return (face.width_pt, face.height_pt, face.bleed_pt, face.shape, ops)
+
+
+def unflat(values: tuple) -> Face:
+    """The face `flat` gave these values for; raises (TypeError, KeyError...) when they are not such values."""
+    w, h, b, shape, ops = values
+    return Face(w, h, b, tuple(OPS[op[0]](*op[1:]) for op in ops), shape)
+
+
 def _encode(forms: dict) -> dict:
     """{"full": faces, "low": faces}, each a list of faces or of (front, back) pairs, as plain values; a face
     shared by several places is stored once."""
@@ -79,9 +92,8 @@ def _encode(forms: dict) -> dict:
             return -1
         n = seen.get(id(face))
         if n is None:
-            ops = tuple((type(op).__name__, *(getattr(op, k) for k in op.__slots__)) for op in face.ops)
             n = seen[id(face)] = len(table)
-            table.append((face.width_pt, face.height_pt, face.bleed_pt, face.shape, ops))
+            table.append(flat(face))
         return n
 
     out: dict = {}
@@ -100,8 +112,7 @@ def _decode(data: dict, ink: str) -> list | None:
 
     def face(n: int):
         if n not in made:
-            w, h, b, shape, ops = table[n]
-            made[n] = Face(w, h, b, tuple(OPS[op[0]](*op[1:]) for op in ops), shape)
+            made[n] = unflat(table[n])
         return made[n]
 
     return [(face(p[0]), face(p[1])) if isinstance(p, tuple) else face(p) for p in places]

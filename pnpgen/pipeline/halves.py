@@ -37,11 +37,13 @@ SPLIT_AT = 300
 
 @dataclass
 class Half:
-    """What the worker's half of a deck came to, sent back pickled (faces and memo together, so that a face the
-    memo shares is one object in both)."""
+    """What the worker's half of a deck came to, sent back pickled. Its faces go as plain values (`facestore.flat`:
+    pickled in half the time of the objects), each once, with its digest: `table`, then each card's
+    (front, back) as places in it (-1: none), and the memo's keys with their faces' places."""
 
-    faces: list
-    memo: dict
+    table: list  # (flat face, its digest, the art digests it checks)
+    places: list
+    keys: list
     problems: list  # its Diagnostic items, in card order
     notes: dict  # FaceContext's notes, faults and small-text findings of its cards
     faults: dict
@@ -82,7 +84,7 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         digested(faces)  # each face's digest travels with it: the manifest's entries need them all
         new = {real: n for real, n in reader.charged().items() if real not in pixels}
         return Half(
-            faces, memo, found.items, fc.notes, fc.faults, fc.small, dict(read), first_read, failed,
+            *_packed(faces, memo), found.items, fc.notes, fc.faults, fc.small, dict(read), first_read, failed,
             spent - budget.build_left, new, painter.costs, fc.costs,
         )  # fmt: skip
 
@@ -110,10 +112,7 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
     if budget.build_left < 0 or not reader.recharge(half.pixels):
         _undo(painter, diags, mark, pixels, steps)  # drawn in order, it stops where it must and says so
         return None
-    # a face the worker drew for a memo key this process drew first is this process's face, as in order
-    swap = {id(face): memo[key] for key, face in half.memo.items() if key in memo}
-    if swap:
-        half.faces = [(swap.get(id(f), f), swap.get(id(b), b)) for f, b in half.faces]
+    second = _unpacked(half, memo)
     diags.items.extend(half.problems)
     for kept, more in ((fc.notes, half.notes), (fc.faults, half.faults)):
         for key, cards in more.items():
@@ -124,7 +123,50 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         seen[1].extend(cards)
     reader.replay(half.read)
     failed, first_read = mine["drawn"]
-    return ours + half.faces, failed or half.failed, first_read or half.first_read
+    return ours + second, failed or half.failed, first_read or half.first_read
+
+
+def _packed(faces: list, memo: dict) -> tuple[list, list, list]:
+    """The worker's faces as `Half` sends them: each face once in a table, with its digest."""
+    from pnpgen.pipeline.facestore import flat
+
+    table: list = []
+    seen: dict[int, int] = {}
+
+    def place(face) -> int:
+        if face is None:
+            return -1
+        n = seen.get(id(face))
+        if n is None:
+            n = seen[id(face)] = len(table)
+            table.append((flat(face), face.__dict__.get("_digest"), face.__dict__.get("_art")))
+        return n
+
+    places = [(place(front), place(back)) for front, back in faces]
+    return table, places, [(key, place(face)) for key, face in memo.items()]
+
+
+def _unpacked(half: Half, memo: dict) -> list:
+    """The worker's faces again, shared as drawing in order shares them: one object per face it drew, and this
+    process's own face for a memo key this process drew first (the key's first card was in the first half)."""
+    from pnpgen.pipeline.facestore import unflat
+
+    made: dict[int, object] = {-1: None}
+    for key, n in half.keys:
+        if key in memo:
+            made[n] = memo[key]
+
+    def face(n: int):
+        if n not in made:
+            values, digest, art = half.table[n]
+            made[n] = drawn = unflat(values)
+            if digest is not None:  # worked out in the worker (`digested`), kept as `face_digest` keeps it
+                object.__setattr__(drawn, "_digest", digest)
+            if art:
+                object.__setattr__(drawn, "_art", art)
+        return made[n]
+
+    return [(face(front), face(back)) for front, back in half.places]
 
 
 def digested(faces: list) -> None:
