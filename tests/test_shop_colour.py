@@ -50,19 +50,24 @@ def solid(found: list, size: int = 8) -> list:
     return [im.getpixel((0, 0)) for im in found if im.size == (size, size)]
 
 
+def _adobe_in_srgb(rgb: tuple) -> tuple:
+    """An Adobe RGB colour as an image editor converts it to sRGB (relative colorimetric, black point kept)."""
+    return ImageCms.profileToProfile(
+        Image.new("RGB", (1, 1), rgb),
+        ImageCms.ImageCmsProfile(str(ADOBE_RGB)),
+        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    ).getpixel((0, 0))
+
+
 @needs_profiles
 def test_art_with_its_own_rgb_profile_is_drawn_in_srgb(project):
     root = project("basic")
     with_art(root, Image.new("RGB", (8, 8), ART), icc_profile=ADOBE_RGB.read_bytes())
     result = run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root)
     assert result.exit_code == 0, result.output
-    expected = ImageCms.profileToProfile(
-        Image.new("RGB", (1, 1), ART),
-        ImageCms.ImageCmsProfile(str(ADOBE_RGB)),
-        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
-        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
-    ).getpixel((0, 0))
+    expected = _adobe_in_srgb(ART)
     assert expected != ART  # the profile changes the numbers: the test can tell
     drawn = solid(images(root / "out" / "sample" / "heroes.pdf"))
     assert drawn == [expected], drawn
@@ -248,13 +253,7 @@ def test_a_jpeg_with_its_own_rgb_profile_is_drawn_in_srgb(project):
     root = project("basic")
     _with_jpeg(root, ADOBE_RGB.read_bytes())
     assert run_cli("build", "sample", "--out", "out", "--no-print-all", cwd=root).exit_code == 0
-    expected = ImageCms.profileToProfile(
-        Image.new("RGB", (1, 1), ART),
-        ImageCms.ImageCmsProfile(str(ADOBE_RGB)),
-        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
-        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
-    ).getpixel((0, 0))
+    expected = _adobe_in_srgb(ART)
     assert not _near(expected, ART)  # the profile moves the colour further than JPEG's rounding
     drawn = solid(images(root / "out" / "sample" / "heroes.pdf"))
     assert len(drawn) == 1 and _near(drawn[0], expected), (drawn, expected)
