@@ -152,11 +152,21 @@ def element_id(page, element_index: int) -> str:
     )
 
 
+def settled_box(page, selector: str) -> dict:
+    """The element's box once the page has stopped laying the face out: the same twice, 0.1 s apart (on a busy
+    machine the face is drawn again after the page says it is open, and for a moment the element is gone)."""
+    last = None
+    for _ in range(150):
+        box = page.locator(selector).bounding_box()
+        if box is not None and box == last:
+            return box
+        last = box
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} never stayed in place")
+
+
 def drag(page, selector: str, dx_mm: float, dy_mm: float, hold=None) -> None:
-    target = page.locator(selector)
-    target.wait_for(state="visible")  # a busy machine lays the face out after the page says it is open
-    box = target.bounding_box()
-    assert box is not None, selector
+    box = settled_box(page, selector)
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
