@@ -4,11 +4,13 @@ loaded before the first build. None of it may change what a build writes."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import fast_once
+from conftest import FIXTURES, fast_once, run_cli
 
 from pnpgen.inputs import Reader
 from pnpgen.project import Project
@@ -183,7 +185,6 @@ def test_a_resident_build_does_not_plan_again_a_diagram_whose_pieces_are_kept(tm
             pytest.param(
                 lambda shown: shown["diagram/table"].update(used=["heroes", "minis"]), id="edited-piece"
             ),
-            pytest.param(lambda shown: shown["diagram/table"].update(used="heroes"), id="not-a-list"),
         ]
     ),
 )
@@ -312,3 +313,45 @@ def test_a_rulebook_source_is_tokenized_again_only_when_its_text_changed(tmp_pat
     other = parse(text.replace("five", "six"), src, Diagnostics(), kept=kept)
     assert len(calls) == 2 and "six" in repr(other.blocks)
     assert repr(parse(text, src, Diagnostics()).blocks) == repr(first.blocks)  # not resident: nothing kept
+
+
+SUPPORT = Path(__file__).parent / "broken" / "support"
+
+
+def _bad_shown(real: dict):
+    """Wrong shapes of the rulebook entry's `shown`, the last with the true digests (so that `used` is read)."""
+    entry = real["diagram/table"]
+    return {
+        "a-list": [1],
+        "a-text": "diagram/table",
+        "used-holds-a-list": {"diagram/table": {**entry, "used": [["heroes"]]}},
+        "used-holds-a-mapping": {"diagram/table": {**entry, "used": [{}]}},
+    }
+
+
+@pytest.mark.parametrize("shape", ["a-list", "a-text", "used-holds-a-list", "used-holds-a-mapping"])
+def test_a_hand_edited_shown_is_no_manifest(tmp_path, shape):
+    """A manifest is untrusted data: a rulebook entry whose `shown` has the wrong shape must count as no `shown`
+    (`manifest.valid`: the manifest is no manifest), and the book be what a clean build writes."""
+    root = tmp_path / "basic"
+    shutil.copytree(FIXTURES / "basic", root)
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text((SUPPORT / "diagram-rulebook.md").read_text())
+    (game / "diagrams").mkdir()
+    (game / "diagrams" / "table.yaml").write_text((SUPPORT / "diagram-table.yaml").read_text())
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    manifest = root / "out" / "sample" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    (book,) = [e for e in data["files"] if e["kind"] == "rulebook"]
+    book["shown"] = _bad_shown(book["shown"])[shape]
+    manifest.write_text(json.dumps(data))
+    heroes = game / "decks" / "heroes.yaml"  # a card no diagram shows: the rulebook's values are judged again
+    heroes.write_text(heroes.read_text().replace("when a neighbour", "when a friend"))
+    again = run_cli("build", "--out", "out", cwd=root)
+    assert again.exit_code == 0, again.output
+    assert "internal error" not in again.output
+    assert run_cli("build", "--out", "clean", cwd=root).exit_code == 0
+    for name in ("rulebook.pdf", "manifest.json"):
+        assert (root / "out" / "sample" / name).read_bytes() == (
+            root / "clean" / "sample" / name
+        ).read_bytes()

@@ -8,7 +8,8 @@ type of element draws, and which keys it takes, is declared in its own module of
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -16,12 +17,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pnpgen import units
 from pnpgen.budget import MAX_SECONDS, TooMuchWork, time_limit
 from pnpgen.errors import Diagnostics, Location
-from pnpgen.faces import Face, Icon, Text
+from pnpgen.faces import Face, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
 from pnpgen.templating import TemplateProblem, content
-from pnpgen.text.fonts import unit_width, vertical_metrics
 
 if TYPE_CHECKING:
     from pnpgen.layout.spec import Element, Layout
@@ -74,6 +74,10 @@ class FaceContext:
     # each element drawn once for every face took (id -> steps: not spent again in order when the first half has it)
     budget: Any = field(default=None, repr=False)
     costs: dict | None = field(default=None, repr=False)
+    # and every finding told, in order (sink, key, card, smallest size), with the stretches of it told while
+    # drawing what the first half may have drawn already: (what, start, end), `claimed`
+    journal: list | None = field(default=None, repr=False)
+    claims: list | None = field(default=None, repr=False)
     _layout: Layout | None = field(default=None, init=False, repr=False)
     _own_reader: Reader | None = field(default=None, init=False, repr=False)
 
@@ -90,11 +94,15 @@ class FaceContext:
         """An error drawing one card; the same error on many cards is reported once with a count."""
         loc, message = self.blame(loc, message)
         self.faults.setdefault((loc, message), []).append(card)
+        if self.journal is not None:
+            self.journal.append(("faults", (loc, message), card, 0.0))
 
     def note(self, loc: Location, message: str, card: str) -> None:
         """A warning about one card; the same warning on many cards is reported once with a count."""
         loc, message = self.blame(loc, message)
         self.notes.setdefault((loc, message), []).append(card)
+        if self.journal is not None:
+            self.journal.append(("notes", (loc, message), card, 0.0))
 
     def blame(self, loc: Location, message: str) -> tuple[Location, str]:
         """Where a problem of the face being drawn is told: the card's cell when one field of a data sheet's
@@ -123,9 +131,25 @@ class FaceContext:
         if "min_size" in el.definition.keys:
             fix = f"a larger '{key}' or 'min_size', or a bigger box"
         loc, said = self.blame(loc, "")  # a size a sheet's field gives is told at its cell
-        seen = self.small.setdefault((loc, smallest < TEXT_ERROR_PT - 0.005, fix, said), [smallest, []])
+        self.told_small((loc, smallest < TEXT_ERROR_PT - 0.005, fix, said), card, smallest)
+        if self.journal is not None:
+            self.journal.append(("small", (loc, smallest < TEXT_ERROR_PT - 0.005, fix, said), card, smallest))
+
+    def told_small(self, key: tuple, card: str, smallest: float) -> None:
+        seen = self.small.setdefault(key, [smallest, []])
         seen[0] = min(seen[0], smallest)
         seen[1].append(card)
+
+    @contextmanager
+    def claimed(self, what: tuple) -> Iterator[None]:
+        """In a half's worker: the findings told within, marked as belonging to `what` (a memo key, an image
+        sized once per deck): dropped when the first half drew it too."""
+        start = len(self.journal) if self.journal is not None else 0
+        try:
+            yield
+        finally:
+            if self.claims is not None and self.journal is not None and len(self.journal) > start:
+                self.claims.append((what, start, len(self.journal)))
 
     def flush_notes(self, diags: Diagnostics) -> None:
         for (loc, error, fix, said), (smallest, cards) in self.small.items():
@@ -373,25 +397,6 @@ def element_box(el: Element, ctx: dict, fc: FaceContext) -> tuple[float, float, 
     if "x" in el.definition.keys and "w" in el.definition.keys:
         return p.box()
     return None
-
-
-def outside_safe(ops, fc: FaceContext) -> bool:
-    """Whether any glyph of the set text (not merely its box) crosses the safe zone."""
-    s = fc.safe_pt
-    for op in ops:
-        if isinstance(op, Text):
-            ascent, descent = vertical_metrics(op.font)
-            x0, x1 = op.x, op.x + unit_width(op.text, op.font) * op.size
-            y0, y1 = op.y - ascent * op.size * 0.75, op.y + descent * op.size * 0.5
-        elif isinstance(op, Icon) and op.name in fc.icons:
-            bx0, by0, bx1, by1 = fc.icons[op.name].bounds
-            x0, x1 = op.x + op.w * bx0 / 100, op.x + op.w * bx1 / 100
-            y0, y1 = op.y + op.h * by0 / 100, op.y + op.h * by1 / 100
-        else:
-            x0, x1, y0, y1 = op.x, op.x + op.w, op.y, op.y + op.h
-        if x0 < s - 0.5 or y0 < s - 0.5 or x1 > fc.width_pt - s + 0.5 or y1 > fc.height_pt - s + 0.5:
-            return True
-    return False
 
 
 def __getattr__(name: str):

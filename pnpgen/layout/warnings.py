@@ -17,6 +17,7 @@ from typing import Any
 from pnpgen import units
 from pnpgen.errors import Location
 from pnpgen.faces import Ellipse, Icon, Image, Rect, Text, Vector
+from pnpgen.text.fonts import unit_width, vertical_metrics
 
 TOLERANCE_PT = 1.0  # boxes that share less than this, across and down, only touch
 PAIR_BUDGET = 200_000  # box comparisons one face may cost (hostile content draws thousands of shapes)
@@ -238,7 +239,7 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
     """Every layout warning of one drawn face, with the elements' boxes (for the editor's page). `spans` are the
     face's `FaceContext.origins[face][0]`: draw with `origins` given (`Painter.deck(deck, diags, origins={})`,
     or `fc = painter.context(deck); fc.origins = {}`); `fc` gives the safe zone, the size and the icons."""
-    from pnpgen.layout.draw import TEXT_ERROR_PT, TEXT_WARN_PT, outside_safe
+    from pnpgen.layout.draw import TEXT_ERROR_PT, TEXT_WARN_PT
 
     parts = parts_of(face.ops, spans, fc.icons)
     out = overlaps(parts)
@@ -273,3 +274,22 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
                 )
             )
     return out
+
+
+def outside_safe(ops, fc: Any) -> bool:
+    """Whether any glyph of the set text (not merely its box) crosses the safe zone."""
+    s = fc.safe_pt
+    for op in ops:
+        if isinstance(op, Text):
+            ascent, descent = vertical_metrics(op.font)
+            x0, x1 = op.x, op.x + unit_width(op.text, op.font) * op.size
+            y0, y1 = op.y - ascent * op.size * 0.75, op.y + descent * op.size * 0.5
+        elif isinstance(op, Icon) and op.name in fc.icons:
+            bx0, by0, bx1, by1 = fc.icons[op.name].bounds
+            x0, x1 = op.x + op.w * bx0 / 100, op.x + op.w * bx1 / 100
+            y0, y1 = op.y + op.h * by0 / 100, op.y + op.h * by1 / 100
+        else:
+            x0, x1, y0, y1 = op.x, op.x + op.w, op.y, op.y + op.h
+        if x0 < s - 0.5 or y0 < s - 0.5 or x1 > fc.width_pt - s + 0.5 or y1 > fc.height_pt - s + 0.5:
+            return True
+    return False

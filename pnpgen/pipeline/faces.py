@@ -256,6 +256,8 @@ class Painter:
             self._next_face()
         costs, budget = self.costs, self.library.compiler.budget
         before = budget.build_left
+        # in a half's worker, what drawing a memo key tells is dropped if the first half drew that key too
+        mark = len(fc.journal) if fc.journal is not None and key is not None else -1
         try:
             face = draw_face(layout, fc, template_names(fc, fields, deck_info, self.game_info), label, diags)
             if face is not None and self.transform:
@@ -263,6 +265,9 @@ class Painter:
         except TooMuchWork as exc:  # the limit struck outside the face's own drawing (its low-ink form)
             fc.fault(layout.loc, str(exc), label)
             return None
+        finally:
+            if mark >= 0 and len(fc.journal) > mark:
+                fc.claims.append((("memo", key), mark, len(fc.journal)))
         if key is not None and face is not None:
             memo[key] = face
             if costs is not None:  # a drawing in halves: what this face cost, were the other half to have it

@@ -11,7 +11,8 @@ The result is the serial one, whatever the deck holds:
   `Painter._face`'s memo) are shared again: a face the worker drew for a key this process drew first is this
   process's object, so every file makes the same forms from them;
 - problems, notes and cards are merged in card order (this process's half comes first), as the serial drawing
-  reported them;
+  reported them; what the worker told only because it started afresh is dropped (`_told`): the findings of a
+  memo face the first half drew too, and a finding told once per deck that the first half told already;
 - anything out of the ordinary (a half raising an error, a template's budget or the build's image bound passed by
   the two halves together) throws both halves away and the deck is drawn again in order, from where it began:
   where the serial drawing stops, and what it says, is then exactly its own.
@@ -45,9 +46,8 @@ class Half:
     places: list
     keys: list
     problems: list  # its Diagnostic items, in card order
-    notes: dict  # FaceContext's notes, faults and small-text findings of its cards
-    faults: dict
-    small: dict
+    journal: list  # FaceContext's notes, faults and small-text findings of its cards, in order (`fc.journal`)
+    claims: list  # the stretches of it told drawing what the first half may have drawn: (what, start, end)
     read: dict  # what it read (the reader's recording)
     first_read: dict | None  # what the pictured card read, when it was in this half
     failed: bool
@@ -78,13 +78,14 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         faces: list = []
         memo: dict = {}
         spent, painter.costs, fc.budget, fc.costs = budget.build_left, {}, budget, {}
+        fc.journal, fc.claims = [], []
         with reader.recording() as read, time_limit_each(MAX_SECONDS) as painter._next_face:
             span = range(cut, len(deck.cards))
             failed, first_read = painter.cards(deck, span, fc, found, memo, pictured, faces)
         digested(faces)  # each face's digest travels with it: the manifest's entries need them all
         new = {real: n for real, n in reader.charged().items() if real not in pixels}
         return Half(
-            *_packed(faces, memo), found.items, fc.notes, fc.faults, fc.small, dict(read), first_read, failed,
+            *_packed(faces, memo), found.items, fc.journal, fc.claims, dict(read), first_read, failed,
             spent - budget.build_left, new, painter.costs, fc.costs,
         )  # fmt: skip
 
@@ -114,16 +115,27 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         return None
     second = _unpacked(half, memo)
     diags.items.extend(half.problems)
-    for kept, more in ((fc.notes, half.notes), (fc.faults, half.faults)):
-        for key, cards in more.items():
-            kept.setdefault(key, []).extend(cards)
-    for key, (smallest, cards) in half.small.items():
-        seen = fc.small.setdefault(key, [smallest, []])
-        seen[0] = min(seen[0], smallest)
-        seen[1].extend(cards)
+    _told(half, fc, memo)
     reader.replay(half.read)
     failed, first_read = mine["drawn"]
     return ours + second, failed or half.failed, first_read or half.first_read
+
+
+def _told(half: Half, fc: FaceContext, memo: dict) -> None:
+    """The worker's findings told as drawing in order tells them, in order: not those it told drawing a memo key
+    the first half drew (in order that face is not drawn again), nor those told once per deck that the first half
+    told already (an SVG's left-out effects, as `fc.image_sizes` keeps the SVG)."""
+    dropped: set[int] = set()
+    for (kind, key), start, end in half.claims:
+        if key in (memo if kind == "memo" else fc.image_sizes):
+            dropped.update(range(start, end))
+    for n, (sink, key, card, smallest) in enumerate(half.journal):
+        if n in dropped:
+            continue
+        if sink == "small":
+            fc.told_small(key, card, smallest)
+        else:
+            (fc.notes if sink == "notes" else fc.faults).setdefault(key, []).append(card)
 
 
 def _packed(faces: list, memo: dict) -> tuple[list, list, list]:

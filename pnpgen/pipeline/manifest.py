@@ -72,7 +72,22 @@ def _entry_ok(entry: object) -> bool:
         value = entry.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             return False
-    return _inputs_ok(entry.get("inputs"))
+    return _inputs_ok(entry.get("inputs")) and _shown_ok(entry.get("shown", {}))
+
+
+def _shown_ok(shown: object) -> bool:
+    """A rulebook entry's `shown`: per diagram and the cover, the components it drew on and two digests."""
+    if not isinstance(shown, dict):
+        return False
+    for key, last in shown.items():
+        if not isinstance(key, str) or not isinstance(last, dict):
+            return False
+        used = last.get("used")
+        if not isinstance(used, list) or not all(isinstance(u, str) for u in used):
+            return False
+        if not isinstance(last.get("game"), str) or not isinstance(last.get("digest"), str):
+            return False
+    return True
 
 
 def _inputs_ok(inputs: object) -> bool:

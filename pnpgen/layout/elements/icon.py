@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pnpgen import units
 from pnpgen.faces import Icon
-from pnpgen.layout.draw import outside_safe
 from pnpgen.layout.kinds import COLOUR, ICON, ElementType, Length
+from pnpgen.layout.warnings import outside_safe
 
 
 def draw(p, fc, ops, label, diags) -> None:

@@ -78,8 +78,9 @@ def find_svg(src: str, p, fc: FaceContext, label: str) -> tuple[Path, str]:
         except svg.SvgError as exc:
             where = f":{exc.line}" if exc.line else ""
             p.fail("src", f"names an SVG that cannot be drawn: art/{src}{where} {exc.message}")
-        if art.left_out:
-            fc.note(p.loc("src"), f"SVG art/{src} is drawn without {'; '.join(art.left_out)}", label)
+        with fc.claimed(("image", (path, digest))):  # told once per deck, as the size is kept
+            if art.left_out:
+                fc.note(p.loc("src"), f"SVG art/{src} is drawn without {'; '.join(art.left_out)}", label)
         fc.image_sizes[(path, digest)] = (art.width, art.height)
     return path, digest
 

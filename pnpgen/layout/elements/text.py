@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pnpgen import units
 from pnpgen.faces import Text as TextOp
-from pnpgen.layout.draw import DrawProblem, outside_safe
+from pnpgen.layout.draw import DrawProblem
 from pnpgen.layout.kinds import BOX, Choice, Colour, ElementType, FontName, Length, Number, Text
+from pnpgen.layout.warnings import outside_safe
 from pnpgen.text.fit import fit_text, stray_markup
 from pnpgen.text.fonts import MissingStyle, fallback_chain, missing_glyphs
 
