@@ -358,6 +358,31 @@ def test_the_manifest_text_does_not_take_json_s_slow_encoder(monkeypatch):
     assert manifest.dumps(value) == expected
 
 
+@pytest.mark.parametrize("depth", [3, 1, 0, 5])
+def test_records_made_ahead_are_the_text_json_writes(depth):
+    """A deck's card records are made into text while the writers work (`manifest.ahead`, made for a value of a
+    file's entry): in an entry the text is what json writes; anywhere else it is made again, the same."""
+    records = [
+        {"index": 1, "name": "A \u201cb\u201d", "front_at": [0, 1.25], "back": None},
+        {"index": 2, "at": []},
+    ]
+    made = manifest.ahead(records, depth)
+    data = {
+        "game": "g",
+        "files": [{"path": "deck.pdf", "cards": made}],
+        "elsewhere": {"x": made},
+        "top": made,
+    }
+    plain = {
+        "game": "g",
+        "files": [{"path": "deck.pdf", "cards": records}],
+        "elsewhere": {"x": records},
+        "top": records,
+    }
+    assert manifest.dumps(data) == json.dumps(plain, indent=2, ensure_ascii=False)
+    assert manifest.dumps(made) == json.dumps(records, indent=2, ensure_ascii=False)
+
+
 def _lease_beats_here(folder: str, answers) -> None:
     import threading
 

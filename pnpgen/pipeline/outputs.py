@@ -19,6 +19,7 @@ from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
 from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.model import Board, Deck
 from pnpgen.names import file_name_problem, same_file_key
+from pnpgen.pipeline.manifest import ahead
 from pnpgen.pipeline.target import Target
 from pnpgen.units import MM
 
@@ -149,7 +150,7 @@ class DeckSheets(Target):
         records = self.__dict__.setdefault("_records", {})  # made once a build (`jobs.beside_writers`)
         if name not in records:
             plan, duplex = self._plan_of(name)
-            records[name] = card_records(self._drawn_of(name), plan, duplex, self.sources)
+            records[name] = ahead(card_records(self._drawn_of(name), plan, duplex, self.sources))
         return {**super().entry(name, pages, sha256), "cards": records[name]}
 
     def write(self, path: Path, name: str, w) -> int:
