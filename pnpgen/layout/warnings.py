@@ -46,8 +46,6 @@ class _Part:
     __slots__ = ("el", "text", "marks", "opaque", "box", "allowed")
 
     def __init__(self, el: Any, ops: Any, icons: dict):
-        from pnpgen.text.fonts import unit_width, vertical_metrics
-
         self.el = el
         self.allowed = getattr(el, "overlap", None) == "allowed"
         self.text: list[Box] = []
