@@ -100,9 +100,16 @@ class Report:
         return sum(1 for f in self.findings if f.severity == severity)
 
     def add(
-        self, severity: str, component: str, message: str, location: Location, expected=None, actual=None
+        self,
+        severity: str,
+        component: str,
+        message: str,
+        location: Location,
+        expected=None,
+        actual=None,
+        hint: str = "",
     ):
-        self.findings.append(Finding(severity, component, message, expected, actual, location))
+        self.findings.append(Finding(severity, component, message, expected, actual, location, hint))
 
     def add_file_problems(self, component: str, diags: Diagnostics) -> None:
         for d in diags.sorted():
@@ -288,7 +295,7 @@ def _check_expressions(fact: Values, env, compiler, only_players, comp: str, fai
             return
         except ContentError as exc:  # the expression does not even parse
             d = exc.diagnostics.items[0]
-            report.add("error", comp, f"fact '{fid}': {d.message}", d.location)
+            report.add("error", comp, f"fact '{fid}': {d.message}", d.location, hint=d.hint)
             return
         except TypeError as exc:
             report.add("error", comp, f"fact '{fid}': {exc}", fact.loc)

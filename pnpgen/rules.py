@@ -279,7 +279,7 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
             return None
         except ContentError as exc:
             d = exc.diagnostics.items[0]
-            report.add("error", f"rule {rule['id']}", d.message, d.location)
+            report.add("error", f"rule {rule['id']}", d.message, d.location, hint=d.hint)
             return None
         except (TypeError, ValueError) as exc:
             report.add("error", f"rule {rule['id']}", f"in diagram '{scene.id}': {exc}", rule.loc)

@@ -309,3 +309,51 @@ def test_a_thread_a_strike_may_land_in_never_takes_the_watchdogs_lock(monkeypatc
     thread.start()
     thread.join(10)
     assert seen == ["stopped"]
+
+
+# -- no template draws at random ---------------------------------------------------------------------------
+# Jinja's `random` filter draws from the process's random state: the same content would print other bytes each
+# build (and a deck drawn in halves other bytes than one drawn in order). It is not in the sandbox; every place a
+# template lives says why, at its line, with a way to choose by the card instead.
+RANDOM_PLACES = {
+    "layout": (
+        "content/sample/layouts/hero.yaml",
+        'text: "{{ card.name }}"',
+        'text: "{{ [card.name, 1] | random }}"',
+    ),
+    "fact": ("content/sample/facts.yaml", 'need: "4 * players + 2"', 'need: "[8, 10] | random"'),
+    "rulebook": ("content/sample/rulebook.md", None, "# Rules\n\nDeal {{ [3, 4] | random }} cards.\n"),
+}
+
+
+@pytest.mark.parametrize("place", list(RANDOM_PLACES))
+def test_a_template_drawing_at_random_is_a_located_error(tmp_path, place):
+    import shutil
+
+    from conftest import FIXTURES, run_cli
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    name, old, new = RANDOM_PLACES[place]
+    path = root / name
+    if old is None:
+        path.write_text(new)
+    else:
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new, 1))
+    result = run_cli("check", cwd=root) if place == "fact" else run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert f"{name}:" in result.output and "No filter named 'random'" in result.output, result.output
+    assert "no filter draws at random" in result.output and "card.index" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_filter_misspelt_is_told_the_closest():
+    from pnpgen.errors import ContentError, Location
+    from pnpgen.templating.jinja import compile_value
+
+    with pytest.raises(ContentError) as caught:
+        compile_value("template", "{{ card.name | uper }}", Location("l.yaml", 3, 9))
+    (item,) = caught.value.diagnostics.items
+    assert "No filter named 'uper'" in item.message and "'upper'" in item.hint

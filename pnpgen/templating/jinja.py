@@ -35,7 +35,7 @@ from pnpgen.budget import (
     time_limit,
     too_much,
 )
-from pnpgen.errors import ContentError, Location
+from pnpgen.errors import ContentError, Location, did_you_mean
 from pnpgen.recorded import View
 from pnpgen.templating import ALL, Fields, TemplateProblem
 
@@ -148,6 +148,7 @@ def make_environment() -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.globals.pop("lipsum", None)
+    env.filters.pop("random", None)  # the process's random state: the same content would print otherwise each time
     env.globals["range"] = counted_range
     env.filters["pad"] = _pad
     env.globals.update(MATH)
@@ -309,7 +310,7 @@ def render_document(text: str, names: dict, display: str) -> str:
         template = env.from_string(text)
     except jinja2.TemplateSyntaxError as exc:
         raise ContentError.at(
-            Location(display, exc.lineno or 1, 1), f"template error: {exc.message}"
+            Location(display, exc.lineno or 1, 1), f"template error: {exc.message}", _syntax_hint(exc)
         ) from None
     except TOO_DEEP:
         raise ContentError.at(Location(display, 1, 1), f"template error: {NESTED}") from None
@@ -357,9 +358,26 @@ def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
         return _compiled(kind, text)
     except jinja2.TemplateSyntaxError as exc:
         where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
-        raise ContentError.at(where, f"template error: {exc.message}") from None
+        raise ContentError.at(where, f"template error: {exc.message}", _syntax_hint(exc)) from None
     except TOO_DEEP:
         raise ContentError.at(loc, f"template error: {NESTED}") from None
+
+
+_NO_FILTER = re.compile(r"No filter named '([^']*)'")
+RANDOM_HINT = (
+    "pnpgen writes the same file from the same content, so no filter draws at random: choose by the card "
+    "instead, as in {{ names[card.index % (names | length)] }}"
+)
+
+
+def _syntax_hint(exc: jinja2.TemplateSyntaxError) -> str:
+    """For a filter that is not there: why `random` is not (builds are deterministic), else the closest name."""
+    found = _NO_FILTER.match(exc.message or "")
+    if found is None:
+        return ""
+    if found.group(1) == "random":
+        return RANDOM_HINT
+    return did_you_mean(found.group(1), make_environment().filters)
 
 
 def evaluate(value, ctx: dict) -> Any:
