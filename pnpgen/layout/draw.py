@@ -70,12 +70,8 @@ class FaceContext:
     # the card being drawn: its fields' cells when it came from a data sheet (`layout.blame`), else empty
     cells: Mapping[str, Location] = field(default_factory=dict, repr=False)
     reads: dict = field(default_factory=dict, repr=False)  # id(layout) -> (layout, its values' card fields)
-    # a deck drawn in halves (`pipeline/halves.py`): the build's template budget, and, in the worker, the steps
-    # each element drawn once for every face took (id -> steps: not spent again in order when the first half has it)
-    budget: Any = field(default=None, repr=False)
-    costs: dict | None = field(default=None, repr=False)
-    # and every finding told, in order (sink, key, card, smallest size), with the stretches of it told while
-    # drawing what the first half may have drawn already: (what, start, end), `claimed`
+    # a deck drawn in halves (`pipeline/halves.py`), in the worker: every finding told, in order (sink, key, card,
+    # smallest size), with the stretches of it told drawing what the first half may have drawn: (what, start, end)
     journal: list | None = field(default=None, repr=False)
     claims: list | None = field(default=None, repr=False)
     _layout: Layout | None = field(default=None, init=False, repr=False)
@@ -220,12 +216,10 @@ def draw_face(
                 if kept is not None and kept[1] is not None:  # the same on every face: as last time
                     ops.extend(kept[1])
                 elif kept is None and _fixed(el):
-                    said, left = _said(fc, diags), fc.budget.build_left if fc.costs is not None else 0
+                    said = _said(fc, diags)  # its values are constants: it spends no template step
                     _element(el, ctx, fc, ops, card_label, diags)
                     # kept unless it reported something: a warning is counted once per card it is on
                     drawn[id(el)] = (el, tuple(ops[start:]) if _said(fc, diags) == said else None)
-                    if fc.costs is not None:
-                        fc.costs[id(el)] = left - fc.budget.build_left
                 else:
                     _element(el, ctx, fc, ops, card_label, diags)
                     fc.check_size(el, ops[start:], card_label)  # every element that sets text: its size

@@ -57,9 +57,6 @@ class Half:
     steps: int  # template steps spent
     pixels: dict  # images it counted against the build's bound
     costs: dict  # memo key -> the steps its face took (not taken in order when the first half had the key)
-    fixed: (
-        dict  # id of an element drawn once for every face -> the steps it took (the same, for the first half)
-    )
 
 
 def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: int | None) -> tuple | None:
@@ -80,7 +77,7 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         found = Diagnostics()
         faces: list = []
         memo: dict = {}
-        spent, painter.costs, fc.budget, fc.costs = budget.build_left, {}, budget, {}
+        spent, painter.costs = budget.build_left, {}
         fc.journal, fc.claims = [], []
         with reader.recording() as read, time_limit_each(MAX_SECONDS) as painter._next_face:
             span = range(cut, len(deck.cards))
@@ -89,7 +86,7 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         new = {real: n for real, n in reader.charged().items() if real not in pixels}
         return Half(
             *_packed(faces, memo), found.items, fc.journal, fc.claims, dict(read), first_read, failed,
-            spent - budget.build_left, new, painter.costs, fc.costs,
+            spent - budget.build_left, new, painter.costs,
         )  # fmt: skip
 
     ours: list = []
@@ -108,10 +105,9 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         return None
     finally:
         painter._next_face = None
-    # the steps drawing in order takes: not those of a face the first half had drawn already (shared, below), nor
-    # of an element drawn once for every face that the first half drew and kept
+    # the steps drawing in order takes: not those of a face the first half had drawn already (shared, below); an
+    # element drawn once for every face (`draw._fixed`) has constant values only, which spend no step
     again = sum(cost for key, cost in half.costs.items() if key in memo)
-    again += sum(cost for el, cost in half.fixed.items() if fc.drawn.get(el, (0, None))[1] is not None)
     budget.build_left -= half.steps - again
     if budget.build_left < 0 or not reader.recharge(half.pixels):
         _undo(painter, diags, mark, pixels, steps)  # drawn in order, it stops where it must and says so

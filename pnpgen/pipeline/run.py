@@ -154,6 +154,7 @@ class GameRun:
                 fonts=self.fonts,
             )
             self._low_painter = Painter(self.game, library, self.icons, self.reader, self.fonts, ink="low")
+            self._low_painter.cores = self.cores  # a big deck's low-ink form on two cores too
         return self._low_painter
 
     # -- check --------------------------------------------------------------------------------------------

@@ -148,7 +148,8 @@ def make_environment() -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.globals.pop("lipsum", None)
-    env.filters.pop("random", None)  # the process's random state: the same content would print otherwise each time
+    # it draws from the process's random state: the same content would print other bytes each build
+    env.filters.pop("random", None)
     env.globals["range"] = counted_range
     env.filters["pad"] = _pad
     env.globals.update(MATH)
