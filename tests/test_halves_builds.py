@@ -248,7 +248,7 @@ def test_a_build_in_halves_is_the_build_in_order(tmp_path, split, case):
     assert any("more" in m for m in messages), messages  # findings of both halves counted together
 
 
-@pytest.mark.parametrize("case", ["check-fails", "check-passes", "csv"])
+@pytest.mark.parametrize("case", fast_once(["check-fails", "check-passes", "csv"]))
 def test_no_check_and_strict_in_halves(tmp_path, split, case):
     _game(tmp_path / "content", **CASES[case])
     content = tmp_path / "content"
@@ -344,7 +344,8 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("edit", fast_once(list(EDITS)))
+@pytest.mark.slow  # resident rebuilds: tests/test_resident.py in the fast run
+@pytest.mark.parametrize("edit", list(EDITS))
 def test_a_resident_build_after_an_edit(tmp_path, split, edit):
     """watch/serve: a resident project builds, the content is edited, it builds again in the same process. Done
     on one core and on two (the same content folder, edited and put back between): the same messages, the same
