@@ -212,3 +212,16 @@ def holders(pdf):
             for _, x in obj.get("/Resources", {}).get("/XObject", {}).items()
             if x.get("/Subtype") == "/Form"
         ]
+
+
+@pytest.fixture
+def split(monkeypatch) -> list:
+    """Decks drawn in halves from 40 cards (`pipeline/halves.py`; 300 as shipped), for a small test deck to split:
+    the list gets what each `halves` call in this process came to (None: drawn in order instead)."""
+    import pnpgen.pipeline.faces as painting
+
+    monkeypatch.setattr(painting, "SPLIT_AT", 40)
+    seen: list = []
+    real = painting.halves
+    monkeypatch.setattr(painting, "halves", lambda *a: seen.append(real(*a)) or seen[-1])
+    return seen

@@ -99,16 +99,6 @@ def _game(
     return tmp_path
 
 
-@pytest.fixture
-def split(monkeypatch) -> list:
-    """SPLIT_AT lowered to 40; the list gets what each `halves` call came to (None: drawn in order instead)."""
-    monkeypatch.setattr(painting, "SPLIT_AT", 40)
-    seen: list = []
-    real = painting.halves
-    monkeypatch.setattr(painting, "halves", lambda *a: seen.append(real(*a)) or seen[-1])
-    return seen
-
-
 def _draw(root: Path, cores: int, steps_left: int | None = None) -> dict:
     """The deck drawn with `cores` free, as the build draws it; what came of it."""
     run = GameRun(Project(root / "content", root / "out"), root / "content" / "g")

@@ -176,16 +176,6 @@ def _game(content: Path, gid: str = "g", **opts) -> Path:
     return game
 
 
-@pytest.fixture
-def split(monkeypatch) -> list:
-    """SPLIT_AT lowered to 40; the list gets what each `halves` call in this process came to."""
-    monkeypatch.setattr(painting, "SPLIT_AT", 40)
-    seen: list = []
-    real = painting.halves
-    monkeypatch.setattr(painting, "halves", lambda *a: seen.append(real(*a)) or seen[-1])
-    return seen
-
-
 def _files(folder: Path) -> dict:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()

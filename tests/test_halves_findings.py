@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-import pnpgen.pipeline.faces as painting
 from pnpgen.errors import Diagnostics
 from pnpgen.pipeline.jobs import inherits
 from pnpgen.pipeline.run import GameRun
@@ -76,16 +75,6 @@ def _game(tmp_path: Path, back: str, front_more: str = "", cards: int = CARDS) -
         "id: deck\nkind: cards\nsize: poker\nfront: front\nback: back\ncards_from: cards.csv\n"
     )
     return tmp_path
-
-
-@pytest.fixture
-def split(monkeypatch) -> list:
-    """SPLIT_AT lowered to 40; the list gets what each `halves` call came to (None: drawn in order instead)."""
-    monkeypatch.setattr(painting, "SPLIT_AT", 40)
-    seen: list = []
-    real = painting.halves
-    monkeypatch.setattr(painting, "halves", lambda *a: seen.append(real(*a)) or seen[-1])
-    return seen
 
 
 def _said(root: Path, cores: int) -> list[str]:
