@@ -3,7 +3,7 @@
 Drawing is most of a big deck's build (1,000 cards: 0.19 s of 0.5 s; 10,000: 1.7 s), one card after another, while
 the second core has nothing to do until the files are written. Where workers are forked (`jobs.inherits`), a deck
 of `SPLIT_AT` cards or more, with a core free (`Painter.cores`), is drawn in two halves at once. The worker sends its
-half back pickled (12 ms a 500 cards each way), with everything drawing it changed that this process keeps: its
+half back pickled (each operation once: `Half`), with everything drawing it changed that this process keeps: its
 problems and notes, what it read, the template steps and image pixels it spent.
 
 The result is the serial one, whatever the deck holds:
