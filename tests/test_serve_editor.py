@@ -262,6 +262,36 @@ def test_the_card_list_filters_by_a_fields_value_and_by_its_search(tmp_path, bro
         print(served.stop())
 
 
+@pytest.mark.slow
+def test_the_palette_stays_put_while_the_lists_fill(tmp_path, browser_page):
+    """The bar's lists have widths of their own: filling them (a build's state arriving, a long card name) never
+    moves the buttons beside them, so a click lands on the button it was aimed at (CI once clicked beside 'add
+    text' as the first build's state filled the lists)."""
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+    buttons = ["button[data-add='text']", "button[data-add='line']", "#e-undo", "#e-close"]
+
+    def places():
+        return [page.locator(b).bounding_box() for b in buttons]
+
+    try:
+        open_editor(page, served)
+        before = places()
+        page.evaluate(
+            """() => {
+              for (const id of ["e-comp", "e-field", "e-value", "e-card"]) {
+                const o = document.createElement("option");
+                o.textContent = "A name far longer than any list's own width, as a card or a game may have";
+                document.getElementById(id).appendChild(o);
+              }
+            }"""
+        )
+        assert places() == before
+    finally:
+        print(served.stop())
+
+
 LINE = "  - type: line      # a rule\n    x1: 8\n    y1: 50\n    x2: 40\n    y2: 60\n"
 
 
