@@ -329,7 +329,9 @@ def _bad_shown(real: dict):
     }
 
 
-@pytest.mark.parametrize("shape", ["a-list", "a-text", "used-holds-a-list", "used-holds-a-mapping"])
+@pytest.mark.parametrize(
+    "shape", fast_once(["a-list", "a-text", "used-holds-a-list", "used-holds-a-mapping"])
+)
 def test_a_hand_edited_shown_is_no_manifest(tmp_path, shape):
     """A manifest is untrusted data: a rulebook entry whose `shown` has the wrong shape must count as no `shown`
     (`manifest.valid`: the manifest is no manifest), and the book be what a clean build writes."""
