@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import fast_once, run_cli
+from conftest import ROOT, fast_once, run_cli
 from test_datasheets import xlsx
 
 import pnpgen.pipeline.faces as painting
@@ -433,3 +437,41 @@ def test_the_command_in_halves(tmp_path, split, flags, opts):
     assert sorted(files[1]) == sorted(files[0])
     for name in files[0]:
         assert files[1][name] == files[0][name], name
+
+
+SPLIT_CLI = (
+    "import sys, pnpgen.pipeline.faces as painting\n"
+    "painting.SPLIT_AT = 40\n"
+    "from pnpgen.cli import main\n"
+    "sys.argv[0] = 'pnpgen'\n"
+    "main()\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("build", "--ink", "both", "--fold", "--forms", "all"),
+        ("export", "tts", "g", "--save"),
+        ("export", "png", "g", "--dpi", "50"),
+    ],
+    ids=["build-every-form", "tts", "png"],
+)
+def test_a_big_deck_writes_the_same_bytes_in_any_process(tmp_path, command):
+    """A deck drawn in halves (SPLIT_AT 40): one process with hash seed 1 and one job, another with seed 2 and
+    two jobs, each into the same --out path in turn: every file the same, byte for byte."""
+    _game(tmp_path / "content", every_type=True, svg_art=True, other_back=True, counts=True, symbols=True)
+    files = []
+    for seed, jobs in (("1", "1"), ("2", "2")):
+        shutil.rmtree(tmp_path / "out", ignore_errors=True)
+        args = [*command, "--content", "content", "--out", "out"] + (
+            ["-j", jobs] if command[0] == "build" else []
+        )
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        subprocess.run(
+            [sys.executable, "-c", SPLIT_CLI, *args], cwd=tmp_path, env=env, check=True, capture_output=True
+        )
+        files.append(_files(tmp_path / "out"))
+    assert sorted(files[0]) == sorted(files[1]) and files[0]
+    assert [n for n in files[0] if files[0][n] != files[1][n]] == []

@@ -22,6 +22,7 @@ from pnpgen.inputs import Reader
 from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
 from pnpgen.templating import TemplateProblem, content
+from pnpgen.templating.printable import unprintable
 
 if TYPE_CHECKING:
     from pnpgen.layout.spec import Element, Layout
@@ -32,6 +33,7 @@ TEXT_ERROR_PT = 6.0  # pt: under it, an error (the build fails) unless the eleme
 MAX_OPS = 20_000  # shapes one face may draw: repeats are bounded in product, not only one by one
 _AREA = Area()
 _UNSET: Any = object()
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # values whose text is theirs in every process
 
 
 class DrawProblem(Exception):
@@ -355,6 +357,8 @@ class _Props:
 
     def parse(self, kind: Kind, value, key):
         """`value` (the whole of `key`'s value or a part of it) parsed by `kind`; errors are located at `key`."""
+        if type(value) not in _PLAIN and (found := unprintable(value)):  # a function, a generator...
+            self.fail(key, f"is given {found}")
         try:
             return kind.parse(value, self.fc)
         except Bad as exc:

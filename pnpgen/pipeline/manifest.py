@@ -69,10 +69,49 @@ def _entry_ok(entry: object) -> bool:
     if not isinstance(entry.get("component"), str) or not isinstance(entry.get("kind"), str):
         return False
     for key in ("pages", "faces", "warnings"):
-        value = entry.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        value = entry.get(key, 0 if key == "warnings" else None)  # every entry has its pages and faces
+        if not _count(value):
             return False
     return _inputs_ok(entry.get("inputs")) and _shown_ok(entry.get("shown", {}))
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def rows_ok(entry: dict[str, Any]) -> bool:
+    """Whether a deck's card records and a board's sides are what a build writes (`outputs.card_records`): a
+    kept entry is carried into the next manifest as it is, so one of another shape is written again. (Other
+    readers skip a row they cannot read: `changes` compares what is left.)"""
+    for key in ("cards", "sides"):
+        rows = entry.get(key, [])
+        if not isinstance(rows, list) or not all(_row_ok(row, key == "cards") for row in rows):
+            return False
+    return True
+
+
+def _row_ok(row: object, card: bool) -> bool:
+    if (
+        not isinstance(row, dict)
+        or not isinstance(row.get("name"), str)
+        or not isinstance(row.get("front"), str)
+    ):
+        return False
+    if card and not (all(_count(row.get(k)) for k in ("index", "count", "line")) and row["count"] > 0):
+        return False
+    if not isinstance(row.get("back", ""), str) or not isinstance(row.get("source", ""), str):
+        return False
+    return _at_ok(row.get("front_at")) and ("back" not in row or _at_ok(row.get("back_at")))
+
+
+def _at_ok(at: object) -> bool:
+    """[page from 0, x, y, width, height]: where a face stands in its file."""
+    return (
+        isinstance(at, list)
+        and len(at) == 5
+        and _count(at[0])
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in at[1:])
+    )
 
 
 def _shown_ok(shown: object) -> bool:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from pnpgen.errors import Diagnostics, Location
+from pnpgen.pipeline.manifest import rows_ok
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet", "board": "board"}
 
@@ -78,6 +79,10 @@ class Target(ABC):
             return False
         if run.strict and any(e.get("warnings") for e in entries):
             return False  # its warnings must be reported again, as errors
+        if not all(rows_ok(e) for e in entries):
+            return (
+                False  # records another shape than pnpgen writes (hand-edited): written again, with its own
+            )
         return all(run.entry_fresh(e) for e in entries)
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:

@@ -35,9 +35,9 @@ from pnpgen.budget import (
     time_limit,
     too_much,
 )
-from pnpgen.errors import ContentError, Location, did_you_mean
+from pnpgen.errors import ContentError, Location
 from pnpgen.recorded import View
-from pnpgen.templating import ALL, Fields, TemplateProblem
+from pnpgen.templating import ALL, Fields, TemplateProblem, printable
 
 # pnpgen's own containers a template may hold, named as a designer knows them (never `pnpgen.recorded.View`)
 _TYPE_WORDS = {
@@ -56,12 +56,16 @@ _INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) 
 _PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
 
 
+_UNDEFINED = (jinja2.Undefined,)  # printed as Jinja prints it: a strict one raises, naming the value
+printed, printed_str, unprintable = printable.bound(_UNDEFINED)
+
+
 class _CodeGenerator(CodeGenerator):
     """Jinja's code generator, with `a ~ b` joined by the environment's `concat` (bounded, like every other text
     a template builds: its output, a `{% set %}` block, a macro's) instead of an unbounded join of its own."""
 
     def visit_Concat(self, node, frame) -> None:
-        self.write("concat(map(str, (")
+        self.write("concat(map(environment.printed_str, (")
         for arg in node.nodes:
             self.visit(arg, frame)
             self.write(", ")
@@ -76,16 +80,23 @@ class Environment(ImmutableSandboxedEnvironment):
 
     code_generator_class = _CodeGenerator
     concat = staticmethod(bounded_join)
+    printed_str = staticmethod(printed_str)  # what `~` joins (`printable`)
 
     intercepted_binops = frozenset({"**", "*", "%", "+", "//", "-"})
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         charge()
         check_binop(operator, left, right)
+        if operator == "%" and isinstance(left, str):  # '%s' % value prints the value
+            printed(right)
         return check_size(super().call_binop(context, operator, left, right))
 
     def call(self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         charge()
+        if isinstance(
+            getattr(__obj, "__self__", None), str
+        ):  # a text's format, join...: prints its arguments
+            printed((args, kwargs))
         return check_size(super().call(__context, __obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
@@ -94,9 +105,12 @@ class Environment(ImmutableSandboxedEnvironment):
 
     def wrap_str_format(self, value: Any) -> Any:
         wrapped = super().wrap_str_format(value)
-        if wrapped is not None:  # '{:>999999999}'.format(...) is refused before it builds a gigabyte
-            check_format((value.__self__,), {})
-        return wrapped
+        if wrapped is None:
+            return None
+        check_format(
+            (value.__self__,), {}
+        )  # '{:>999999999}'.format(...) is refused before it builds a gigabyte
+        return lambda *args, **kwargs: wrapped(*printed(args), **printed(kwargs))  # it prints its arguments
 
     def _getattr(self, obj: Any, attribute: str) -> Any:
         if isinstance(obj, Mapping):
@@ -143,6 +157,7 @@ def plain_words(message: str) -> str:
 def make_environment() -> ImmutableSandboxedEnvironment:
     env = Environment(
         undefined=jinja2.StrictUndefined,
+        finalize=printed,  # what `{{ }}` prints: the same text in every process
         autoescape=False,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -154,7 +169,7 @@ def make_environment() -> ImmutableSandboxedEnvironment:
     env.filters["pad"] = _pad
     env.globals.update(MATH)
     for name, fn in list(env.filters.items()):  # a filter's result may not be huge either
-        env.filters[name] = _sized(fn)
+        env.filters[name] = printable.sized(fn, name, _UNDEFINED)
     return env
 
 
@@ -174,6 +189,7 @@ def _finite(name: str, fn):
             raise ValueError(f"{name}({shown}) is not a finite number")
         return result
 
+    computed.__name__ = name  # as a message names it
     return computed
 
 
@@ -212,21 +228,9 @@ def _pad(value: Any, width: Any, char: str = "0") -> str:
     return str(value).rjust(int(width), str(char))
 
 
-def _sized(fn):
-    def filtered(*args: Any, **kwargs: Any) -> Any:
-        charge()
-        for arg in args[1:]:  # widths and counts given to a filter ('center', 'indent', 'truncate'...)
-            if isinstance(arg, int) and not isinstance(arg, bool) and arg > MAX_ITEMS:
-                raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
-        return check_size(fn(*args, **kwargs))
-
-    for attr in ("jinja_pass_arg",):  # keep how Jinja passes the context or environment to it
-        if hasattr(fn, attr):
-            setattr(filtered, attr, getattr(fn, attr))
-    return filtered
-
-
 def _explain(exc: Exception) -> str:
+    if isinstance(exc, printable.Unprintable):
+        return str(exc)
     if isinstance(exc, jinja2.UndefinedError):
         return plain_words(f"undefined value: {exc.message}")
     if isinstance(exc, SecurityError):
@@ -311,7 +315,9 @@ def render_document(text: str, names: dict, display: str) -> str:
         template = env.from_string(text)
     except jinja2.TemplateSyntaxError as exc:
         raise ContentError.at(
-            Location(display, exc.lineno or 1, 1), f"template error: {exc.message}", _syntax_hint(exc)
+            Location(display, exc.lineno or 1, 1),
+            f"template error: {exc.message}",
+            printable.syntax_hint(exc.message or "", make_environment().filters),
         ) from None
     except TOO_DEEP:
         raise ContentError.at(Location(display, 1, 1), f"template error: {NESTED}") from None
@@ -359,26 +365,13 @@ def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
         return _compiled(kind, text)
     except jinja2.TemplateSyntaxError as exc:
         where = loc.shifted((exc.lineno or 1) - 1) if kind == "template" else loc
-        raise ContentError.at(where, f"template error: {exc.message}", _syntax_hint(exc)) from None
+        raise ContentError.at(
+            where,
+            f"template error: {exc.message}",
+            printable.syntax_hint(exc.message or "", make_environment().filters),
+        ) from None
     except TOO_DEEP:
         raise ContentError.at(loc, f"template error: {NESTED}") from None
-
-
-_NO_FILTER = re.compile(r"No filter named '([^']*)'")
-RANDOM_HINT = (
-    "pnpgen writes the same file from the same content, so no filter draws at random: choose by the card "
-    "instead, as in {{ names[card.index % (names | length)] }}"
-)
-
-
-def _syntax_hint(exc: jinja2.TemplateSyntaxError) -> str:
-    """For a filter that is not there: why `random` is not (builds are deterministic), else the closest name."""
-    found = _NO_FILTER.match(exc.message or "")
-    if found is None:
-        return ""
-    if found.group(1) == "random":
-        return RANDOM_HINT
-    return did_you_mean(found.group(1), make_environment().filters)
 
 
 def evaluate(value, ctx: dict) -> Any:
@@ -392,6 +385,9 @@ def evaluate(value, ctx: dict) -> Any:
                 result = value.expr(**ctx)
                 if isinstance(result, jinja2.Undefined):
                     result._fail_with_undefined_error()  # raises the UndefinedError that names the value
+                found = printable.unprintable(result, _UNDEFINED, lazy=True)  # a sequence: read as it is used
+                if found:
+                    raise TemplateProblem(value.loc, f"gives {found}")
                 return check_size(result)
             return check_size(value.template.render(ctx))
     except TemplateProblem:

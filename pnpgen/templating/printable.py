@@ -1,0 +1,130 @@
+"""What a template may print: values whose text is the same in every process.
+
+Python prints a function, a generator or an object of its own as its memory address (`<function floor at
+0x7f...>`) and a set in an order that follows the process's hash seed: a template printing one would write other
+bytes on every build. The sandbox (`templating.jinja`) refuses them wherever a value becomes text (a template's
+output, `~`, `%`, a string's `format` or `join`, a filter) and wherever a single expression gives one as a value,
+with what to write instead. A sequence not yet made (a generator, what `map` or `select` give) is let through
+where it is read (a filter that reads it, a `for_each`), refused where it would be printed. Jinja's `random` filter is left out of the sandbox for the same reason
+(`syntax_hint` says so to a template that names it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
+from typing import Any
+
+from pnpgen.budget import MAX_ITEMS, TooMuchWork, charge, check_size
+from pnpgen.errors import did_you_mean
+from pnpgen.recorded import ListView, View
+
+DEPTH = 64  # nesting looked into; content deeper than this is refused at load
+
+
+class Unprintable(ValueError):
+    """A value a template may not print: the message says what it is and what to write instead."""
+
+
+def unprintable(value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False) -> str:
+    """What `value` is, when its text would differ from one process to the next; '' when it prints the same.
+    `passed`: types let through (the template engine's undefined value, which says so itself when printed);
+    `lazy`: a sequence not yet made is let through too (not inside another value): it is read, never printed."""
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is float or kind is bool:
+        return ""
+    if isinstance(value, (str, int, float, View, ListView, *passed)) or depth > DEPTH:
+        return ""  # Markup, content as pnpgen reads it (its own values: data)
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = unprintable(item, passed, depth + 1)
+            if found:
+                return found
+        return ""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = unprintable(key, passed, depth + 1) or unprintable(item, passed, depth + 1)
+            if found:
+                return found
+        return ""
+    if isinstance(value, (set, frozenset)):
+        return "a set, whose order changes from one build to the next: sort it first (| sort)"
+    if isinstance(value, Iterator):
+        if lazy and depth == 0:
+            return ""
+        return "a sequence not yet made (a generator): make it a list (| list) or a text (| join(', '))"
+    if callable(value):
+        name = getattr(value, "__name__", "") or "function"
+        return f"the function '{name}' itself rather than its result: call it, as in {name}(...)"
+    return f"a {kind.__name__} object, whose text is its place in memory"
+
+
+def printed(value: Any, passed: tuple = ()) -> Any:
+    """`value` as a template's output may print it; raises Unprintable (a located template error) when not."""
+    if type(value) is str:
+        return value
+    found = unprintable(value, passed)
+    if found:
+        raise Unprintable(f"prints {found}")
+    return value
+
+
+def printed_str(value: Any, passed: tuple = ()) -> str:
+    """`str(value)` where a template joins texts (`~`): refused as `printed` refuses it."""
+    return value if type(value) is str else str(printed(value, passed))
+
+
+def bound(passed: tuple) -> tuple:
+    """`printed`, `printed_str` and `unprintable`, letting `passed` through."""
+    return tuple(partial(f, passed=passed) for f in (printed, printed_str, unprintable))
+
+
+# Filters that make text of the value they are given: a sequence not yet made would print as its address
+TEXT_FILTERS = frozenset(
+    {"string", "format", "center", "indent", "wordwrap", "truncate", "title", "upper", "lower", "capitalize",
+     "trim", "replace", "striptags", "escape", "e", "forceescape", "safe", "urlize", "urlencode", "wordcount",
+     "xmlattr", "pprint", "pad", "filesizeformat", "int", "float", "abs", "round"}
+)  # fmt: skip
+
+
+def sized(fn: Any, name: str, passed: tuple) -> Any:
+    """A filter as the sandbox calls it: a step of the budget; no width or count that would build a huge text;
+    nothing it is given that would print differently in another process (a sequence not yet made only where the
+    filter reads it: `join`, `map`, `list`...); and what it gives checked for size."""
+    given = 1 if hasattr(fn, "jinja_pass_arg") else 0  # the context or environment Jinja passes first
+    lazy = name not in TEXT_FILTERS
+
+    def filtered(*args: Any, **kwargs: Any) -> Any:
+        charge()
+        for arg in args[1:]:  # widths and counts given to a filter ('center', 'indent', 'truncate'...)
+            if isinstance(arg, int) and not isinstance(arg, bool) and arg > MAX_ITEMS:
+                raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
+        if len(args) > given:
+            found = unprintable(args[given], passed, lazy=lazy) or unprintable(
+                (args[given + 1 :], kwargs), passed
+            )
+            if found:
+                raise Unprintable(f"prints {found}")
+        return check_size(fn(*args, **kwargs))
+
+    if given:  # keep how Jinja passes the context or environment to it
+        filtered.jinja_pass_arg = fn.jinja_pass_arg  # type: ignore[attr-defined]
+    return filtered
+
+
+RANDOM_HINT = (
+    "pnpgen writes the same file from the same content, so no filter draws at random: choose by the card "
+    "instead, as in {{ names[card.index % (names | length)] }}"
+)
+
+
+def syntax_hint(message: str, filters: Iterable[str]) -> str:
+    """The hint of a template's syntax error naming a filter that is not there: why `random` is not (Jinja's
+    drew from the process's random state), else the closest of `filters`."""
+    found = re.match(r"No filter named '([^']*)'", message)
+    if found is None:
+        return ""
+    if found.group(1) == "random":
+        return RANDOM_HINT
+    return did_you_mean(found.group(1), filters)
