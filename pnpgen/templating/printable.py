@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
+from itertools import islice
 from typing import Any
 
 from pnpgen.budget import MAX_ITEMS, TooMuchWork, charge, check_size
@@ -80,30 +81,33 @@ def bound(passed: tuple) -> tuple:
     return tuple(partial(f, passed=passed) for f in (printed, printed_str, unprintable))
 
 
-# Filters that make text of the value they are given: a sequence not yet made would print as its address
+# Filters that make text of the value they are given (`join`: of its items): a function or a sequence not yet
+# made would print as its address. The others only read it; what they give is checked where it is printed.
 TEXT_FILTERS = frozenset(
     {"string", "format", "center", "indent", "wordwrap", "truncate", "title", "upper", "lower", "capitalize",
      "trim", "replace", "striptags", "escape", "e", "forceescape", "safe", "urlize", "urlencode", "wordcount",
-     "xmlattr", "pprint", "pad", "filesizeformat", "int", "float", "abs", "round"}
+     "xmlattr", "pprint", "pad", "filesizeformat", "join", "int", "float", "abs", "round"}
 )  # fmt: skip
 
 
 def sized(fn: Any, name: str, passed: tuple) -> Any:
     """A filter as the sandbox calls it: a step of the budget; no width or count that would build a huge text;
-    nothing it is given that would print differently in another process (a sequence not yet made only where the
-    filter reads it: `join`, `map`, `list`...); and what it gives checked for size."""
+    nothing it makes text of that would print differently in another process (its arguments, and the value it is
+    given when it is one of TEXT_FILTERS); and what it gives checked for size."""
     given = 1 if hasattr(fn, "jinja_pass_arg") else 0  # the context or environment Jinja passes first
-    lazy = name not in TEXT_FILTERS
+    first = given if name in TEXT_FILTERS else given + 1  # the value it is given, when it makes text of it
+    joins = name == "join"
 
     def filtered(*args: Any, **kwargs: Any) -> Any:
         charge()
         for arg in args[1:]:  # widths and counts given to a filter ('center', 'indent', 'truncate'...)
             if isinstance(arg, int) and not isinstance(arg, bool) and arg > MAX_ITEMS:
                 raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
-        if len(args) > given:
-            found = unprintable(args[given], passed, lazy=lazy) or unprintable(
-                (args[given + 1 :], kwargs), passed
-            )
+        if joins and len(args) > given and isinstance(args[given], Iterator):  # its items are what it prints
+            items = list(islice(args[given], MAX_ITEMS + 1))
+            args = (*args[:given], check_size(items), *args[given + 1 :])
+        if len(args) > first or kwargs:
+            found = unprintable((args[first:], kwargs), passed)
             if found:
                 raise Unprintable(f"prints {found}")
         return check_size(fn(*args, **kwargs))
