@@ -282,3 +282,32 @@ def test_a_rebuilt_rulebook_starts_from_the_last_contents_and_is_the_same_file(t
     for damaged in ([["1", "Overview", 3, "h1"]], "contents", [[0, "x", 1]], hostile, markup, shorter, far):
         book, _, used = written("damaged.pdf", damaged)
         assert book == clean and used == clean_passes  # not taken: no pass spent on it
+
+
+@pytest.mark.parametrize("sections", [0, 2])
+def test_a_book_without_sections_has_no_contents_page(tmp_path, sections):
+    """The contents page lists the book's sections; a book with none has no such page (ReportLab's empty list
+    printed 'Placeholder for table of contents'), and its rules start on the page after the cover."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    parts = [f"## Part {n}\n\nPlay a card in part {n}.\n" for n in range(1, sections + 1)]
+    text = "# Sample rules\n\nDeal four cards to each player.\n\n" + "\n".join(parts)
+    (root / "content" / "sample" / "rulebook.md").write_text(text)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    doc = pypdfium2.PdfDocument(root / "out" / "sample" / "rulebook.pdf")
+    try:
+        pages = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+    assert not any("Placeholder" in page for page in pages)
+    assert ("Contents" in pages[1]) == bool(sections)
+    if sections:
+        assert all(f"Part {n}" in pages[1] for n in range(1, sections + 1))
+        assert "Deal four cards" in pages[2]
+    else:
+        assert "Deal four cards" in pages[1] and len(pages) == 2

@@ -45,7 +45,7 @@ from pnpgen.render.flowables import (
     toc_styles,
 )
 from pnpgen.render.keep import KeptList, KeptTable, bound, chains, tail
-from pnpgen.render.passes import BookDoc, lay_out
+from pnpgen.render.passes import BookDoc, headings, lay_out
 from pnpgen.rulebook import (
     ComponentTable,
     Diagram,
@@ -360,16 +360,12 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
         dotsMinLevel=0, tableStyle=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), plain, *pad])
     )
     toc.levelStyles = toc_styles(look, book, ph - margin_top - margin_bottom - 40)
-    story = [
-        NextPageTemplate("body"),
-        PageBreak(),
-        Paragraph("Contents", look["tochead"]),
-        toc,
-        PageBreak(),
-    ]
     builder = _Builder(
         icons, pictures, components, frame_w, getattr(book, "diagrams", {}), getattr(book, "cards", {})
     )
     builder.page_height = ph - margin_top - margin_bottom  # a list or table taller may split however short
-    story += builder.story(book.blocks)
-    return doc, story, toc
+    body = builder.story(book.blocks)
+    story: list = [NextPageTemplate("body"), PageBreak()]
+    if headings(body):  # a book without sections has no contents page (it would list nothing)
+        story += [Paragraph("Contents", look["tochead"]), toc, PageBreak()]
+    return doc, story + body, toc

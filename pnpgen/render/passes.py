@@ -113,7 +113,7 @@ def lay_out(make: Callable, source: Path, contents: list[tuple] | None, found: l
     """Lay out and save the book `make()` gives (document, story, contents list); returns its page count.
     `contents`: the last build's list, tried first; `found`, when given, receives the list the book ends with."""
     doc, story, toc = make()
-    seed = _pages_for(_headings(story), contents) if contents else None
+    seed = _pages_for(headings(story), contents) if contents else None
     if seed:
         doc.seeded = True
         toc._entries = seed  # shown by the first pass (`beforeBuild` makes them the last entries)
@@ -127,14 +127,14 @@ def lay_out(make: Callable, source: Path, contents: list[tuple] | None, found: l
     return _done(doc, toc, found)
 
 
-def _headings(story: list) -> list[tuple]:
+def headings(story: list) -> list[tuple]:
     """(level, text, key) of each heading the story sends to the contents, in order."""
     out = []
     for flowable in story:
         if isinstance(flowable, HeadingPara):
             out.append((flowable.toc_level, flowable.toc_text, flowable.toc_key))
         elif isinstance(getattr(flowable, "_content", None), list):  # KeepTogether: its parts go on alone
-            out += _headings(flowable._content)
+            out += headings(flowable._content)
     return out
 
 
