@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import fast_once
 
 from pnpgen.errors import Diagnostics
 from pnpgen.pipeline.jobs import inherits
@@ -93,7 +94,7 @@ def _cards_named(messages: list[str]) -> int:
 
 
 @halves_only
-@pytest.mark.parametrize("finding", list(BACKS))
+@pytest.mark.parametrize("finding", fast_once(list(BACKS)))
 def test_a_face_the_memo_shares_is_told_as_in_order(tmp_path, split, finding):
     """In order, a back read by type is drawn three times (once per type) and its finding is on three cards. The
     worker draws the three types again for its half (its memo starts empty; `_unpacked` only swaps the objects

@@ -311,3 +311,26 @@ def test_a_book_without_sections_has_no_contents_page(tmp_path, sections):
         assert "Deal four cards" in pages[2]
     else:
         assert "Deal four cards" in pages[1] and len(pages) == 2
+
+
+def test_a_book_whose_headings_start_at_three_marks_numbers_them_as_chapters(tmp_path):
+    """The first heading after the title is a chapter whatever its marks: `### Setup` is chapter 1 (it was '0.1',
+    and the PDF outline's jump from no level to the second made ReportLab refuse to write the book)."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    text = "# Sample rules\n\nDeal four cards.\n\n### Setup\n\nShuffle.\n\n### Play\n\nPlay a card.\n\n#### Ending\n\nStop.\n"
+    (root / "content" / "sample" / "rulebook.md").write_text(text)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    doc = pypdfium2.PdfDocument(root / "out" / "sample" / "rulebook.pdf")
+    try:
+        contents = doc[1].get_textpage().get_text_range()
+        outline = [(item.level, item.get_title()) for item in doc.get_toc()]
+    finally:
+        doc.close()
+    assert "1 Setup" in contents and "2 Play" in contents and "0.1" not in contents, contents
+    assert [title for _level, title in outline][:2] == ["1  Setup", "2  Play"], outline

@@ -44,6 +44,7 @@ class BookDoc(BaseDocTemplate):
         self.passes = 0
         self.seeded = False  # the contents start from the last build's: the first pass is a whole one
         self.drafting = False  # a pass whose pages are never saved: pictures, rich text, cover not drawn
+        self.outline_level = -1  # the PDF outline's level of the last heading
         self.beforeDocument()
 
     def build(self, flowables, **kw):
@@ -51,6 +52,7 @@ class BookDoc(BaseDocTemplate):
         the contents: what has a size of its own is not drawn in it (`flowables.drafting`)."""
         self.passes += 1
         self.drafting = self.passes == 1 and not self.seeded
+        self.outline_level = -1  # each pass draws the outline afresh
         try:
             super().build(flowables, **kw)
         finally:
@@ -81,6 +83,10 @@ class BookDoc(BaseDocTemplate):
                 self.shown = self.current
             self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
             self.canv.bookmarkPage(flowable.toc_key)
+            # a PDF outline steps down one level at a time: a book whose first heading is a subsection has it
+            # at the top level (ReportLab refuses the jump)
+            level = min(level, self.outline_level + 1)
+            self.outline_level = level
             self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
 
 

@@ -54,6 +54,7 @@ _TYPE_WORDS = {
 }
 _INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) + r")\b")
 _PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+|\b_finite\.<locals>\.")
 
 
 _UNDEFINED = (jinja2.Undefined,)  # printed as Jinja prints it: a strict one raises, naming the value
@@ -89,7 +90,12 @@ class Environment(ImmutableSandboxedEnvironment):
         check_binop(operator, left, right)
         if operator == "%" and isinstance(left, str):  # '%s' % value prints the value
             printed(right)
-        return check_size(super().call_binop(context, operator, left, right))
+        made = super().call_binop(context, operator, left, right)
+        if isinstance(made, (set, frozenset)):  # keys() - [...]: its order would follow the hash seed
+            raise printable.Unprintable(
+                "makes a set, whose order changes from one build to the next: sort it"
+            )
+        return check_size(made)
 
     def call(self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         charge()
@@ -109,7 +115,8 @@ class Environment(ImmutableSandboxedEnvironment):
             return None
         check_format(
             (value.__self__,), {}
-        )  # '{:>999999999}'.format(...) is refused before it builds a gigabyte
+        )  # '{:>999999999}'.format(...): refused before it builds a gigabyte
+        printable.plain_fields(value.__self__)  # '{0.upper}' would print what it looks up, unchecked
         return lambda *args, **kwargs: wrapped(*printed(args), **printed(kwargs))  # it prints its arguments
 
     def _getattr(self, obj: Any, attribute: str) -> Any:
@@ -151,6 +158,7 @@ def plain_words(message: str) -> str:
     """A template error as a designer reads it: pnpgen's own container types named `mapping` or `list`, never
     by their class (`'pnpgen.recorded.View object'`), and no other name of pnpgen's code."""
     message = _INTERNAL_TYPE.sub(lambda m: _TYPE_WORDS[m.group(1)], message)
+    message = _ADDRESS.sub("", message)  # an object's place in memory: another in every process
     return _PNPGEN_NAME.sub("value", message)
 
 
@@ -189,7 +197,7 @@ def _finite(name: str, fn):
             raise ValueError(f"{name}({shown}) is not a finite number")
         return result
 
-    computed.__name__ = name  # as a message names it
+    computed.__name__ = computed.__qualname__ = name  # as a message names it
     return computed
 
 
@@ -230,7 +238,7 @@ def _pad(value: Any, width: Any, char: str = "0") -> str:
 
 def _explain(exc: Exception) -> str:
     if isinstance(exc, printable.Unprintable):
-        return str(exc)
+        return plain_words(str(exc))
     if isinstance(exc, jinja2.UndefinedError):
         return plain_words(f"undefined value: {exc.message}")
     if isinstance(exc, SecurityError):

@@ -12,9 +12,10 @@ where it is read (a filter that reads it, a `for_each`), refused where it would 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from functools import partial
 from itertools import islice
+from string import Formatter
 from typing import Any
 
 from pnpgen.budget import MAX_ITEMS, TooMuchWork, charge, check_size
@@ -35,14 +36,18 @@ def unprintable(value: Any, passed: tuple = (), depth: int = 0, lazy: bool = Fal
     kind = type(value)
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return ""
-    if isinstance(value, (str, int, float, View, ListView, *passed)) or depth > DEPTH:
+    if isinstance(value, passed):
+        return "" if depth == 0 else "a value that is not defined (inside a list or a mapping)"
+    if isinstance(value, (str, int, float, View, ListView)) or depth > DEPTH:
         return ""  # Markup, content as pnpgen reads it (its own values: data)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, KeysView, ValuesView)):  # a mapping's keys and values: in its order
         for item in value:
             found = unprintable(item, passed, depth + 1)
             if found:
                 return found
         return ""
+    if isinstance(value, ItemsView):
+        return unprintable(list(value), passed, depth)
     if isinstance(value, Mapping):
         for key, item in value.items():
             found = unprintable(key, passed, depth + 1) or unprintable(item, passed, depth + 1)
@@ -74,6 +79,16 @@ def printed(value: Any, passed: tuple = ()) -> Any:
 def printed_str(value: Any, passed: tuple = ()) -> str:
     """`str(value)` where a template joins texts (`~`): refused as `printed` refuses it."""
     return value if type(value) is str else str(printed(value, passed))
+
+
+def plain_fields(pattern: str) -> None:
+    """A format string's fields may name an argument only (`{0}`, `{name:>5}`): one that looks a value up
+    (`{0.upper}`, `{0[key]}`) would print what it finds, a method's address as readily as a text."""
+    for _text, field, _spec, _conversion in Formatter().parse(pattern):
+        if field and ("." in field or "[" in field):
+            raise Unprintable(
+                f"looks a value up inside a format field ({{{field}}}): look it up outside the format"
+            )
 
 
 def bound(passed: tuple) -> tuple:
