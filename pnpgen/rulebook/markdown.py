@@ -73,7 +73,8 @@ def parse(
                 if level == 1 and not book.title:
                     book.title = text
                 else:  # a heading after the title: a chapter's `# Variants` is a chapter, never dropped
-                    if shift is None:  # the first heading after the title is a chapter (`##`), whatever its marks
+                    # the first heading after the title is a chapter (`##`), whatever its marks
+                    if shift is None:
                         shift = 2 - level
                     level = min(6, max(2, level + shift))
                 if level in (2, 3):
