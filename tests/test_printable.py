@@ -50,7 +50,8 @@ def _game(root: Path, text: str, rulebook: str = "") -> Path:
         f"    text: {json.dumps(text)}\n    size: 9\n"
     )
     (game / "deck.yaml").write_text(
-        "id: deck\nkind: cards\nsize: poker\nfront: front\ncards:\n  - name: Ash\n  - name: Oak\n"
+        "id: deck\nkind: cards\nsize: poker\nfront: front\ncards:\n"
+        "  - name: Ash\n    tags: [a, b]\n  - name: Oak\n    tags: [c]\n"
     )
     if rulebook:
         (game / "rulebook.md").write_text(f"# Probe\n\n## Play\n\n{rulebook}\n")

@@ -20,26 +20,7 @@ import pdfplumber
 import pypdfium2
 import pytest
 from conftest import FIXTURES, ROOT, fast_once, run_cli
-
-ADDRESS = re.compile(r"0x[0-9a-f]{6,}")
-
-
-def _game(root: Path, text: str, rulebook: str = "") -> Path:
-    """A game of one two-card deck whose front prints `text` (a template); a rulebook when given."""
-    game = root / "content" / "g"
-    (game / "layouts").mkdir(parents=True)
-    (game / "game.yaml").write_text("id: g\ntitle: Probe\nplayers: 2\ncomponents: [deck.yaml]\n")
-    (game / "layouts" / "front.yaml").write_text(
-        "elements:\n  - type: text\n    x: 6\n    y: 6\n    w: 51.5\n    h: 60\n"
-        f"    text: {json.dumps(text)}\n    size: 7\n"
-    )
-    (game / "deck.yaml").write_text(
-        "id: deck\nkind: cards\nsize: poker\nfront: front\ncards:\n"
-        "  - name: Ash\n    tags: [a, b]\n  - name: Oak\n    tags: [c]\n"
-    )
-    if rulebook:
-        (game / "rulebook.md").write_text(f"# Probe\n\n## Play\n\n{rulebook}\n")
-    return root
+from test_printable import ADDRESS, _game  # a two-card deck printing one template
 
 
 def _build(root: Path):

@@ -148,17 +148,12 @@ def load(run, part, inks: set) -> dict | None:
 
 
 def _as_recorded(run, part, forms: dict) -> bool:
-    """Whether every face is the one the component's manifest entries recorded (cards and board sides). A record
-    of another shape (a hand-edited manifest: the readers of its rows skip what they cannot read) is no match."""
+    """Whether every face is the one the component's manifest entries recorded (cards and board sides; their shape
+    is checked where the component was judged fresh: `manifest.rows_ok`)."""
     for e in run.old_entries(part):
         faces = forms.get(part.printing.ink_of(e["path"]))
         if faces is None:
             continue
-        cards, sides = e.get("cards", []), e.get("sides", [])
-        if not isinstance(cards, list) or not isinstance(sides, list):
-            return False
-        if not all(isinstance(row, dict) for row in (*cards, *sides)):
-            return False
         if "cards" in e:
             i = 0
             for record in e["cards"]:

@@ -54,11 +54,11 @@ _TYPE_WORDS = {
 }
 _INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) + r")\b")
 _PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+|\b_finite\.<locals>\.")
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 _UNDEFINED = (jinja2.Undefined,)  # printed as Jinja prints it: a strict one raises, naming the value
-printed, printed_str, unprintable = printable.bound(_UNDEFINED)
+printed, printed_str = printable.bound(_UNDEFINED)
 
 
 class _CodeGenerator(CodeGenerator):
@@ -99,9 +99,7 @@ class Environment(ImmutableSandboxedEnvironment):
 
     def call(self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         charge()
-        if isinstance(
-            getattr(__obj, "__self__", None), str
-        ):  # a text's format, join...: prints its arguments
+        if isinstance(getattr(__obj, "__self__", None), str):  # a text's join...: prints its arguments
             printed((args, kwargs))
         return check_size(super().call(__context, __obj, *args, **kwargs))
 
@@ -113,9 +111,8 @@ class Environment(ImmutableSandboxedEnvironment):
         wrapped = super().wrap_str_format(value)
         if wrapped is None:
             return None
-        check_format(
-            (value.__self__,), {}
-        )  # '{:>999999999}'.format(...): refused before it builds a gigabyte
+        # '{:>999999999}'.format(...) is refused before it builds a gigabyte
+        check_format((value.__self__,), {})
         printable.plain_fields(value.__self__)  # '{0.upper}' would print what it looks up, unchecked
         return lambda *args, **kwargs: wrapped(*printed(args), **printed(kwargs))  # it prints its arguments
 

@@ -5,8 +5,8 @@ Python prints a function, a generator or an object of its own as its memory addr
 bytes on every build. The sandbox (`templating.jinja`) refuses them wherever a value becomes text (a template's
 output, `~`, `%`, a string's `format` or `join`, a filter) and wherever a single expression gives one as a value,
 with what to write instead. A sequence not yet made (a generator, what `map` or `select` give) is let through
-where it is read (a filter that reads it, a `for_each`), refused where it would be printed. Jinja's `random` filter is left out of the sandbox for the same reason
-(`syntax_hint` says so to a template that names it).
+where it is read (a filter that reads it, a `for_each`), refused where it would be printed. Jinja's `random`
+filter is left out of the sandbox for the same reason (`syntax_hint` says so to a template that names it).
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def plain_fields(pattern: str) -> None:
 
 
 def bound(passed: tuple) -> tuple:
-    """`printed`, `printed_str` and `unprintable`, letting `passed` through."""
-    return tuple(partial(f, passed=passed) for f in (printed, printed_str, unprintable))
+    """`printed` and `printed_str`, letting `passed` through."""
+    return partial(printed, passed=passed), partial(printed_str, passed=passed)
 
 
 # Filters that make text of the value they are given (`join`: of its items): a function or a sequence not yet
