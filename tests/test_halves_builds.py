@@ -414,6 +414,8 @@ def test_the_build_budget_runs_out_where_it_does_in_order(tmp_path, split, monke
             # the low-ink form alone: its painter (`GameRun.low_painter`) draws a big deck in halves too
             pytest.param(("--ink", "low"), {"counts": True}, id="low-ink-only"),
             pytest.param(("--forms", "all"), {"counts": True, "svg_art": True}, id="every-form"),
+            # one file to write: a core is free beside its writer, and the faces' digests are worked out there
+            pytest.param(("--no-print-all",), {"rulebook": False, "counts": True}, id="one-file"),
         ]
     ),
 )

@@ -147,3 +147,26 @@ def test_a_column_no_layout_reads_is_named_by_its_header_cell(project, name, mak
         f"content/sample/data/{column}: warning: no layout of deck 'heroes' reads the field 'colr'"
         in result.output
     )
+
+
+def test_every_cards_source_is_its_files_key_and_place(tmp_path):
+    """A card's source in the manifest, for every kind of place a card has: a YAML line, a CSV row, a workbook's
+    cell, a URL's sheet (its URL: it was made a path in the working folder), a file outside the project; each
+    file's key worked out once for many cards gives what one card alone is given."""
+    from pnpgen.errors import Location
+    from pnpgen.inputs import Reader
+    from pnpgen.pipeline.outputs import sources_of
+
+    game = tmp_path / "content" / "g"
+    places = {
+        Location(str(game / "decks" / "a.yaml"), 12, 5): "content/g/decks/a.yaml:12",
+        Location(str(game / "decks" / "a.yaml"), 0): "content/g/decks/a.yaml",
+        Location(str(game / "data" / "b.csv"), 4, 1): "content/g/data/b.csv:4:1",
+        Location(str(game / "data" / "b.CSV"), 5, 2): "content/g/data/b.CSV:5:2",
+        Location(str(game / "data" / "c.xlsx"), 7, 3, "Market"): "content/g/data/c.xlsx:Market!C7",
+        Location("https://example.org/sheet.csv", 3, 1): "https://example.org/sheet.csv:3:1",
+        Location(str(tmp_path.parent / "else.yaml"), 2, 1): (tmp_path.parent / "else.yaml").as_posix() + ":2",
+        Location(str(game / "decks" / "a.yaml"), 30, 1): "content/g/decks/a.yaml:30",
+    }
+    assert sources_of(Reader([game], tmp_path), list(places)) == list(places.values())
+    assert [sources_of(Reader([game], tmp_path), [loc])[0] for loc in places] == list(places.values())

@@ -70,6 +70,9 @@ class Painter:
             _one  # cores free for drawing now (a big deck is drawn on two: `halves`)
         )
         self.costs: dict | None = None  # in a half's worker: memo key -> the template steps its face took
+        # a core will be free while the files are written (`GameRun.draw`): the faces' digests are worked out
+        # there, beside the writer (`jobs.beside_writers`), not in the halves before the first file can start
+        self.spare_later = False
         self._drawn: dict = {}  # component id -> its DeckFaces or BoardFaces drawn by this painter, this build
 
     def context(self, deck: Deck, bleed_pt: float | None = None) -> FaceContext:

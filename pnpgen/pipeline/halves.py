@@ -35,13 +35,15 @@ if TYPE_CHECKING:
 # Cards a deck holds before its second half is drawn in a worker: below it, forking and sending the faces back
 # cost about what the second core saves (300 cards draw in about 60 ms).
 SPLIT_AT = 300
+FIRST = 52  # per cent of the cards this process draws (`halves`)
 
 
 @dataclass
 class Half:
     """What the worker's half of a deck came to, sent back pickled. Its faces go as plain values (`facestore.flat`,
     each operation and face once: 500 cards of the bench deck are sent and made again in 2.4 ms, against 6.5 ms a
-    face at a time), with their digests: `ops`, `table`, then each card's (front, back) as places in the table
+    face at a time), with their digests when the halves work them out (not when a core is free while the files
+    are written: `Painter.spare_later`): `ops`, `table`, then each card's (front, back) as places in the table
     (-1: none), and the memo's keys with their faces' places."""
 
     ops: list  # each operation once, as `facestore.flat` gives it
@@ -69,7 +71,9 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         return None  # spawned workers would need the whole game pickled: not worth it for a deck
     reader, budget = painter.reader, painter.library.compiler.budget
     mark, pixels, steps = len(diags.items), reader.charged(), budget.build_left
-    cut, parent = len(deck.cards) // 2, os.getpid()
+    # this process takes a little more than half: the worker then packs and sends its faces (about a tenth of
+    # what drawing them took) while this process draws its last cards, rather than this process waiting
+    cut, parent = len(deck.cards) * FIRST // 100, os.getpid()
 
     def theirs(_item: object) -> Half:  # in the forked worker, which inherited the state as it was at `mark`
         if os.getpid() == parent:
@@ -82,7 +86,9 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
         with reader.recording() as read, time_limit_each(MAX_SECONDS) as painter._next_face:
             span = range(cut, len(deck.cards))
             failed, first_read = painter.cards(deck, span, fc, found, memo, pictured, faces)
-        digested(faces)  # each face's digest travels with it: the manifest's entries need them all
+        # each face's digest travels with it (the manifest's entries need them all), unless a core will be free
+        if not painter.spare_later:
+            digested(faces)
         new = {real: n for real, n in reader.charged().items() if real not in pixels}
         return Half(
             *_packed(faces, memo), found.items, fc.journal, fc.claims, dict(read), first_read, failed,
@@ -96,7 +102,8 @@ def halves(painter, deck: Deck, fc: FaceContext, diags: Diagnostics, pictured: i
     def here() -> None:  # this process's half, while the worker draws the other
         with time_limit_each(MAX_SECONDS) as painter._next_face:
             mine["drawn"] = painter.cards(deck, range(cut), fc, diags, memo, pictured, ours)
-        digested(ours)  # while the worker sends its half
+        if not painter.spare_later:
+            digested(ours)  # while the worker sends its half
 
     try:
         (half,) = run_parallel([None], theirs, 2, lambda i: None, alongside=here, pickled=False)

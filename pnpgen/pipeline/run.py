@@ -186,6 +186,7 @@ class GameRun:
         and the rulebook's pictures are then those faces again (`Painter.first`, `board_again`), not drawn a
         second time to see whether the rulebook is fresh."""
         order = sorted(targets, key=lambda t: t.order)  # stable: in their order within each rank
+        self.painter.spare_later = sum(len(t.names()) for t in order) < self.cores()
         stale = set()
         for target in order:
             if target.fresh(self, self.old_entries(target)):
