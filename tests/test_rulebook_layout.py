@@ -334,3 +334,55 @@ def test_a_book_whose_headings_start_at_three_marks_numbers_them_as_chapters(tmp
         doc.close()
     assert "1 Setup" in contents and "2 Play" in contents and "0.1" not in contents, contents
     assert [title for _level, title in outline][:2] == ["1  Setup", "2  Play"], outline
+
+
+NESTED = {
+    "bullet-list": "- Deal the cards.\n\n  {h} Inside\n\n  Under the inner heading.\n\n- Then play.\n",
+    "ordered-list": "1. Deal the cards.\n\n   {h} Inside\n\n   Under the inner heading.\n\n2. Then play.\n",
+    "list-in-a-list": "- Deal:\n  - the cards\n\n    {h} Inside\n\n    Under the inner heading.\n",
+    "call-out": "> **Note:** a call-out.\n>\n> {h} Inside\n>\n> Under the inner heading.\n",
+    "list-in-a-call-out": "> - Deal the cards.\n>\n>   {h} Inside\n>\n>   Under the inner heading.\n",
+}
+
+
+@pytest.mark.parametrize("marks", fast_once(["##", "#", "###", "####"]))
+@pytest.mark.parametrize("where", fast_once(list(NESTED)))
+def test_a_heading_inside_a_list_or_a_call_out_is_a_bold_line(tmp_path, where, marks):
+    """No section can begin inside a list item or a call-out: such a heading is printed where it stands as a
+    bold line, with a warning at its line, and is neither numbered nor in the contents or the outline. (It was
+    numbered as a chapter, missing from the contents, and the page breaks it asked for inside kept blocks left
+    pages with nothing but their foot.)"""
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    text = (
+        "# Sample rules\n\nDeal four cards.\n\n## Setup\n\nShuffle.\n\n"
+        + NESTED[where].format(h=marks)
+        + "\n## Play\n\nPlay a card.\n"
+    )
+    (root / "content" / "sample" / "rulebook.md").write_text(text)
+    result = run_cli("build", "--out", "out", "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    lines = text.splitlines()
+    line = next(n for n, s in enumerate(lines, 1) if f"{marks} Inside" in s)
+    col = lines[line - 1].index(f"{marks} Inside") + 1
+    assert f"rulebook.md:{line}:{col}: warning: the heading 'Inside' is inside a list or a call-out" in result.output
+    with pdfplumber.open(root / "out" / "sample" / "rulebook.pdf") as pdf:
+        pages = [page.extract_text() or "" for page in pdf.pages]
+        words = {w["text"]: w for w in pdf.pages[2].extract_words(extra_attrs=["fontname"])}
+    doc = pypdfium2.PdfDocument(root / "out" / "sample" / "rulebook.pdf")
+    try:
+        outline = [item.get_title() for item in doc.get_toc()]
+    finally:
+        doc.close()
+    assert len(pages) == 3, pages  # the cover, the contents, and every rule on one page: no page left blank
+    assert "1 Setup" in pages[1] and "2 Play" in pages[1] and "Inside" not in pages[1]
+    assert outline == ["1  Setup", "2  Play"], outline
+    rules = pages[2]
+    assert rules.index("Shuffle.") < rules.index("Inside") < rules.index("Under the inner heading.")
+    assert rules.index("Under the inner heading.") < rules.index("2 Play")
+    assert not re.search(r"\d Inside", rules)  # not numbered
+    assert "Bold" in words["Inside"]["fontname"], words["Inside"]

@@ -46,6 +46,7 @@ def parse(
     display = display_path(path)
     pos = 0
     shift: int | None = None  # a chapter file that starts with `# Variants` after the title: its levels + 1
+    text_lines = text.splitlines()  # a heading's column, told where it cannot begin a section
 
     def inline(tok, line: int) -> str:
         """A block's inline markup; what cannot be printed as written is warned about at its line."""
@@ -64,7 +65,18 @@ def parse(
             if end_type and tok.type == end_type:
                 pos += 1
                 return out
-            if tok.type == "heading_open":
+            if tok.type == "heading_open" and end_type is not None:  # in a list item or a call-out
+                text = inline(tokens[pos + 1], line)
+                pos += 3
+                source = text_lines[line - 1] if 0 < line <= len(text_lines) else ""
+                diags.warning(
+                    Location(display, line, source.find("#") + 1 or 1),
+                    f"the heading '{text}' is inside a list or a call-out, where no section can begin: it is "
+                    "printed as a bold line, not numbered nor in the contents",
+                    "to make it a section, start it at the line's beginning, without '>' or an indent",
+                )
+                out.append(Para("**" + text.replace("**", "") + "**", line, display))
+            elif tok.type == "heading_open":
                 nonlocal shift
                 level = int(tok.tag[1])
                 text = inline(tokens[pos + 1], line)
