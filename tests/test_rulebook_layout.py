@@ -369,7 +369,10 @@ def test_a_heading_inside_a_list_or_a_call_out_is_a_bold_line(tmp_path, where, m
     lines = text.splitlines()
     line = next(n for n, s in enumerate(lines, 1) if f"{marks} Inside" in s)
     col = lines[line - 1].index(f"{marks} Inside") + 1
-    assert f"rulebook.md:{line}:{col}: warning: the heading 'Inside' is inside a list or a call-out" in result.output
+    assert (
+        f"rulebook.md:{line}:{col}: warning: the heading 'Inside' is inside a list or a call-out"
+        in result.output
+    )
     with pdfplumber.open(root / "out" / "sample" / "rulebook.pdf") as pdf:
         pages = [page.extract_text() or "" for page in pdf.pages]
         words = {w["text"]: w for w in pdf.pages[2].extract_words(extra_attrs=["fontname"])}
