@@ -155,7 +155,7 @@ def test_every_cards_source_is_its_files_key_and_place(tmp_path):
     file's key worked out once for many cards gives what one card alone is given."""
     from pnpgen.errors import Location
     from pnpgen.inputs import Reader
-    from pnpgen.pipeline.outputs import sources_of
+    from pnpgen.pipeline.records import sources_of
 
     game = tmp_path / "content" / "g"
     places = {

@@ -1,7 +1,7 @@
 """What two builds print differently, face by face, and the files a playtester needs after a revision.
 
 Every manifest entry of a deck lists its cards once with the digest of each printed face and where its first
-copy stands in the PDF (`pipeline.outputs.card_records`); a board's full-size entry does the same per side. Two
+copy stands in the PDF (`pipeline.records.card_records`); a board's full-size entry does the same per side. Two
 output folders are compared on those records alone, cards matched by deck, name and occurrence (so inserting a
 card does not make every later card "changed"):
 

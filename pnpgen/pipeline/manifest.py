@@ -80,7 +80,7 @@ def _count(value: object) -> bool:
 
 
 def rows_ok(entry: dict[str, Any]) -> bool:
-    """Whether a deck's card records and a board's sides are what a build writes (`outputs.card_records`): a
+    """Whether a deck's card records and a board's sides are what a build writes (`records.card_records`): a
     kept entry is carried into the next manifest as it is, so one of another shape is written again. (Other
     readers skip a row they cannot read: `changes` compares what is left.)"""
     for key in ("cards", "sides"):

@@ -2,7 +2,7 @@
 
 The engine is the build itself (`pnpgen watch`): each save rebuilds what changed, exactly as `build` would, and
 the page is drawn from the PDFs it wrote. Every manifest entry records each printed face's digest and where it
-stands (`pipeline.outputs.card_records`), so a face is cut from its PDF page once per digest and kept in memory
+stands (`pipeline.records.card_records`), so a face is cut from its PDF page once per digest and kept in memory
 as PNG: a one-card edit re-crops one face, and the page reloads only the images whose digest changed (their
 URLs are their digests, cached by the browser for good). A component is shown as soon as its own file is
 written (`Preview.early`, from the staging folder), before the rest of its game; rulebook pages are drawn when
