@@ -357,13 +357,16 @@ def _forms(piece: str) -> list[str]:
 
 
 def _check_rulebook(game: Game, reader, report: Report, keywords: tuple[str, ...] = ()) -> None:
-    from pnpgen.rulebook import check_component_counts, check_keywords, find_sources
+    from pnpgen.rulebook import find_sources
 
     diags = Diagnostics()
     try:
         sources = find_sources(game.root, reader)
-        check_component_counts(sources, game, diags, reader)
-        check_keywords(sources, game, diags, reader, keywords)
+        if sources:  # a game without a rulebook never loads its checks
+            from pnpgen.rulebook.checks import check_component_counts, check_keywords
+
+            check_component_counts(sources, game, diags, reader)
+            check_keywords(sources, game, diags, reader, keywords)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
     for d in diags.sorted():

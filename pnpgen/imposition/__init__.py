@@ -62,9 +62,10 @@ __all__ = [
 
 def plan_for(deck: Deck, paper: str) -> SheetPlan | PiecePlan:
     """The sheet plan of a deck: a grid for cards and square or rectangular pieces, dense packing otherwise."""
-    from pnpgen.imposition.pieces import plan_pieces
-    from pnpgen.imposition.sheets import plan_sheet
-
     if deck.shape in ("rect", "square"):
+        from pnpgen.imposition.sheets import plan_sheet
+
         return plan_sheet(paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
+    from pnpgen.imposition.pieces import plan_pieces
+
     return plan_pieces(paper, deck.shape, deck.width_pt, deck.height_pt, deck.bleed_pt)

@@ -16,7 +16,7 @@ from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.lowink import low_ink
 from pnpgen.model import Board, Card, Deck, Game
 from pnpgen.pipeline.halves import SPLIT_AT, halves
-from pnpgen.schema.scene import picture_index
+from pnpgen.schema.pictured import picture_index
 
 
 @dataclass
@@ -150,7 +150,7 @@ class Painter:
         return failed, first_read
 
     def first(self, deck: Deck) -> tuple | None:
-        """The pictured card's front and back (a rulebook's picture: `scene.picture_index`, never a place in the
+        """The pictured card's front and back (a rulebook's picture: `pictured.picture_index`, never a place in the
         list); None when it cannot be drawn. A deck this painter has drawn whole in this build gives that card
         again, with what drawing it read (recorded again, as drawing it again would)."""
         pictured = picture_index(deck, Diagnostics())

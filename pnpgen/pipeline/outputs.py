@@ -68,12 +68,13 @@ class DeckSheets(Target):
 
     def prepare(self, run, diags: Diagnostics) -> bool:
         from pnpgen.imposition import ImpositionError, plan_for
-        from pnpgen.imposition.fold import plan_fold
 
         deck = self.deck
         try:
             self.plan = plan_for(deck, run.project.paper)
             if "fold" in self.printing.flips and self._no_fold() is None:
+                from pnpgen.imposition.fold import plan_fold
+
                 self.fold_plan = plan_fold(run.project.paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
         except ImpositionError as exc:
             diags.error(deck.loc, f"deck '{deck.id}': {exc}")
@@ -336,10 +337,11 @@ def targets_of(game, sources: list[Path], printing=DEFAULT, paper: str = "a4") -
         for c in game.components
     ]
     out = parts + ([RulebookFile(sources, printing)] if sources else [])
+    if not printing.whole:
+        return out
     from pnpgen.pipeline.printall import print_all_of
 
-    # last: it uses the others' faces
-    whole = print_all_of(game, parts, bool(sources), printing) if printing.whole else None
+    whole = print_all_of(game, parts, bool(sources), printing)  # last: it uses the others' faces
     return out + [whole] if whole is not None else out
 
 

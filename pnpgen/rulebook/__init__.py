@@ -11,23 +11,10 @@ back), the table of all components, and a diagram drawn from `diagrams/<id>.yaml
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.errors import Diagnostics, Location, display_path
-from pnpgen.rulebook.blocks import (
-    ComponentTable,
-    Diagram,
-    Heading,
-    ListBlock,
-    Para,
-    Picture,
-    Quote,
-    Rule,
-    Rulebook,
-    TableBlock,
-)
-from pnpgen.rulebook.checks import _walk, check_component_counts, check_glyphs, check_keywords
-from pnpgen.rulebook.markdown import parse
 from pnpgen.rulebook.sources import (
     SCOPE,
     component_info,
@@ -36,6 +23,42 @@ from pnpgen.rulebook.sources import (
     render_source,
     template_data,
 )
+
+if TYPE_CHECKING:
+    from pnpgen.rulebook.blocks import (
+        ComponentTable,
+        Diagram,
+        Heading,
+        ListBlock,
+        Para,
+        Picture,
+        Quote,
+        Rule,
+        Rulebook,
+        TableBlock,
+    )
+    from pnpgen.rulebook.checks import check_component_counts, check_keywords
+    from pnpgen.rulebook.markdown import parse
+
+# Loaded when first asked for: a build finds a game's rulebook files (`find_sources`) before it knows whether it
+# parses them, and a game without a rulebook never needs the block model, its checks or markdown-it.
+_LAZY = {
+    **dict.fromkeys(
+        ("ComponentTable", "Diagram", "Heading", "ListBlock", "Para", "Picture", "Quote", "Rule", "Rulebook"),
+        "blocks",
+    ),
+    "TableBlock": "blocks",
+    "check_component_counts": "checks",
+    "check_keywords": "checks",
+    "parse": "markdown",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        return getattr(import_module(f"pnpgen.rulebook.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'pnpgen.rulebook' has no attribute {name!r}")
+
 
 __all__ = [
     "ComponentTable",
@@ -65,7 +88,10 @@ def load_rulebook(run, diags: Diagnostics):
     Returns (book, component info, pictures). Everything read is recorded by the run's reader: the sources, the
     layouts and art of the pictures, and the values of the content the text shows."""
     from pnpgen.model import Board
-    from pnpgen.schema.scene import picture_index
+    from pnpgen.rulebook.blocks import Rulebook
+    from pnpgen.rulebook.checks import _walk, check_glyphs
+    from pnpgen.rulebook.markdown import parse
+    from pnpgen.schema.pictured import picture_index
 
     game, reader = run.game, run.reader
     sources = find_sources(game.root, reader)
@@ -115,6 +141,8 @@ def _named_pictures(run, book, diags: Diagnostics) -> None:
     """Each picture(id, card) draws the card it names (by id, or by a name no other card has): reordering the
     component's file changes no picture. Its faces are recorded as a value (`card/<id>/<card>`)."""
     from pnpgen.model import Board
+    from pnpgen.rulebook.blocks import Picture
+    from pnpgen.rulebook.checks import _walk
 
     by_id = {c.id: c for c in run.game.components}
     for block in _walk(book.blocks):
@@ -136,7 +164,7 @@ def _named_pictures(run, book, diags: Diagnostics) -> None:
 
 
 def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
-    from pnpgen.schema.scene import card_index
+    from pnpgen.schema.pictured import card_index
 
     index = card_index(deck, card, False, called, diags)
     faces = run.card_faces(deck, index) if index is not None else None
@@ -147,6 +175,8 @@ def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
 
 def _plan_diagrams(run, book, diags: Diagnostics) -> None:
     """Every diagram the book calls, read, checked and planned once; what each shows is recorded as a value."""
+    from pnpgen.rulebook.blocks import Diagram
+    from pnpgen.rulebook.checks import _walk
     from pnpgen.rulebook.diagrams import load_diagram
     from pnpgen.schema.diagrams import MAX_DIAGRAMS, MAX_PLACED
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnpgen.errors import Diagnostics, Location, column_letters, did_you_mean, short
+from pnpgen.errors import Diagnostics, Location, column_letters, did_you_mean
 from pnpgen.schema.diagrams import ARROW, DIAGRAM, GRID, LABEL, MARK, PIECE
+from pnpgen.schema.pictured import card_index
 from pnpgen.source import LMap
 
 
@@ -184,53 +185,3 @@ def _piece(p, comps: dict, diags: Diagnostics) -> ScenePiece | None:
         return None
     card = comp.cards[index]
     return ScenePiece(comp, index, card, p["at"], p["back"], p["size"], p["rotate"], p.loc)
-
-
-def card_index(deck, ref, back: bool, loc: Location, diags: Diagnostics) -> int | None:
-    """The card `ref` names: its `id`, or its `name` when no other card has it. Without `ref`: the deck's only
-    card, or (for a back) any card when no card has a back of its own. Never a place in the list."""
-    cards = deck.cards
-    if ref is None:
-        if len(cards) == 1 or (back and not any(c.back is not None for c in cards)):
-            return 0
-        diags.error(
-            loc,
-            f"component '{deck.id}' has {len(cards)} cards: say which with 'card' (its id or name)",
-            "e.g. card: " + short(cards[0].id or cards[0].name),
-        )
-        return None
-    by_id = [i for i, c in enumerate(cards) if c.id == ref]
-    if by_id:
-        return by_id[0]
-    named = [i for i, c in enumerate(cards) if c.name == ref]
-    if len(named) == 1:
-        return named[0]
-    if len(named) > 1:
-        lines = ", ".join(str(cards[i].loc.line) for i in named[:6])
-        diags.error(
-            loc,
-            f"{len(named)} cards of '{deck.id}' are named {ref!r} (lines {lines} of its file): "
-            "give them ids and name one by its id",
-        )
-        return None
-    names = [c.id for c in cards if c.id] + [c.name for c in cards]
-    diags.error(loc, f"component '{deck.id}' has no card {ref!r}", did_you_mean(str(ref), names))
-    return None
-
-
-def picture_index(deck, diags: Diagnostics) -> int | None:
-    """The card a rulebook pictures for a deck (its component table, `picture(id)`, a default cover): the one its
-    `picture` key names, else the first by id, then by its fields, then by name. Never its place in the list:
-    reordering the component's file pictures the same card."""
-    if not deck.cards:
-        return None
-    if deck.picture is not None:
-        ref, loc = deck.picture
-        return card_index(deck, ref, False, loc, diags)
-
-    def key(i: int) -> tuple:
-        c = deck.cards[i]
-        fields = sorted((str(k), repr(v)) for k, v in c.fields.items())
-        return (c.id is None, c.id or "", fields, c.name)
-
-    return min(range(len(deck.cards)), key=key)
