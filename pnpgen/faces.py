@@ -240,6 +240,9 @@ def _line_format(cls: Any, types: tuple[type, ...]) -> tuple[str, tuple[int, ...
     return cls.__name__ + " " + " ".join(fields), tuple(tuples)
 
 
+# The process's: an art file's sha256 by its path, modification time and size (a file edited in place under a
+# resident process gets another key). A face's digest names its art by its bytes, and a build, or a resident
+# process's builds, would hash the same art for every face that draws it.
 _FILE_DIGESTS: dict[tuple[str, int, int], str] = {}
 
 
