@@ -147,7 +147,7 @@ class GameRun:
             palette = {**self.game.palette, **(self.game.palette_low or {})}
             library = LayoutLibrary(
                 self.project.layout_folders(self.root),
-                Compiler(),
+                Compiler(self.library.compiler.budget),  # one budget for the build's drawing, every ink
                 self.reader,
                 palette=palette,
                 icons=self.icons,

@@ -72,9 +72,11 @@ ALL = None  # "depends on the whole card"
 class Compiler:
     """Compiles template strings once per process and remembers them; the work budget is this compiler's."""
 
-    def __init__(self):
+    def __init__(self, budget: Budget | None = None):
         self.evaluate: Callable | None = None  # `jinja.evaluate`, once this compiler has compiled something
-        self.budget = Budget()  # the steps every value compiled here may take in one build, together
+        # the steps every value compiled here may take in one build, together (shared with another compiler of the
+        # same build when given: a game's low-ink painter spends the drawing's budget, not one of its own)
+        self.budget = budget if budget is not None else Budget()
         self._cache: dict[tuple[str, str], Any] = {}
         self._deps: dict[tuple[str, str], Any] = {}
 
