@@ -10,13 +10,14 @@ def main() -> None:
     from pnpgen.errors import pipe_closed, safe_console
 
     safe_console()  # a console that cannot print UTF-8 (cp1252) shows escapes, never fails a command
+    judged: dict = {}  # each game found up to date or not, for the build not to judge it again
     try:
-        if answer_unchanged(sys.argv[1:]):
+        if answer_unchanged(sys.argv[1:], judged):
             sys.stdout.flush()  # here, where a reader that stopped (`| head`) is answered quietly
             sys.exit(0)
         from pnpgen.cli import main as cli
 
-        cli()
+        cli(obj={"judged": judged})
     except BrokenPipeError:
         pipe_closed()
     except SystemExit:

@@ -6,6 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 
@@ -102,11 +103,11 @@ def test_parallel_and_serial_writes_give_the_same_bytes(project, tmp_path):
         assert (tmp_path / "b" / "sample" / f.name).read_bytes() == f.read_bytes()
 
 
-def built_in_game(root: Path) -> Path:
+def built_in_game(root: Path, gid: str = "g") -> Path:
     """A game of cards drawn by pnpgen's built-in layouts alone: no layouts/ folder in it or beside it."""
-    game = root / "content" / "g"
+    game = root / "content" / gid
     game.mkdir(parents=True)
-    (game / "game.yaml").write_text("id: g\ntitle: Built in\nplayers: 2\ncomponents: [d.yaml]\n")
+    (game / "game.yaml").write_text(f"id: {gid}\ntitle: Built in\nplayers: 2\ncomponents: [d.yaml]\n")
     (game / "d.yaml").write_text(
         "id: d\nkind: cards\nsize: poker\nfront: basic-card\nback: basic-back\n"
         "cards:\n  - {name: Alpha, type: spell, text: Draw twice.}\n  - {name: Beta}\n"
@@ -153,3 +154,36 @@ def test_the_built_in_layouts_are_recorded_and_a_layout_shadowing_one_is_noticed
     (game / "layouts" / "basic-card.yaml").write_text(card.decode().replace("#3c5a8a", "#5a8a3c"))
     assert "built g: 2 files (2 rendered)" in build_all()
     assert stamps(out) != before
+
+
+@pytest.mark.parametrize("flags", [(), ("--strict",)])
+def test_a_rebuild_judges_each_game_once(tmp_path, monkeypatch, capsys, flags):
+    """`pnpgen build` first tries to answer from the manifests alone (`answer_unchanged`); when a game is stale,
+    the build that follows takes what that found of every game instead of judging each again (8 ms of a one-card
+    edit of the five games). With another option (`--strict`) nothing was judged before, and the build judges."""
+    import sys
+
+    import pnpgen.__main__ as entry
+    from pnpgen.pipeline import freshness
+
+    for gid in ("g", "h"):
+        built_in_game(tmp_path, gid)
+    args = ["build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"), *flags]
+    assert run_cli(*args).exit_code == 0
+    deck = tmp_path / "content" / "h" / "d.yaml"
+    deck.write_text(deck.read_text().replace("Beta", "Gamma"))
+    judged: list[str] = []
+    real = freshness.game_up_to_date
+
+    def counted(project, root, *a, **k):
+        judged.append(root.name)
+        return real(project, root, *a, **k)
+
+    monkeypatch.setattr(freshness, "game_up_to_date", counted)
+    monkeypatch.setattr(sys, "argv", ["pnpgen", *args])
+    with pytest.raises(SystemExit) as done:
+        entry.main()
+    assert done.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert "up to date g" in out and "built h:" in out, out
+    assert sorted(judged) == ["g", "h"], judged  # each once, by whichever judged first

@@ -244,8 +244,10 @@ def build(
             )
         return bar if sys.stderr.isatty() and total else None
 
+    obj = click.get_current_context().find_root().obj  # what `__main__` found before click was imported
+    judged = obj.get("judged") if isinstance(obj, dict) else None
     try:
-        outcome = run(project, list(games) or None, strict, not no_check, jobs, progress)
+        outcome = run(project, list(games) or None, strict, not no_check, jobs, progress, judged)
     finally:
         bar.close()
     for name in outcome.up_to_date:

@@ -19,24 +19,35 @@ class BuildOutcome:
     results: list = field(default_factory=list)  # pnpgen.pipeline.run.GameResult, one per game built
 
 
-def up_to_date(project, roots, strict: bool, check: bool) -> list[str]:
-    """The games answered from their manifests alone: nothing heavy is imported for them."""
+def up_to_date(project, roots, strict: bool, check: bool, judged: dict | None = None) -> list[str]:
+    """The games answered from their manifests alone: nothing heavy is imported for them. `judged`: what
+    `answer_unchanged` found of each game in this process, for a build with the default options."""
     fresh = []
     for root in roots:
-        if freshness.game_up_to_date(project, root, strict, checked=check):
+        known = (
+            judged.get(_judged_key(project, root)) if judged is not None and not strict and check else None
+        )
+        if known if known is not None else freshness.game_up_to_date(project, root, strict, checked=check):
             sweep(project.out_dir(root.name))  # what a killed build may have left beside good files
             fresh.append(root.name)
     return fresh
 
 
+def _judged_key(project, root) -> tuple[str, str]:
+    """A game as `answer_unchanged` judged it: its folder and its output folder, as given."""
+    return str(root), str(project.out_dir(root.name))
+
+
 QUICK_OPTIONS = ("--content", "--out")  # what `answer_unchanged` understands; any other flag goes to click
 
 
-def answer_unchanged(argv: list[str]) -> bool:
+def answer_unchanged(argv: list[str], judged: dict | None = None) -> bool:
     """`pnpgen build [GAMES] [--content DIR] [--out DIR]` when every game it names is up to date: says so, as the
     click command would, and returns True, having imported neither click nor anything that draws (the rebuild
     with nothing to do is the one a designer runs most). False, having written nothing, for anything else: any
-    other command or flag, a stale game, a usage error; the click command then does the work (and the check)."""
+    other command or flag, a stale game, a usage error; the click command then does the work (and the check).
+    `judged` gets whether each game it judged is up to date: the click command's build, with these options,
+    need not judge them again (8 ms of a one-card edit of the five games)."""
     if not argv or argv[0] != "build":
         return False
     values = {"--content": "content", "--out": "output"}
@@ -65,11 +76,13 @@ def answer_unchanged(argv: list[str]) -> bool:
         roots = project.select(names or None)
     except UnknownGame:
         return False
-    for root in roots:
-        if not (root.name.isascii() and root.name.isprintable()):
-            return False
-        if not freshness.game_up_to_date(project, root, checked=True):
-            return False
+    if not all(root.name.isascii() and root.name.isprintable() for root in roots):
+        return False
+    verdicts = {_judged_key(project, r): freshness.game_up_to_date(project, r, checked=True) for r in roots}
+    if judged is not None:
+        judged.update(verdicts)
+    if not all(verdicts.values()):
+        return False
     for root in roots:
         sweep(project.out_dir(root.name))  # what a killed build may have left beside good files
         print(f"up to date {root.name}", flush=True)
@@ -83,9 +96,10 @@ def build(
     check: bool = True,
     jobs: int | None = None,
     progress: Callable[[int], Progress | None] | None = None,
+    judged: dict | None = None,
 ) -> BuildOutcome:
     roots = project.select(names)
-    outcome = BuildOutcome(up_to_date(project, roots, strict, check))
+    outcome = BuildOutcome(up_to_date(project, roots, strict, check, judged))
     stale = [r.name for r in roots if r.name not in outcome.up_to_date]
     if stale:
         from pnpgen import pipeline
