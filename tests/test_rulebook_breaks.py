@@ -10,6 +10,7 @@ check can fail; built as pnpgen builds them, they do not.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -130,7 +131,7 @@ def test_the_shipped_books_named_by_the_issue_are_mended(shipped_build):
 
 
 def test_a_short_list_or_table_taller_than_a_page_still_splits(tmp_path):
-    """A list of four items and a table of three rows move whole, unless taller than a page: then they split,
+    """A list of four items and a table of three rows (of up to five) move whole, unless taller than a page: then they split,
     keeping two items each side, and the book is written (no layout error)."""
     items = "\n".join(f"- Item {i}: " + ", ".join([WORDS] * 22) + "." for i in range(4))
     rows = "\n".join(f"| {i} | " + ", ".join([WORDS] * 12) + " |" for i in range(3))
@@ -141,3 +142,17 @@ def test_a_short_list_or_table_taller_than_a_page_still_splits(tmp_path):
         assert faults(book) == []
         starts = [[line.text[:6] for line in p.lines if line.item] for p in pages(book)]
         assert [len(s) for s in starts if s] == [2, 2], starts
+
+
+@pytest.mark.parametrize("rows", [4, 5])
+def test_a_table_of_five_rows_or_fewer_moves_to_the_next_page_whole(tmp_path, rows):
+    """A short lookup table (like the result bands closing Elements of the Gods' solo rules) is never parted: for
+    every amount of filler that carries it over the first page's foot, all its rows are on one page. (With three
+    rows as the limit, four and five rows split, two or three on each side.)"""
+    table = "| Score | Result |\n|---|---|\n" + "\n".join(
+        f"| {i} to {i + 9} | band {i} |" for i in range(0, rows * 10, 10)
+    )
+    for k in SWEEP:
+        book = written(tmp_path, f"{filler(k)}\n\n{table}\n\n{filler(30)}\n", f"{rows}-{k}")
+        where = [p.number for p in pages(book) for line in p.lines if re.match(r"^\d+to\d+", line.text)]
+        assert len(where) == rows and len(set(where)) == 1, (k, where)

@@ -185,7 +185,7 @@ class _Builder:
                 [RichText(c, self.icons, size=8.4, space_after=0) for c in r] + [""] * (ncols - len(r))
             )
         # split only between body rows, two at the foot of a page under the header and two at the top of the next
-        # (which repeats the header); a table of three rows or fewer moves whole (`KeptTable`)
+        # (which repeats the header); a table of five rows or fewer moves whole (`KeptTable`)
         t = KeptTable(data, colWidths=widths, repeatRows=1)
         t.page = self.page_height
         t.setStyle(

@@ -17,7 +17,7 @@ from pnpgen.rulebook import Heading, ListBlock, Para, Quote, TableBlock
 
 FUZZ = 1e-6  # platypus' own tolerance (`rl_config._FUZZ`)
 WHOLE_LIST = 4  # a list of this many items or fewer is never split
-WHOLE_TABLE = 3  # nor a table of this many body rows
+WHOLE_TABLE = 5  # nor a table of this many body rows (a lookup such as a score-band table reads as one)
 END = 8 * BODY * LEAD  # the height of eight lines of body text: the least the book's last page holds
 TEXT = (Para, ListBlock, TableBlock, Quote)  # what a note or an example box may comment on
 
