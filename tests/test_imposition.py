@@ -122,3 +122,27 @@ def test_a_bleed_wider_than_the_paper_allows_is_kept_as_far_as_print_edge():
     p = plan("letter", "poker", bleed=5)
     assert p.kept_bleed == pytest.approx((279.4 - 3 * 88.9) / 2 * MM - PRINT_EDGE)
     assert p.bleed_box[1] == pytest.approx(PRINT_EDGE)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size", sorted(CARD_SIZES))
+def test_a_partial_sheet_marks_only_the_cut_lines_of_its_faces(paper, size):
+    """A full sheet keeps every mark; one face in the first slot gets the marks of its own four cut lines only
+    (both ends of each), and the first row full gets every column's but only that row's two horizontal lines."""
+    p = plan(paper, size)
+    assert p.cut_marks() == p.marks and p.cut_marks([True] * p.per_sheet) == p.marks
+    s = p.slots[0]
+
+    def lines(marks):
+        return (
+            sorted({round(m.x1, 3) for m in marks if m.x1 == m.x2}),
+            sorted({round(m.y1, 3) for m in marks if m.y1 == m.y2}),
+        )
+
+    one = p.cut_marks([True] + [False] * (p.per_sheet - 1))
+    assert lines(one) == ([round(s.x, 3), round(s.x + s.w, 3)], [round(s.y, 3), round(s.y + s.h, 3)])
+    assert len(one) == 8
+    row = p.cut_marks([True] * p.cols)
+    assert lines(row)[0] == lines(p.marks)[0] and lines(row)[1] == [round(s.y, 3), round(s.y + s.h, 3)]
+    backs = p.back_marks(present=[True] + [False] * (p.per_sheet - 1))
+    assert len(backs) == 8  # the back page mirrors the same lines

@@ -79,7 +79,7 @@ def test_every_cut_mark_is_at_least_3_mm_long(every_form):
                         short.append((path.name, round(ln.length / MM, 2)))
             finally:
                 doc.close()
-    assert seen > 5000  # 5,428 in the five games
+    assert seen > 4000  # 4,360 in the five games (a partial sheet marks only its faces' cut lines)
     assert not short, short[:20]
 
 

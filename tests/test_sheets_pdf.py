@@ -207,3 +207,26 @@ def test_two_builds_give_identical_bytes(built, tmp_path):
     assert result.exit_code == 0
     for pdf in sorted(out.glob("*.pdf")) + [out / "manifest.json"]:
         assert (tmp_path / "duplex" / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+@pytest.mark.parametrize(
+    "deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.45, 63.5)), ("tarot", (69.85, 120.65))]
+)
+def test_every_cut_mark_lies_on_an_edge_of_a_card_on_its_page(built, deck, size_mm):
+    """Fronts and backs, full and partial sheets (poker's 11 cards leave 2 on the second sheet, mini's 17 leave
+    some): each cut line marked on a page is an edge of a card printed on that page, so a partial sheet's empty
+    rows and columns carry no marks; and each card's four edges are marked."""
+    paper, out = built
+    w, h = size_mm[0] * MM, size_mm[1] * MM
+    with pdfplumber.open(out / f"{deck}.pdf") as pdf:
+        for i, page in enumerate(pdf.pages):
+            cards = [(cx, cy) for t, cx, cy in words(page) if t[:1] in "FB" and t[1:2] in "PMT"]
+            assert cards, i
+            xs, ys = _mark_positions(page)
+            edges_x = [v for cx, _ in cards for v in (cx - w / 2, cx + w / 2)]
+            edges_y = [v for _, cy in cards for v in (cy - h / 2, cy + h / 2)]
+            near = 2 * MM  # a word's centre is up to ~1 mm off its card's; cut lines stand 6 mm apart or more
+            assert all(any(abs(x - e) < near for e in edges_x) for x in xs), (paper, i, xs, edges_x)
+            assert all(any(abs(y - e) < near for e in edges_y) for y in ys), (paper, i, ys, edges_y)
+            assert all(any(abs(x - e) < near for x in xs) for e in edges_x), (paper, i, xs, edges_x)
+            assert all(any(abs(y - e) < near for y in ys) for e in edges_y), (paper, i, ys, edges_y)

@@ -6,9 +6,10 @@ reportlab, testable on numbers.
 Two ways to lay a grid, whichever holds more cards (gutters win a tie):
 - gutters: cards stand apart by twice the bleed, each with its full bleed all round;
 - shared cut lines: cards butt together; the bleed survives only on the grid's outer edges.
-Cut marks run outward from the grid along every cut line, in the band between the grid's outer bleed and the
-printer margin. Where a grid fills the paper almost to its margin (three rows of poker cards on Letter leave
-6.35 mm), the outer bleed runs on into the margin as far as `PRINT_EDGE`, the nearest a home printer prints
+Cut marks run outward from the grid along every cut line (on a partial sheet, every one a face has an edge on),
+in the band between the grid's outer bleed and the printer margin. Where a grid fills the paper almost to its
+margin (three rows of poker cards on Letter leave 6.35 mm), the outer bleed runs on into the margin as far as
+`PRINT_EDGE`, the nearest a home printer prints
 (most print to 3-4 mm; what one clips is bleed only, which is cut away anyway), and the marks of that edge are
 drawn over the bleed with a white halo (`Mark.over`). Backs go on the page after their fronts, placed for the flip a `duplex.Duplex` names (long-edge
 by default: the back of the face at x lands at paper_width - x - width).
@@ -112,11 +113,25 @@ class SheetPlan:
         slots = self.slots if present is None else self.opened(present)
         return tuple(Slot(*duplex.box(s.x, s.y, s.w, s.h, pw, ph), duplex.bleed(s.bleed)) for s in slots)
 
-    def back_marks(self, duplex: Duplex = LONG) -> tuple[Mark, ...]:
+    def cut_marks(self, present: list[bool] | None = None) -> tuple[Mark, ...]:
+        """The marks of the cut lines that some face on the sheet has an edge on (`present`: which slots hold
+        one; None, all): a partial sheet's empty rows and columns get none, as a cut there trims blank paper."""
+        if present is None:
+            return self.marks
+        used = [s for s, here in zip(self.slots, present) if here]
+        xs = [v for s in used for v in (s.x, s.x + s.w)]
+        ys = [v for s in used for v in (s.y, s.y + s.h)]
+
+        def on(v: float, cuts: list[float]) -> bool:
+            return any(abs(v - c) < 0.01 for c in cuts)
+
+        return tuple(m for m in self.marks if (on(m.x1, xs) if m.x1 == m.x2 else on(m.y1, ys)))
+
+    def back_marks(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple[Mark, ...]:
         pw, ph = self.paper_w, self.paper_h
         return tuple(
             Mark(*duplex.point(m.x1, m.y1, pw, ph), *duplex.point(m.x2, m.y2, pw, ph), m.over)
-            for m in self.marks
+            for m in self.cut_marks(present)
         )
 
     def back_label(self, duplex: Duplex = LONG) -> Label:

@@ -87,7 +87,7 @@ class PdfWriter:
         c = self.c
         present = [f is not None for f in faces]  # an empty neighbour lets a face's bleed run on
         slots = plan.back_slots(duplex, present) if back else plan.opened(present)
-        marks = plan.back_marks(duplex) if back else plan.marks
+        marks = plan.back_marks(duplex, present) if back else plan.cut_marks(present)
         for f in faces:
             if f is not None:
                 self.drawer.prepare(f)
