@@ -116,7 +116,7 @@ class SheetPlan:
     def cut_marks(self, present: list[bool] | None = None) -> tuple[Mark, ...]:
         """The marks of the cut lines that some face on the sheet has an edge on (`present`: which slots hold
         one; None, all): a partial sheet's empty rows and columns get none, as a cut there trims blank paper."""
-        if present is None:
+        if present is None or (len(present) == len(self.slots) and all(present)):  # a full sheet: every mark
             return self.marks
         used = [s for s, here in zip(self.slots, present) if here]
         xs = [v for s in used for v in (s.x, s.x + s.w)]
