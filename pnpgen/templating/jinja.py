@@ -35,7 +35,7 @@ from pnpgen.budget import (
     time_limit,
     too_much,
 )
-from pnpgen.errors import ContentError, Location
+from pnpgen.errors import ContentError, Location, did_you_mean
 from pnpgen.recorded import View
 from pnpgen.templating import ALL, Fields, TemplateProblem, printable
 
@@ -122,7 +122,7 @@ class Environment(ImmutableSandboxedEnvironment):
                 return obj[attribute]
             except (TypeError, LookupError):
                 if isinstance(obj, Fields):
-                    return self.undefined(obj=obj, name=attribute, hint=_no_field(attribute))
+                    return self.undefined(obj=obj, name=attribute)
                 if isinstance(obj, View):
                     return self.undefined(obj=obj, name=attribute, hint=_no_key(obj, attribute))
         return super().getattr(obj, attribute)
@@ -133,13 +133,25 @@ class Environment(ImmutableSandboxedEnvironment):
             try:
                 return obj[argument]
             except (TypeError, LookupError):
-                hint = _no_field(argument) if isinstance(obj, Fields) else _no_key(obj, argument)
+                hint = None if isinstance(obj, Fields) else _no_key(obj, argument)
                 return self.undefined(obj=obj, name=argument, hint=hint)
         return super().getitem(obj, argument)
 
 
-def _no_field(name: Any) -> str:
-    return f"'dict object' has no attribute {str(name)!r}"
+class Undefined(jinja2.StrictUndefined):
+    """Jinja's strict undefined value; one a mapping of content lacks names the nearest key it has, worked out only
+    when a message is made (`card.x is defined` never makes one)."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        if self._undefined_hint is not None or not isinstance(obj, Fields):
+            return super()._undefined_message
+        keys = [str(k) for k in obj]
+        hint = did_you_mean(str(name), keys) if keys else "it is empty"
+        return f"the mapping has no {str(name)!r}; {hint}"
 
 
 def _no_key(view: View, name: Any) -> str:
@@ -161,7 +173,7 @@ def plain_words(message: str) -> str:
 
 def make_environment() -> ImmutableSandboxedEnvironment:
     env = Environment(
-        undefined=jinja2.StrictUndefined,
+        undefined=Undefined,
         finalize=printed,  # what `{{ }}` prints: the same text in every process
         autoescape=False,
         trim_blocks=True,
