@@ -62,6 +62,14 @@ def test_nested_content_and_lists_of_it_show_items_only():
         ),
         ("{{ palette.flam }}", "the mapping has no 'flam'; did you mean 'flame'? (accepted: flame, sea)"),
         ("{{ card.zzz }}", "the mapping has no 'zzz'; expected one of: colour, cost, name"),
+        (
+            "{{ range(card.cots) | list }}",
+            "the mapping has no 'cots'; did you mean 'cost'? (accepted: colour, cost, name)",
+        ),
+        (
+            "{{ ['a', 'b'][card.cots] }}",
+            "the mapping has no 'cots'; did you mean 'cost'? (accepted: colour, cost, name)",
+        ),
         ("{{ deck.defaults.x }}", "the mapping has no 'x'; it is empty"),
     ],
 )

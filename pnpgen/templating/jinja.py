@@ -56,7 +56,6 @@ _INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) 
 _PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
-
 _UNDEFINED = (jinja2.Undefined,)  # printed as Jinja prints it: a strict one raises, naming the value
 printed, printed_str = printable.bound(_UNDEFINED)
 
@@ -139,18 +138,17 @@ class Environment(ImmutableSandboxedEnvironment):
 
 
 class Undefined(jinja2.StrictUndefined):
-    """Jinja's strict undefined value; one a mapping of content lacks names the nearest key it has, worked out only
-    when a message is made (`card.x is defined` never makes one)."""
+    """Strict; a key content lacks is told with the nearest it has, worked out only when a message is made."""
 
     __slots__ = ()
+    __index__ = jinja2.StrictUndefined._fail_with_undefined_error  # `range(card.cots)` names the field
 
     @property
     def _undefined_message(self) -> str:
         obj, name = self._undefined_obj, self._undefined_name
         if self._undefined_hint is not None or not isinstance(obj, Fields):
             return super()._undefined_message
-        keys = [str(k) for k in obj]
-        hint = did_you_mean(str(name), keys) if keys else "it is empty"
+        hint = did_you_mean(str(name), [str(k) for k in obj]) if obj else "it is empty"
         return f"the mapping has no {str(name)!r}; {hint}"
 
 
@@ -391,13 +389,16 @@ def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
         raise ContentError.at(loc, f"template error: {NESTED}") from None
 
 
-def evaluate(value, ctx: dict) -> Any:
-    """A compiled value (`templating.Value`) evaluated by Jinja, within its budget and time."""
+def evaluate(value, ctx: dict, read: Any = None) -> Any:
+    """A compiled value (`templating.Value`) evaluated by Jinja, within its budget and time; or, given `read`, a
+    sequence it gave read whole (`range(card.cost)` is made only then): its failures are the value's own."""
     budget = value.budget or budget_var.get() or Budget()
     budget.left = MAX_STEPS  # each value has its own; the build's total goes on
     token = budget_var.set(budget)
     try:
         with time_limit(MAX_SECONDS):  # armed once per face, rulebook or fact; nested uses cost nothing
+            if read is not None:
+                return list(read)
             if value.expr is not None:
                 result = value.expr(**ctx)
                 if isinstance(result, jinja2.Undefined):
