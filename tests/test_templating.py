@@ -62,6 +62,14 @@ def test_nested_content_and_lists_of_it_show_items_only():
         ),
         ("{{ palette.flam }}", "the mapping has no 'flam'; did you mean 'flame'? (accepted: flame, sea)"),
         ("{{ card.zzz }}", "the mapping has no 'zzz'; expected one of: colour, cost, name"),
+        *(  # given to a filter that prints it, to a text's method, or in a list: the same words
+            (source, "the mapping has no 'nmae'; did you mean 'name'? (accepted: colour, cost, name)")
+            for source in (
+                "{{ card.nmae | upper }}",
+                "x {{ '{} x'.format(card.nmae) }}",
+                "{{ [1, card.nmae] }}",
+            )
+        ),
         (
             "{{ range(card.cots) | list }}",
             "the mapping has no 'cots'; did you mean 'cost'? (accepted: colour, cost, name)",
