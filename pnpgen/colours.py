@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from difflib import get_close_matches
 
 NAMED = {"white": "#ffffff", "black": "#000000", "grey": "#808080", "gray": "#808080"}
 NONE_WORDS = ("none", "")
@@ -54,8 +55,11 @@ def parse_colour(
         return palette[text]
     if text.lower() in NAMED:
         return NAMED[text.lower()]
+    names = [str(name) for name in (*(palette or {}), *NAMED, "none")]  # a misspelt name: the nearest one
+    near = [] if text.startswith("#") else get_close_matches(text, names, 1)
     raise ColourError(
         f"is not a colour: {text!r} (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
+        + "".join(f"; did you mean {n!r}?" for n in near)
     )
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import islice
 from typing import Any
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.schema.scene import Scene, read_scene
-from pnpgen.templating import Compiler, TemplateProblem
+from pnpgen.templating import Compiler, TemplateProblem, read
 
 NEAR = 0.01  # cells: two positions closer than this are one
 MAX_CELLS = 3600  # a 60 x 60 grid
@@ -264,7 +265,7 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
         try:
             items = [None]
             if rule["each"] is not None:
-                items = _items(_eval(compiler, rule, "each", scope.names()), rule)
+                items = _items(_eval(compiler, rule, "each", scope.names()), rule, compiler)
             for item in items:
                 held = _eval(compiler, rule, "holds", scope.names(item))
                 if not isinstance(held, bool):
@@ -287,15 +288,14 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
     return out
 
 
-def _items(given, rule) -> list:
-    """`each`'s items: a list (or other finite sequence) of at most MAX_ITEMS."""
+def _items(given, rule, compiler: Compiler) -> list:
+    """`each`'s items: a list (or other finite sequence) of at most MAX_ITEMS; one made as it is read (a `map`)
+    fails at `each`'s line."""
     if isinstance(given, (str, bytes, dict)) or not hasattr(given, "__iter__"):
         raise TemplateProblem(rule.loc_of("each"), f"'each' must give a list (got {type(given).__name__})")
-    items = []
-    for item in given:
-        items.append(item)
-        if len(items) > MAX_ITEMS:
-            raise TemplateProblem(rule.loc_of("each"), f"'each' gives more than {MAX_ITEMS:,} items")
+    items = read(compiler.expression(rule["each"], rule.loc_of("each")), islice(given, MAX_ITEMS + 1))
+    if len(items) > MAX_ITEMS:
+        raise TemplateProblem(rule.loc_of("each"), f"'each' gives more than {MAX_ITEMS:,} items")
     return items
 
 

@@ -267,6 +267,32 @@ def test_a_rule_that_does_not_evaluate_is_reported_at_its_line_in_facts(tmp_path
     assert "content/orbis/facts.yaml:" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("each", "told"),
+    [
+        ("pieces('region') | map('nosuchfilter')", "No filter named 'nosuchfilter'"),
+        ("range(pieces('region')[0].levle)", "undefined value"),
+        ("range(10 ** 9)", "more than 1,000,000 items"),
+        ("range(20000)", "'each' gives more than 10,000 items"),
+    ],
+)
+def test_an_each_that_fails_as_it_is_read_is_reported_at_its_line(tmp_path, each, told):
+    """A sequence `each` gives is made as it is read (`map`, `range`): what fails then is the rule's error at
+    `each`'s line, never an internal error."""
+    root = copy_game(tmp_path, "orbis")
+    facts = root / "content" / "orbis" / "facts.yaml"
+    text = facts.read_text(encoding="utf-8")
+    first = "each: \"pieces('region') | rejectattr('back')\""
+    assert first in text
+    facts.write_text(text.replace(first, f'each: "{each}"', 1), encoding="utf-8")
+    line = text[: text.index(first)].count("\n") + 1
+    result = run_cli("check", "orbis", "--content", "content", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+    reported = next(x for x in result.output.splitlines() if "rule colour-match" in x)
+    assert told in reported and reported.endswith(f"[content/orbis/facts.yaml:{line}]"), reported
+
+
 @pytest.mark.parametrize("degrees", range(0, 360, 7))
 @pytest.mark.parametrize("length, text", [(8.0, "1"), (40.0, "2 + 4 = 6"), (120.0, "to your realm")])
 def test_an_arrows_label_never_covers_its_arrow(degrees, length, text):

@@ -194,6 +194,26 @@ def test_palette_names_and_icons_are_checked_at_load_time_when_known(tmp_path):
     assert face.ops[0].fill == "#ff0088"
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "near"),
+    [
+        ("fill", "whte", "white"),
+        ("stroke", "flam", "flame"),
+        ("fill", "Blak", "black"),
+        ("stroke", "non", "none"),
+        ("fill", "rouge", None),  # nothing near: the forms a colour takes, as before
+        ("stroke", "#ff00zz", None),  # a hex typo is no misspelt name
+    ],
+)
+def test_a_misspelt_colour_name_names_the_nearest_colour(tmp_path, key, value, near):
+    """Every colour key of a layout (and every colour, which parse_colour reads) says which name was meant."""
+    text = f"elements:\n  - {{type: rect, area: trim, {key}: '{value}'}}\n"
+    (error,) = load_errors(tmp_path, text, palette={"flame": "#e0902a", "sea": "#7fb3d5"})
+    column = text.splitlines()[1].index("'") + 1  # at the value, where it is written
+    assert error.startswith(f"2:{column}: '{key}' is not a colour: {value!r}")
+    assert error.endswith(f"grey or none); did you mean {near!r}?" if near else "grey or none)")
+
+
 def test_a_palette_name_unknown_at_load_time_is_checked_per_card(tmp_path):
     face, diags = draw(library(tmp_path, "elements:\n  - {type: rect, area: trim, fill: rouge}\n"))
     assert face is None

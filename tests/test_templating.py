@@ -33,7 +33,8 @@ def test_a_missing_field_is_undefined_never_a_bound_method(name):
     for source in (f"{{{{ card.{name} }}}}", f"{{{{ card['{name}'] }}}}", f"{{{{ card.{name}() }}}}"):
         with pytest.raises(TemplateProblem) as exc:
             evaluate(source, card=card)
-        assert exc.value.message == f"undefined value: 'dict object' has no attribute '{name}'"
+        assert exc.value.message.startswith(f"undefined value: the mapping has no '{name}'; ")
+        assert exc.value.message.endswith(("(accepted: name)", "expected one of: name"))  # its one field
         assert str(exc.value.location) == "l.yaml:3:9"
 
 
@@ -43,14 +44,57 @@ def test_nested_content_and_lists_of_it_show_items_only():
     assert isinstance(card["pair"], tuple) and isinstance(card["pair"][0], Fields)
     assert evaluate("{{ card.stats.keys + card.pair[0].get }}", card=card) == 4
     assert evaluate("{{ card.bonuses[0].items }}", card=card) == "two"
-    with pytest.raises(TemplateProblem, match="has no attribute 'values'"):
+    with pytest.raises(TemplateProblem, match="the mapping has no 'values'"):
         evaluate("{{ card.stats.values() }}", card=card)
 
 
-def test_a_missing_field_keeps_the_usual_message():
+@pytest.mark.parametrize(
+    ("source", "told"),
+    [
+        ("{{ card.nmae }}", "the mapping has no 'nmae'; did you mean 'name'? (accepted: colour, cost, name)"),
+        (
+            "{{ card['nmae'] }}",
+            "the mapping has no 'nmae'; did you mean 'name'? (accepted: colour, cost, name)",
+        ),
+        (
+            "{{ palette[card.colour] }}",
+            "the mapping has no 'flam'; did you mean 'flame'? (accepted: flame, sea)",
+        ),
+        ("{{ palette.flam }}", "the mapping has no 'flam'; did you mean 'flame'? (accepted: flame, sea)"),
+        ("{{ card.zzz }}", "the mapping has no 'zzz'; expected one of: colour, cost, name"),
+        *(  # given to a filter that prints it, to a text's method, or in a list: the same words
+            (source, "the mapping has no 'nmae'; did you mean 'name'? (accepted: colour, cost, name)")
+            for source in (
+                "{{ card.nmae | upper }}",
+                "x {{ '{} x'.format(card.nmae) }}",
+                "{{ [1, card.nmae] }}",
+            )
+        ),
+        (
+            "{{ range(card.cots) | list }}",
+            "the mapping has no 'cots'; did you mean 'cost'? (accepted: colour, cost, name)",
+        ),
+        (
+            "{{ ['a', 'b'][card.cots] }}",
+            "the mapping has no 'cots'; did you mean 'cost'? (accepted: colour, cost, name)",
+        ),
+        ("{{ deck.defaults.x }}", "the mapping has no 'x'; it is empty"),
+    ],
+)
+def test_a_missing_field_names_the_nearest_one_the_mapping_has(source, told):
+    """Every look-up a mapping of content misses (attribute or item, card, palette, nested) says what it has."""
+    names = {
+        "card": content({"name": "Nova", "cost": 2, "colour": "flam"}),
+        "palette": content({"flame": "#e0902a", "sea": "#7fb3d5"}),
+        "deck": content({"defaults": {}}),
+    }
     with pytest.raises(TemplateProblem) as exc:
-        evaluate("{{ card.nmae }}", card=content({"name": "Nova"}))
-    assert exc.value.message == "undefined value: 'dict object' has no attribute 'nmae'"
+        evaluate(source, **names)
+    assert exc.value.message == f"undefined value: {told}"
+
+
+def test_a_missing_field_tested_with_is_defined_makes_no_message():
+    assert evaluate("{{ card.nmae is defined }}", card=content({"name": "Nova"})) is False
 
 
 def test_mappings_a_template_makes_keep_their_methods_but_items_win():

@@ -21,7 +21,7 @@ from pnpgen.faces import Face, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
-from pnpgen.templating import TemplateProblem, content
+from pnpgen.templating import TemplateProblem, content, read
 from pnpgen.templating.printable import unprintable
 
 if TYPE_CHECKING:
@@ -284,7 +284,7 @@ def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, dia
             items = range(int(items))
         if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
             raise DrawProblem(el.for_each.loc, f"'for_each' must give a list (got {items!r})")
-        items = list(items)
+        items = read(el.for_each, items)  # a lazy one fails here, at its line
         if len(items) > MAX_REPEAT:
             raise DrawProblem(
                 el.for_each.loc, f"'for_each' repeats {len(items)} times; the limit is {MAX_REPEAT}"

@@ -147,9 +147,14 @@ def check_crops(plan, data, diags: Diagnostics) -> None:
     hint = (
         "move or widen the 'view' to take it whole, or leave it out; or say which part is shown with 'part:'"
     )
+    shown = "" if "view" in data else " (no 'view': the grid and its margin, or the board)"
     for (_face, cx, cy, w, h, rotate), loc in zip(plan.pieces, plan.locs, strict=True):
         if _cut(_piece_box(cx, cy, w, h, rotate), view):
-            diags.error(loc, "the diagram's view cuts this piece in half", hint)
+            sizes = (
+                f"it is {w / MM:.4g} x {h / MM:.4g} mm, the view {view[2] / MM:.4g} x {view[3] / MM:.4g} mm"
+            )
+            message = f"the diagram's view cuts this piece in half: {sizes}{shown}"
+            diags.error(loc, message, "draw it smaller with 'size:', or " + hint)
     for (x, y, text, size, _colour), loc in zip(plan.labels, plan.label_locs, strict=True):
         hw, hh = (d / scale for d in label_half(text, size))
         if _cut((x - hw, y - hh, x + hw, y + hh), view):

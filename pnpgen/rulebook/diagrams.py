@@ -188,10 +188,16 @@ def _face(run, p, diags: Diagnostics):
             return None
         return faces[p.index]
     faces = run.card_faces(comp, p.index)
-    face = None if faces is None else faces[1 if p.back else 0]
+    if faces is None:  # its layout failed: that message says why
+        diags.error(p.loc, f"card {p.card.name!r} of '{comp.id}' could not be drawn (see its own messages)")
+        return None
+    face = faces[1 if p.back else 0]
     if face is None:
-        what = "a back" if p.back else "a face"
-        diags.error(p.loc, f"card {p.card.name!r} of '{comp.id}' has no {what} to draw")
+        diags.error(
+            p.loc,
+            f"card {p.card.name!r} of '{comp.id}' has no back to draw",
+            "give its deck (or the card) a 'back' layout, or leave out 'back: true'",
+        )
     return face
 
 

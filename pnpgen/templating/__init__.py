@@ -181,6 +181,14 @@ class Value:
         return compiler.evaluate(self, ctx)
 
 
+def read(value: Value, items: Any) -> list:
+    """All of a sequence `value` gave (a `for_each`'s): one Jinja made lazily (`range(card.cost)`, a `map`) is read
+    within the value's budget, and what fails while it is read is told at the value's line as the value's own."""
+    if value.compiler is None or value.compiler.evaluate is None or isinstance(items, list | tuple | range):
+        return list(items)
+    return value.compiler.evaluate(value, {}, items)
+
+
 class _Later:
     """A look-up's expression, compiled by Jinja only when the look-up cannot answer (or when called)."""
 

@@ -35,7 +35,7 @@ from pnpgen.budget import (
     time_limit,
     too_much,
 )
-from pnpgen.errors import ContentError, Location
+from pnpgen.errors import ContentError, Location, did_you_mean
 from pnpgen.recorded import View
 from pnpgen.templating import ALL, Fields, TemplateProblem, printable
 
@@ -55,7 +55,6 @@ _TYPE_WORDS = {
 _INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) + r")\b")
 _PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-
 
 _UNDEFINED = (jinja2.Undefined,)  # printed as Jinja prints it: a strict one raises, naming the value
 printed, printed_str = printable.bound(_UNDEFINED)
@@ -122,7 +121,7 @@ class Environment(ImmutableSandboxedEnvironment):
                 return obj[attribute]
             except (TypeError, LookupError):
                 if isinstance(obj, Fields):
-                    return self.undefined(obj=obj, name=attribute, hint=_no_field(attribute))
+                    return self.undefined(obj=obj, name=attribute)
                 if isinstance(obj, View):
                     return self.undefined(obj=obj, name=attribute, hint=_no_key(obj, attribute))
         return super().getattr(obj, attribute)
@@ -133,13 +132,24 @@ class Environment(ImmutableSandboxedEnvironment):
             try:
                 return obj[argument]
             except (TypeError, LookupError):
-                hint = _no_field(argument) if isinstance(obj, Fields) else _no_key(obj, argument)
+                hint = None if isinstance(obj, Fields) else _no_key(obj, argument)
                 return self.undefined(obj=obj, name=argument, hint=hint)
         return super().getitem(obj, argument)
 
 
-def _no_field(name: Any) -> str:
-    return f"'dict object' has no attribute {str(name)!r}"
+class Undefined(jinja2.StrictUndefined):
+    """Strict; a key content lacks is told with the nearest it has, worked out only when a message is made."""
+
+    __slots__ = ()
+    __index__ = jinja2.StrictUndefined._fail_with_undefined_error  # `range(card.cots)` names the field
+
+    @property
+    def _undefined_message(self) -> str:
+        obj, name = self._undefined_obj, self._undefined_name
+        if self._undefined_hint is not None or not isinstance(obj, Fields):
+            return super()._undefined_message
+        hint = did_you_mean(str(name), [str(k) for k in obj]) if obj else "it is empty"
+        return f"the mapping has no {str(name)!r}; {hint}"
 
 
 def _no_key(view: View, name: Any) -> str:
@@ -161,7 +171,7 @@ def plain_words(message: str) -> str:
 
 def make_environment() -> ImmutableSandboxedEnvironment:
     env = Environment(
-        undefined=jinja2.StrictUndefined,
+        undefined=Undefined,
         finalize=printed,  # what `{{ }}` prints: the same text in every process
         autoescape=False,
         trim_blocks=True,
@@ -379,13 +389,16 @@ def compile_value(kind: str, text: str, loc: Location) -> tuple[Any, Any]:
         raise ContentError.at(loc, f"template error: {NESTED}") from None
 
 
-def evaluate(value, ctx: dict) -> Any:
-    """A compiled value (`templating.Value`) evaluated by Jinja, within its budget and time."""
+def evaluate(value, ctx: dict, read: Any = None) -> Any:
+    """A compiled value (`templating.Value`) evaluated by Jinja, within its budget and time; or, given `read`, a
+    sequence it gave read whole (`range(card.cost)` is made only then): its failures are the value's own."""
     budget = value.budget or budget_var.get() or Budget()
     budget.left = MAX_STEPS  # each value has its own; the build's total goes on
     token = budget_var.set(budget)
     try:
         with time_limit(MAX_SECONDS):  # armed once per face, rulebook or fact; nested uses cost nothing
+            if read is not None:
+                return list(read)
             if value.expr is not None:
                 result = value.expr(**ctx)
                 if isinstance(result, jinja2.Undefined):

@@ -37,6 +37,8 @@ def unprintable(value: Any, passed: tuple = (), depth: int = 0, lazy: bool = Fal
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return ""
     if isinstance(value, passed):
+        if depth:  # given to a filter or a method, or in a list: a strict one says which name it lacks
+            str(value)
         return "" if depth == 0 else "a value that is not defined (inside a list or a mapping)"
     if isinstance(value, (str, int, float, View, ListView)) or depth > DEPTH:
         return ""  # Markup, content as pnpgen reads it (its own values: data)
