@@ -7,6 +7,7 @@ type of element draws, and which keys it takes, is declared in its own module of
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -284,10 +285,16 @@ def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, dia
             items = range(int(items))
         if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
             raise DrawProblem(el.for_each.loc, f"'for_each' must give a list (got {items!r})")
-        items = read(el.for_each, items)  # a lazy one fails here, at its line
-        if len(items) > MAX_REPEAT:
+        sized = hasattr(items, "__len__")  # a list or a range: its length is known without reading it
+        if sized and len(items) > MAX_REPEAT:
             raise DrawProblem(
                 el.for_each.loc, f"'for_each' repeats {len(items)} times; the limit is {MAX_REPEAT}"
+            )
+        # a lazy one (`range(n)`, a `map`) is read here, one past the limit at most; what fails is told at its line
+        items = read(el.for_each, items if sized else itertools.islice(items, MAX_REPEAT + 1))
+        if len(items) > MAX_REPEAT:
+            raise DrawProblem(
+                el.for_each.loc, f"'for_each' repeats more than {MAX_REPEAT} times; the limit is {MAX_REPEAT}"
             )
         for i, item in enumerate(items):
             loop = {
