@@ -40,8 +40,9 @@ class Finding:
 
     @property
     def where(self) -> str:
-        """The location as reports print it: path:line, a data sheet's cell (or the path alone)."""
-        return self.location.place()
+        """The location as reports print it, as a build's messages do: path:line:column, a data sheet's cell (or
+        the path alone)."""
+        return str(self.location)
 
     def found(self) -> str:
         if self.expected is None and self.actual is None:

@@ -225,7 +225,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A hint naming the closest accepted word, or listing them all when none is close."""
     choices = sorted(choices)
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    listing = ", ".join(choices) if len(choices) <= 16 else ", ".join(choices[:16]) + ", ..."
+    # every one, as many as any element's keys (a text element takes 19); a longer list (icon names) is cut
+    listing = ", ".join(choices) if len(choices) <= 40 else ", ".join(choices[:40]) + ", ..."
     if close:
         return f"did you mean '{close[0]}'?" + (f" (accepted: {listing})" if len(choices) <= 16 else "")
     return f"expected one of: {listing}"

@@ -30,7 +30,7 @@ def test_the_sample_game_passes_and_lists_its_errata(project):
     assert result.exit_code == 0, result.output
     assert (
         "erratum Components: the box lists 7 sea heroes but the card list has 6; resolved: we print the 6 "
-        "the card list names [content/sample/facts.yaml:31]"
+        "the card list names [content/sample/facts.yaml:31:5]"
     ) in result.output
     assert "sample: 4 facts checked, 0 errors, 0 warnings, 1 errata: ok" in result.output
 
@@ -106,7 +106,7 @@ def test_json_output(project):
     [
         (
             "4 * players +",
-            "fact 'hands': template error: unexpected 'end of template' [content/sample/facts.yaml:21]",
+            "fact 'hands': template error: unexpected 'end of template' [content/sample/facts.yaml:21:11]",
         ),
         ("count('nosuch')", "no component 'nosuch'"),
         ("().__class__.__bases__[0].__subclasses__() | length", "not allowed in a template"),
@@ -185,7 +185,7 @@ def test_a_breakdown_by_a_field_the_pieces_lack_names_the_field_and_them(project
         "error heroes: one colour: 'by' names the field 'colur', which 2 of the 2 pieces lack "
         "(Ash Walker, Tide Caller); did you mean 'colour'?"
     ) in result.output, result.output
-    assert "[content/sample/facts.yaml:36]" in result.output
+    assert "[content/sample/facts.yaml:36:5]" in result.output
 
 
 def test_a_breakdown_names_only_the_pieces_that_lack_the_field(project):
@@ -201,7 +201,7 @@ def test_players_outside_the_games_range_is_an_error_not_a_silent_pass(project, 
     root = project("basic")
     result = check(root, "--players", players)
     assert result.exit_code == 1
-    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:1]" in (
+    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:1:1]" in (
         result.output
     )
 
@@ -217,8 +217,8 @@ def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch)
     report = check_game(root / "content" / "sample")
     error = next(f for f in report.findings if f.severity == "error")
     assert error.location == Location(FACTS, 4, 5)
-    assert error.as_json()["location"] == f"{FACTS}:4"
-    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:4]")
+    assert error.as_json()["location"] == f"{FACTS}:4:5"
+    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:4:5]")
     plain = [d.format() for d in report.diagnostics(strict=False).items]
     assert plain == [
         f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "

@@ -149,3 +149,22 @@ def test_new_writes_a_starter_game_that_builds_and_checks(tmp_path):
     assert again.exit_code == 2 and "exists already; pnpgen new never writes over a folder" in again.output
     bad = run_cli("new", "My Game", "--content", tmp_path / "content")
     assert bad.exit_code == 2 and "a game's name is lower-case letters" in bad.output
+
+
+def test_the_build_summary_counts_files(project):
+    """`built g: N files (R rendered, K up to date)`: R and K count files, as N does (a board writes two), so they
+    add up; they counted components, and a kept board made a rebuild's numbers fall one short."""
+    import re
+
+    root = project("pieces")
+    first = run_cli("build", "--out", "out", cwd=root)
+    assert first.exit_code == 0, first.output
+    n, r = map(int, re.search(r"built pieces: (\d+) files \((\d+) rendered\)", first.output).groups())
+    assert n == r == len(json.loads((root / "out" / "pieces" / "manifest.json").read_text())["files"])
+    coins = root / "content" / "pieces" / "tiles" / "coins.yaml"
+    coins.write_text(coins.read_text().replace("count: 30", "count: 31"))
+    second = run_cli("build", "--out", "out", cwd=root)
+    found = re.search(r"built pieces: (\d+) files \((\d+) rendered, (\d+) up to date\)", second.output)
+    assert found, second.output
+    n2, r2, k2 = map(int, found.groups())
+    assert n2 == n and r2 + k2 == n2 and r2 == 2, second.output  # the coins and print-all; the board's two kept

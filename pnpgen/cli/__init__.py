@@ -258,7 +258,8 @@ def build(
         if r.ok:
             pages = sum(f["pages"] for f in r.files)
             faces = sum(f["faces"] for f in r.files if f["kind"] != "print-all")  # its faces are the others'
-            detail = f"{len(r.rendered)} rendered" + (f", {len(r.reused)} up to date" if r.reused else "")
+            kept = len(r.files) - r.written  # counted in files, as the total is (a board has two)
+            detail = f"{r.written} rendered" + (f", {kept} up to date" if kept else "")
             click.echo(
                 f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}"
             )
@@ -326,7 +327,7 @@ def icons(game, content, debug):
 def check(games, content, players, fmt, strict, debug):
     """Hold each game's content against the counts its documents state (content/<game>/facts.yaml).
 
-    One line per finding: severity component: message (expected X, found Y) [file:line], then a summary per
+    One line per finding: severity component: message (expected X, found Y) [file:line:column], then a summary per
     game. Errata (known conflicts in the documents, resolved on purpose) are listed but never fail the check.
     """
     from pnpgen.commands.info import check as run
