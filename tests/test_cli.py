@@ -167,4 +167,6 @@ def test_the_build_summary_counts_files(project):
     found = re.search(r"built pieces: (\d+) files \((\d+) rendered, (\d+) up to date\)", second.output)
     assert found, second.output
     n2, r2, k2 = map(int, found.groups())
-    assert n2 == n and r2 + k2 == n2 and r2 == 2, second.output  # the coins and print-all; the board's two kept
+    assert n2 == n and r2 + k2 == n2 and r2 == 2, (
+        second.output
+    )  # the coins and print-all; the board's two kept

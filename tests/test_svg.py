@@ -244,7 +244,9 @@ def test_editing_svg_art_rebuilds_exactly_what_draws_it(svg_game):
     before = stamps(out)
     art = game(svg_game) / "art" / "bands.svg"
     art.write_text(art.read_text().replace("#0000ff", "#000080"))
-    assert "5 files (3 rendered, 2 up to date)" in built(svg_game)  # the board's two and print-all, not the decks
+    assert "5 files (3 rendered, 2 up to date)" in built(
+        svg_game
+    )  # the board's two and print-all, not the decks
     after = stamps(out)
     assert {n for n in after if after[n] != before[n]} == {"plate.pdf", "plate-full.pdf", "print-all.pdf"}
     assert near(pixels(out / "plate-full.pdf")(73, 15), "#000080")
