@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 
 def stamps(folder: Path) -> dict:
@@ -156,7 +156,7 @@ def test_the_built_in_layouts_are_recorded_and_a_layout_shadowing_one_is_noticed
     assert stamps(out) != before
 
 
-@pytest.mark.parametrize("flags", [(), ("--strict",)])
+@pytest.mark.parametrize("flags", fast_once([[], ["--strict"]]))
 def test_a_rebuild_judges_each_game_once(tmp_path, monkeypatch, capsys, flags):
     """`pnpgen build` first tries to answer from the manifests alone (`answer_unchanged`); when a game is stale,
     the build that follows takes what that found of every game instead of judging each again (8 ms of a one-card
