@@ -61,6 +61,23 @@ def fast_once(values) -> list:
     return fast_first(values, key=lambda value: None)
 
 
+@pytest.fixture
+def most_spent(monkeypatch):
+    """A function giving the most template steps any budget made since the fixture was asked for has spent
+    (`pnpgen.budget.Budget`): what a build's drawing took, to set `MAX_BUILD_STEPS` around it."""
+    import pnpgen.budget as budget
+
+    made: list = []
+    init = budget.Budget.__init__
+
+    def counted(self) -> None:
+        init(self)
+        made.append(self)
+
+    monkeypatch.setattr(budget.Budget, "__init__", counted)
+    return lambda: max(budget.MAX_BUILD_STEPS - b.build_left for b in made)
+
+
 @pytest.fixture(scope="session")
 def shipped_build(tmp_path_factory, request) -> Path:
     """The shipped games (content/ with the shared layouts/) built once per run, strictly: the output folder.

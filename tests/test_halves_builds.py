@@ -378,22 +378,14 @@ def test_a_resident_build_after_an_edit(tmp_path, split, edit):
 
 
 @pytest.mark.parametrize("share", fast_once([0.99, 0.75, 0.6]))
-def test_the_build_budget_runs_out_where_it_does_in_order(tmp_path, split, monkeypatch, share):
+def test_the_build_budget_runs_out_where_it_does_in_order(tmp_path, split, monkeypatch, most_spent, share):
     """Two big decks, the first drawn in halves within the budget: what it spent, merged, is what drawing it in
     order spends, to the step, so the second deck runs out of the build's template budget at the same card."""
     import pnpgen.budget as budget
 
     _game(tmp_path / "content", two=True, other_back=True, counts=True, rulebook=False)
-    made: list = []
-    init = budget.Budget.__init__
-
-    def counted(self) -> None:
-        init(self)
-        made.append(self)
-
-    monkeypatch.setattr(budget.Budget, "__init__", counted)
     _built(tmp_path / "content", tmp_path / "probe", 1)
-    spent = max(budget.MAX_BUILD_STEPS - b.build_left for b in made)
+    spent = most_spent()
     monkeypatch.setattr(budget, "MAX_BUILD_STEPS", int(spent * share))
     split.clear()
     alone = _built(tmp_path / "content", tmp_path / "out1", 1)

@@ -177,24 +177,16 @@ def test_an_icon_on_a_small_disc_that_keeps_its_colour_is_not_veiled():
     assert low_ink(face).ops[-1] == icon  # nothing drawn over it
 
 
-def test_both_inks_draw_within_one_build_budget(tmp_path, monkeypatch):
+def test_both_inks_draw_within_one_build_budget(tmp_path, monkeypatch, most_spent):
     """The template budget is the build's (README, Trust: 20,000,000 steps per build): the low-ink form spends
     the budget the full form spends, not one of its own (with `--ink both` a game had twice the steps). A build of
     the low form alone draws the full form too (its cards' records), so it spends as `--ink both` does."""
     import pnpgen.budget as budget
 
     content = _game(tmp_path, "", "\"{{ 'banner' if ink == 'low' else '#102030' }}\"")
-    made: list = []
-    init = budget.Budget.__init__
-
-    def counted(self) -> None:
-        init(self)
-        made.append(self)
-
-    monkeypatch.setattr(budget.Budget, "__init__", counted)
     probe = run_cli("build", "--content", content, "--out", tmp_path / "probe", "--no-check", "-j", "1")
     assert probe.exit_code == 0, probe.output
-    spent = max(budget.MAX_BUILD_STEPS - b.build_left for b in made)  # one ink's drawing
+    spent = most_spent()  # one ink's drawing
     assert spent >= 10
     monkeypatch.setattr(budget, "MAX_BUILD_STEPS", spent * 3 // 2)
     for ink, ok in (("full", True), ("low", False), ("both", False)):
