@@ -230,3 +230,56 @@ def test_every_cut_mark_lies_on_an_edge_of_a_card_on_its_page(built, deck, size_
             assert all(any(abs(y - e) < near for e in edges_y) for y in ys), (paper, i, ys, edges_y)
             assert all(any(abs(x - e) < near for x in xs) for e in edges_x), (paper, i, xs, edges_x)
             assert all(any(abs(y - e) < near for y in ys) for e in edges_y), (paper, i, ys, edges_y)
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def folded(request, tmp_path_factory):
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path_factory.mktemp(f"fold-{request.param}")
+    shutil.copytree(FIXTURES / "duplex", root / "p")
+    result = run_cli(
+        "build",
+        "--content",
+        root / "p" / "content",
+        "--out",
+        root / "out",
+        "--paper",
+        request.param,
+        "--fold",
+    )
+    assert result.exit_code == 0, result.output
+    return request.param, root / "out" / "duplex"
+
+
+@pytest.mark.parametrize(
+    "deck, size_mm", [("poker", (63.5, 88.9)), ("mini", (44.45, 63.5)), ("tarot", (69.85, 120.65))]
+)
+def test_every_cut_mark_of_a_fold_over_sheet_lies_on_an_edge_of_a_card_on_its_page(folded, deck, size_mm):
+    """The fold-over form as the duplex ones: a partial sheet (mini's last holds one card and its back) marks
+    only the cut lines its fronts and backs have an edge on, and every edge of theirs is marked."""
+    paper, out = folded
+    w, h = size_mm[0] * MM, size_mm[1] * MM
+    with pdfplumber.open(out / f"{deck}-fold.pdf") as pdf:
+        for i, page in enumerate(pdf.pages):
+            # a back turned half round reads backwards ("1MB")
+            cards = [
+                (cx, cy)
+                for t, cx, cy in words(page)
+                if {t[:2], t[::-1][:2]} & {"FP", "FM", "FT", "BP", "BM", "BT"}
+            ]
+            short = [
+                ln for ln in page.lines if abs(ln["x1"] - ln["x0"]) + abs(ln["bottom"] - ln["top"]) < 10 * MM
+            ]
+            xs = {round(ln["x0"], 2) for ln in short if abs(ln["x0"] - ln["x1"]) < 0.01}  # not the fold line
+            ys = {round(ln["top"], 2) for ln in short if abs(ln["top"] - ln["bottom"]) < 0.01}
+            edges_x = [v for cx, _ in cards for v in (cx - w / 2, cx + w / 2)]
+            edges_y = [v for _, cy in cards for v in (cy - h / 2, cy + h / 2)]
+            near = 2 * MM
+            assert cards and xs and ys, (paper, i)
+            assert all(any(abs(x - e) < near for e in edges_x) for x in xs), (paper, i, sorted(xs), edges_x)
+            assert all(any(abs(y - e) < near for e in edges_y) for y in ys), (paper, i, sorted(ys), edges_y)
+            assert all(any(abs(x - e) < near for x in xs) for e in edges_x), (paper, i, sorted(xs), edges_x)
+            assert all(any(abs(y - e) < near for y in ys) for e in edges_y), (paper, i, sorted(ys), edges_y)

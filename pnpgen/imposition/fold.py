@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from pnpgen.imposition.duplex import Box, Duplex
-from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label, Mark, Slot
+from pnpgen.imposition.sheets import MARGIN, ImpositionError, Label, Mark, Slot, marks_on
 from pnpgen.units import MM, PAPERS, paper_pt
 
 FOLD_GAP = (
@@ -54,6 +54,12 @@ class FoldPlan:
         """The front and back slots with the full bleed on every side whose neighbour holds no face (a partial
         sheet's last row, a card without a back): there the art runs on, so no outer edge is left bare."""
         return opened(self.slots, fronts), opened(self.backs, backs)
+
+    def cut_marks(self, fronts: list[bool], backs: list[bool]) -> tuple[Mark, ...]:
+        """The marks of the cut lines some front or back on the sheet has an edge on, as `SheetPlan.cut_marks`:
+        a partial sheet's empty rows and columns get none."""
+        held = [*(s for s, p in zip(self.slots, fronts) if p), *(s for s, p in zip(self.backs, backs) if p)]
+        return self.marks if len(held) == 2 * len(self.slots) else marks_on(self.marks, held)
 
     @property
     def trim_box(self) -> Box:

@@ -54,6 +54,17 @@ class Mark:
     over: bool = False  # drawn over the bleed (no room beside it): with a white halo
 
 
+def marks_on(marks: tuple[Mark, ...], used: list[Slot]) -> tuple[Mark, ...]:
+    """The marks of the cut lines that a slot of `used` has an edge on (a sheet's, a fold-over sheet's)."""
+    xs = [v for s in used for v in (s.x, s.x + s.w)]
+    ys = [v for s in used for v in (s.y, s.y + s.h)]
+
+    def on(v: float, cuts: list[float]) -> bool:
+        return any(abs(v - c) < 0.01 for c in cuts)
+
+    return tuple(m for m in marks if (on(m.x1, xs) if m.x1 == m.x2 else on(m.y1, ys)))
+
+
 @dataclass(frozen=True)
 class Label:
     x: float  # centre of the label's box
@@ -118,14 +129,7 @@ class SheetPlan:
         one; None, all): a partial sheet's empty rows and columns get none, as a cut there trims blank paper."""
         if present is None or (len(present) == len(self.slots) and all(present)):  # a full sheet: every mark
             return self.marks
-        used = [s for s, here in zip(self.slots, present) if here]
-        xs = [v for s in used for v in (s.x, s.x + s.w)]
-        ys = [v for s in used for v in (s.y, s.y + s.h)]
-
-        def on(v: float, cuts: list[float]) -> bool:
-            return any(abs(v - c) < 0.01 for c in cuts)
-
-        return tuple(m for m in self.marks if (on(m.x1, xs) if m.x1 == m.x2 else on(m.y1, ys)))
+        return marks_on(self.marks, [s for s, here in zip(self.slots, present) if here])
 
     def back_marks(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> tuple[Mark, ...]:
         pw, ph = self.paper_w, self.paper_h

@@ -140,7 +140,8 @@ class PdfWriter:
         for face in fronts + backs:
             if face is not None:
                 self.drawer.prepare(face)
-        opened = plan.opened([f is not None for f in fronts], [b is not None for b in backs])
+        held = [f is not None for f in fronts], [b is not None for b in backs]
+        opened = plan.opened(*held)
         for slots, faces, turned in ((opened[0], fronts, False), (opened[1], backs, plan.turned)):
             for slot, face in zip(slots, faces):
                 if face is None:
@@ -156,7 +157,7 @@ class PdfWriter:
                 c.restoreState()
         c.setStrokeColor(colour("#000000"))
         c.setLineWidth(0.25)
-        for m in plan.marks:
+        for m in plan.cut_marks(*held):  # a partial sheet's: only its faces' cut lines
             c.line(m.x1, m.y1, m.x2, m.y2)
         x0, y0, x1, y1 = plan.bleed_box
         c.saveState()
