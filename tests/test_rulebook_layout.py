@@ -345,7 +345,7 @@ NESTED = {
 }
 
 
-@pytest.mark.parametrize("marks", fast_once(["##", "#"]))
+@pytest.mark.parametrize("marks", fast_once(["##", "#", "===", "---"]))  # and underlined (setext) ones
 @pytest.mark.parametrize("where", fast_once(list(NESTED)))
 def test_a_heading_inside_a_list_or_a_call_out_is_a_bold_line(tmp_path, where, marks):
     """No section can begin inside a list item or a call-out: such a heading is printed where it stands as a
@@ -358,17 +358,20 @@ def test_a_heading_inside_a_list_or_a_call_out_is_a_bold_line(tmp_path, where, m
 
     root = tmp_path / "p"
     shutil.copytree(FIXTURES / "basic", root)
+    prefix = next(s for s in NESTED[where].splitlines() if "{h}" in s).split("{h}")[0]  # "  ", "> "...
+    heading = f"{marks} Inside" if marks.startswith("#") else f"Inside\n{prefix}{marks}"
     text = (
         "# Sample rules\n\nDeal four cards.\n\n## Setup\n\nShuffle.\n\n"
-        + NESTED[where].format(h=marks)
+        + NESTED[where].replace("{h} Inside", heading)
         + "\n## Play\n\nPlay a card.\n"
     )
     (root / "content" / "sample" / "rulebook.md").write_text(text)
     result = run_cli("build", "--out", "out", "--no-print-all", cwd=root)
     assert result.exit_code == 0, result.output
     lines = text.splitlines()
-    line = next(n for n, s in enumerate(lines, 1) if f"{marks} Inside" in s)
-    col = lines[line - 1].index(f"{marks} Inside") + 1
+    start = heading.split("\n")[0]  # where the heading begins: its '#', or an underlined one's word
+    line = next(n for n, s in enumerate(lines, 1) if s.endswith(start))
+    col = lines[line - 1].index(start) + 1
     assert (
         f"rulebook.md:{line}:{col}: warning: the heading 'Inside' is inside a list or a call-out"
         in result.output

@@ -46,7 +46,8 @@ def parse(
     display = display_path(path)
     pos = 0
     shift: int | None = None  # a chapter file that starts with `# Variants` after the title: its levels + 1
-    text_lines = text.splitlines()  # a heading's column, told where it cannot begin a section
+    # a heading's column, told where it cannot begin a section; split as the tokens count lines (not at U+2028)
+    text_lines = text.split("\n")
 
     def inline(tok, line: int) -> str:
         """A block's inline markup; what cannot be printed as written is warned about at its line."""
@@ -69,8 +70,12 @@ def parse(
                 text = inline(tokens[pos + 1], line)
                 pos += 3
                 source = text_lines[line - 1] if 0 < line <= len(text_lines) else ""
+                # where it begins: its `#`, or an underlined one's first word (`> Setup` over `> =====`)
+                first = (
+                    tok.markup if tok.markup.startswith("#") else tokens[pos - 2].content.split("\n")[0][:20]
+                )
                 diags.warning(
-                    Location(display, line, source.find("#") + 1 or 1),
+                    Location(display, line, source.find(first) + 1 if first and first in source else 1),
                     f"the heading '{text}' is inside a list or a call-out, where no section can begin: it is "
                     "printed as a bold line, not numbered nor in the contents",
                     "to make it a section, start it at the line's beginning, without '>' or an indent",
