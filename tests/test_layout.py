@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen.errors import ContentError, Diagnostics, Location
-from pnpgen.faces import Icon, Image, Rect
+from pnpgen.faces import Icon, Image, Rect, Text
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.spec import LayoutLibrary
 from pnpgen.schema.icons import BUILTIN, load_icons
@@ -412,3 +412,43 @@ def test_a_shape_the_same_on_every_card_is_drawn_once_and_its_warning_counted_pe
     monkeypatch.setattr(draw, "_fixed", lambda el: False)
     again, again_messages, _ = deck()
     assert again == faces and again_messages == messages
+
+
+@pytest.mark.parametrize(
+    "lazy",
+    [
+        "range(card.stars)",
+        "range(card.stars) | map('string')",
+        "range(9) | select('odd') | batch(1) | map('first') | reject('gt', 2 * card.stars - 1)",
+        "card.tags | map('upper')",
+        "card.tags | reverse",
+    ],
+)
+@pytest.mark.parametrize(
+    "first",
+    [
+        "  - {type: text, for_each: 'xs', x: 5, y: 5, w: 9, h: 5, size: 8, text: 'A{{ item }}'}\n",
+        "  - {type: text, x: 5, y: 5, w: 50, h: 5, size: 8, text: \"{{ xs | join('/') }}\"}\n",
+    ],
+)
+def test_a_var_made_as_it_is_read_gives_every_item_to_each_element_that_uses_it(library, lazy, first):
+    """A var whose sequence Jinja makes as it is read (`range`, a `map`, a `select`...) gives all its items to
+    every element, in every order: a second `for_each` over it drew nothing, as the first had read it out."""
+    layout = f'vars:\n  xs: "{{{{ {lazy} }}}}"\n  ys: "{{{{ xs }}}}"\nelements:\n' + first
+    for name in ("xs", "ys"):
+        layout += f"  - {{type: text, for_each: '{name}', x: 5, y: 20, w: 9, h: 5, size: 8, text: 'B{{{{ item }}}}'}}\n"
+    lib = library(v=layout)
+    f, diags = face(lib, "v", {"name": "N", "stars": 3, "tags": ["a", "b", "c"]})
+    assert not [d for d in diags.items if d.severity == "error"], diags.items
+    texts = [op.text for op in f.ops if isinstance(op, Text)]
+    assert len([t for t in texts if t.startswith("B")]) == 6, texts  # three items, twice
+
+
+def test_a_var_that_fails_as_it_is_read_is_told_at_its_line(library):
+    lib = library(
+        v='vars:\n  xs: "{{ range(card.stras) }}"\nelements:\n  - {type: rect, for_each: xs, x: 1, y: 1, w: 1, h: 1}\n'
+    )
+    f, diags = face(lib, "v", {"name": "N", "stars": 3})
+    assert f is None
+    (error,) = [d for d in diags.items if d.severity == "error"]
+    assert error.location.line == 2 and "did you mean 'stars'?" in error.message, error

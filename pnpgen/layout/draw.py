@@ -22,7 +22,7 @@ from pnpgen.faces import Face, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
-from pnpgen.templating import TemplateProblem, content, read
+from pnpgen.templating import TemplateProblem, content, made, read
 from pnpgen.templating.printable import unprintable
 
 if TYPE_CHECKING:
@@ -210,7 +210,7 @@ def draw_face(
     try:
         with time_limit(MAX_SECONDS):  # one time backstop for the whole face
             for name, value in layout.vars:
-                ctx[name] = value(ctx)
+                ctx[name] = made(value, value(ctx))  # a lazy sequence read once, for every element
             spans = []
             drawn = fc.drawn
             for el in layout.elements:

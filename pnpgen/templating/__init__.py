@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
-from pnpgen.budget import MAX_STEPS, Budget, FrozenItems, Items, TooMuchWork, budget_var, check_size, too_much
+from pnpgen.budget import (
+    MAX_ITEMS,
+    MAX_STEPS,
+    Budget,
+    FrozenItems,
+    Items,
+    TooMuchWork,
+    budget_var,
+    check_size,
+    too_much,
+)
 from pnpgen.errors import Location
 
 _SINGLE_EXPR = re.compile(r"^\s*\{\{(?P<expr>.*?)\}\}\s*$", re.S)
@@ -187,6 +198,20 @@ def read(value: Value, items: Any) -> list:
     if value.compiler is None or value.compiler.evaluate is None or isinstance(items, list | tuple | range):
         return list(items)
     return value.compiler.evaluate(value, {}, items)
+
+
+def made(value: Value, got: Any) -> Any:
+    """What `value` gave, a sequence made as it is read (`range(card.cost)`, a `map`) read once into a list, as
+    `read` reads it: a layout's var, which every element of the face gets (left lazy, the first to use it would
+    leave nothing for the next). At most MAX_ITEMS items."""
+    if not isinstance(got, Iterator):
+        return got
+    items = read(value, islice(got, MAX_ITEMS + 1))
+    if len(items) > MAX_ITEMS:
+        raise TemplateProblem(
+            value.loc, f"this template builds a text or list of more than {MAX_ITEMS:,} items"
+        )
+    return items
 
 
 class _Later:
