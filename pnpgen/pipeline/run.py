@@ -155,6 +155,7 @@ class GameRun:
             )
             self._low_painter = Painter(self.game, library, self.icons, self.reader, self.fonts, ink="low")
             self._low_painter.cores = self.cores  # a big deck's low-ink form on two cores too
+            self._low_painter.spare_later = self.painter.spare_later
         return self._low_painter
 
     # -- check --------------------------------------------------------------------------------------------
