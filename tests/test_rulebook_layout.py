@@ -392,3 +392,34 @@ def test_a_heading_inside_a_list_or_a_call_out_is_a_bold_line(tmp_path, where, m
     assert rules.index("Under the inner heading.") < rules.index("2 Play")
     assert not re.search(r"\d Inside", rules)  # not numbered
     assert "Bold" in words["Inside"]["fontname"], words["Inside"]
+
+
+@pytest.mark.parametrize(
+    "empty", fast_once(["## ", "### ", "##", "- Deal.\n\n  ## ", "> Note.\n>\n> ## "]), ids=str.strip
+)
+def test_a_heading_with_no_text_is_left_out_with_a_warning(tmp_path, empty):
+    """`## ` with nothing after it (a slip of the keyboard) began an untitled section: a number in the contents
+    with no title. It is left out, wherever it stands, with a warning at its line and column; the numbers go on."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    text = f"# Sample rules\n\nDeal four cards.\n\n## Setup\n\nShuffle.\n\n{empty}\n\nUnder it.\n\n## Play\n\nPlay.\n"
+    (root / "content" / "sample" / "rulebook.md").write_text(text)
+    result = run_cli("build", "--out", "out", "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    lines = text.split("\n")
+    line = next(n for n, s in enumerate(lines, 1) if s.rstrip().endswith("#") or s.rstrip().endswith("# "))
+    col = lines[line - 1].index("#") + 1
+    assert f"rulebook.md:{line}:{col}: warning: a heading with no text is left out" in result.output
+    doc = pypdfium2.PdfDocument(root / "out" / "sample" / "rulebook.pdf")
+    try:
+        contents = doc[1].get_textpage().get_text_range()
+        outline = [item.get_title() for item in doc.get_toc()]
+    finally:
+        doc.close()
+    assert outline == ["1  Setup", "2  Play"], outline
+    entries = [ln for ln in contents.splitlines() if ". . ." in ln]
+    assert len(entries) == 2 and entries[0].startswith("1 Setup") and entries[1].startswith("2 Play"), entries

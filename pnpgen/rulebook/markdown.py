@@ -66,7 +66,15 @@ def parse(
             if end_type and tok.type == end_type:
                 pos += 1
                 return out
-            if tok.type == "heading_open" and end_type is not None:  # in a list item or a call-out
+            if tok.type == "heading_open" and not tokens[pos + 1].content.strip():  # `##`, nothing after it
+                pos += 3
+                source = text_lines[line - 1] if 0 < line <= len(text_lines) else ""
+                diags.warning(
+                    Location(display, line, source.find(tok.markup) + 1 if tok.markup in source else 1),
+                    "a heading with no text is left out: it begins no section and takes no number",
+                    "write its title after the marks, or delete the line",
+                )
+            elif tok.type == "heading_open" and end_type is not None:  # in a list item or a call-out
                 text = inline(tokens[pos + 1], line)
                 pos += 3
                 source = text_lines[line - 1] if 0 < line <= len(text_lines) else ""
