@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-from itertools import islice
 from typing import Any
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.schema.scene import Scene, read_scene
-from pnpgen.templating import Compiler, TemplateProblem, read
+from pnpgen.templating import Compiler, TemplateProblem, made, read
 
 NEAR = 0.01  # cells: two positions closer than this are one
 MAX_CELLS = 3600  # a 60 x 60 grid
@@ -293,7 +292,7 @@ def _items(given, rule, compiler: Compiler) -> list:
     fails at `each`'s line."""
     if isinstance(given, (str, bytes, dict)) or not hasattr(given, "__iter__"):
         raise TemplateProblem(rule.loc_of("each"), f"'each' must give a list (got {type(given).__name__})")
-    items = read(compiler.expression(rule["each"], rule.loc_of("each")), islice(given, MAX_ITEMS + 1))
+    items = read(compiler.expression(rule["each"], rule.loc_of("each")), given, MAX_ITEMS)
     if len(items) > MAX_ITEMS:
         raise TemplateProblem(rule.loc_of("each"), f"'each' gives more than {MAX_ITEMS:,} items")
     return items
@@ -321,5 +320,6 @@ def _eval(compiler: Compiler, rule, key: str, names: dict):
             if key == "each" and _uses(str(expr), later | {"it"}):
                 later.add(str(name))
                 continue
-            names[str(name)] = compiler.expression(expr, rule["let"].loc_of(name))(names)
+            value = compiler.expression(expr, rule["let"].loc_of(name))
+            names[str(name)] = made(value, value(names))  # a lazy sequence read once, for every use
     return compiler.expression(rule[key], rule.loc_of(key))(names)

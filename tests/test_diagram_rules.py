@@ -454,3 +454,25 @@ def test_each_book_pictures_its_rules_on_enough_pages(tmp_path, game, least):
     assert result.exit_code == 0, result.output
     pages = shown_pages(root / "out" / game / "rulebook.pdf", captions)
     assert len(pages) >= least, sorted(pages)
+
+
+def test_a_lazy_let_is_the_same_sequence_for_every_use(tmp_path):
+    """A rule's `let` that gives a sequence made as it is read (a `map`) is read once: used twice in one `holds`,
+    the second use found it empty (one generator for both), and the rule broke where it holds."""
+    root = copy_game(tmp_path, "orbis")
+    facts = root / "content" / "orbis" / "facts.yaml"
+    text = facts.read_text(encoding="utf-8")
+    first = "    each: \"pieces('region') | rejectattr('back')\"\n    holds: >-\n"
+    assert first in text
+    twice = (
+        "    let: {colours: \"pieces('region') | map(attribute='colour')\"}\n"
+        "    each: \"pieces('region') | rejectattr('back')\"\n"
+        "    holds: >-\n      (colours | list | length) == (colours | list | length) and (\n"
+    )
+    start = text.index(first)
+    end = text.index("\n  - id:", start)
+    rule = text[start:end].replace(first, twice) + ")"
+    facts.write_text(text[:start] + rule + text[end:], encoding="utf-8")
+    result = run_cli("check", "orbis", "--content", "content", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "colour-match" not in result.output

@@ -7,7 +7,6 @@ type of element draws, and which keys it takes, is declared in its own module of
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -291,7 +290,7 @@ def _element(el: Element, ctx: dict, fc: FaceContext, ops: list, label: str, dia
                 el.for_each.loc, f"'for_each' repeats {len(items)} times; the limit is {MAX_REPEAT}"
             )
         # a lazy one (`range(n)`, a `map`) is read here, one past the limit at most; what fails is told at its line
-        items = read(el.for_each, items if sized else itertools.islice(items, MAX_REPEAT + 1))
+        items = read(el.for_each, items, MAX_REPEAT)
         if len(items) > MAX_REPEAT:
             raise DrawProblem(
                 el.for_each.loc, f"'for_each' repeats more than {MAX_REPEAT} times; the limit is {MAX_REPEAT}"

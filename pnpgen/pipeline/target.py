@@ -79,10 +79,8 @@ class Target(ABC):
             return False
         if run.strict and any(e.get("warnings") for e in entries):
             return False  # its warnings must be reported again, as errors
-        if not all(rows_ok(e) for e in entries):
-            return (
-                False  # records another shape than pnpgen writes (hand-edited): written again, with its own
-            )
+        if not all(rows_ok(e) for e in entries):  # records of another shape (hand-edited): written again
+            return False
         return all(run.entry_fresh(e) for e in entries)
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:

@@ -192,21 +192,25 @@ class Value:
         return compiler.evaluate(self, ctx)
 
 
-def read(value: Value, items: Any) -> list:
-    """All of a sequence `value` gave (a `for_each`'s): one Jinja made lazily (`range(card.cost)`, a `map`) is read
-    within the value's budget, and what fails while it is read is told at the value's line as the value's own."""
-    if value.compiler is None or value.compiler.evaluate is None or isinstance(items, list | tuple | range):
+def read(value: Value, items: Any, limit: int) -> list:
+    """The items of a sequence `value` gave, one past `limit` at most (the caller says what passing it means): one
+    Jinja makes lazily (`range(card.cost)`, a `map`) is read within the value's budget, and what fails while it is
+    read is told at the value's line as the value's own."""
+    if isinstance(items, list | tuple | range):
+        return list(items[: limit + 1])
+    items = islice(items, limit + 1)
+    if value.compiler is None or value.compiler.evaluate is None:
         return list(items)
     return value.compiler.evaluate(value, {}, items)
 
 
 def made(value: Value, got: Any) -> Any:
-    """What `value` gave, a sequence made as it is read (`range(card.cost)`, a `map`) read once into a list, as
-    `read` reads it: a layout's var, which every element of the face gets (left lazy, the first to use it would
-    leave nothing for the next). At most MAX_ITEMS items."""
+    """What `value` gave, a sequence made as it is read (`range(card.cost)`, a `map`) read once into a list: a
+    name every later expression gets (a layout's var, a rule's `let`; left lazy, the first to use it would leave
+    nothing for the next). At most MAX_ITEMS items."""
     if not isinstance(got, Iterator):
         return got
-    items = read(value, islice(got, MAX_ITEMS + 1))
+    items = read(value, got, MAX_ITEMS)
     if len(items) > MAX_ITEMS:
         raise TemplateProblem(
             value.loc, f"this template builds a text or list of more than {MAX_ITEMS:,} items"
