@@ -96,6 +96,7 @@ class Deck:
     )
     # what reading its file read (key -> digest, see pnpgen.inputs)
     inputs: Mapping[str, str] = field(default_factory=_no_inputs, compare=False, repr=False)
+    left_out: tuple[Card, ...] = ()  # its cards given `count: 0`: in its file, printed nowhere
 
     @cached_property
     def faces(self) -> int:

@@ -139,8 +139,8 @@ def test_plain_text_drops_one_bom_and_makes_every_line_ending_lf():
         (
             "content/sample/decks/heroes.yaml",
             "id: heroes\nkind: cards\nsize: poker\nfront: hero\nback: sample-back\ncards:\n"
-            "  - name: Ash Walker\n    count: 0\n",
-            "content/sample/decks/heroes.yaml:8:12: error: 'count' must be from 1 to 10,000 (got 0)",
+            "  - name: Ash Walker\n    count: -1\n",
+            "content/sample/decks/heroes.yaml:8:12: error: 'count' must be from 0 to 10,000 (got -1)",
         ),
         (
             "content/sample/layouts/hero.yaml",

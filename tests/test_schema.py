@@ -54,9 +54,9 @@ def test_values_are_converted_and_absent_keys_take_their_default():
 
 
 def test_each_problem_is_at_its_value_in_the_words_of_the_converter():
-    _, problems = read("id: a\ncount: 0\nlabel: [x]\n")
+    _, problems = read("id: a\ncount: -1\nlabel: [x]\n")
     assert problems == [
-        "t.yaml:2:8: 'count' must be from 1 to 10,000 (got 0)",
+        "t.yaml:2:8: 'count' must be from 0 to 10,000 (got -1)",
         "t.yaml:3:8: 'label' must be text (got a list)",
     ]
 
@@ -149,8 +149,8 @@ def test_count_in_defaults_is_every_cards_count_unless_it_sets_its_own(project):
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("  count: 0", f"{HEROES}:8:10: 'count' must be from 1 to 10,000 (got 0)"),
-        ("  count: many", f"{HEROES}:8:10: 'count' must be a whole number from 1 to 10,000 (got str 'many')"),
+        ("  count: -1", f"{HEROES}:8:10: 'count' must be from 0 to 10,000 (got -1)"),
+        ("  count: many", f"{HEROES}:8:10: 'count' must be a whole number from 0 to 10,000 (got str 'many')"),
         ("  designed: yes please", f"{HEROES}:8:13: 'designed' must be true or false (got str 'yes please')"),
         ("  designed: 1", f"{HEROES}:8:13: 'designed' must be true or false (got int 1)"),
     ],

@@ -106,12 +106,13 @@ def load_rulebook(run, diags: Diagnostics):
         parse(render_source(src, game, reader), src, diags, book, kept)
     if not book.title and len(diags.errors) == errors:  # a source refused unread has not lost its title
         diags.error(Location(display_path(sources[0]), 1, 1), "a rulebook needs a '# Title' heading")
-    pictures = {}
+    pictures, refused = {}, set()
     for deck in game.components:
         if isinstance(deck, Board):
             continue
         if deck.picture is not None and picture_index(deck, diags) is None:
-            continue  # its `picture` names no card: reported at the key
+            refused.add(deck.id)  # its `picture` names no card: reported at the key
+            continue
         faces = run.first_faces(deck)
         if faces is not None:
             pictures[deck.id] = faces
@@ -129,7 +130,7 @@ def load_rulebook(run, diags: Diagnostics):
     for block in _walk(book.blocks):
         if getattr(block, "card", None) is not None:
             continue  # a named card: drawn, or reported, by _named_pictures
-        if getattr(block, "component", None) and block.component not in pictures:
+        if getattr(block, "component", None) and block.component not in pictures.keys() | refused:
             diags.error(
                 Location(block.path or display_path(book.path), block.line, 1),
                 f"picture(): component '{block.component}' has no card to draw",

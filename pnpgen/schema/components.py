@@ -102,7 +102,7 @@ def as_piece_size(value, shape: str | None) -> tuple[float, float]:
 CARD_KEYS = (
     Key("name", as_str, "the card's name; default 'card N'"),
     Key("id", as_id, "a stable name for diagrams where names repeat; unique in its component"),
-    Key("count", as_count, "copies to print, 1 to 10,000", default=1),
+    Key("count", as_count, "copies to print, 0 to 10,000 (0: left out)", default=1),
     Key("designed", as_bool, "true: our own design, not listed by the source document", default=False),
     Key("back", as_face, "this card's own back: a layout name or {layout: name, ...}", takes=("loc",)),
     Key("front", as_face, "this card's own front: a layout name or {layout: name, ...}", takes=("loc",)),
@@ -274,6 +274,12 @@ def load_deck(
     if refs[1:] and UNREAD not in names:  # several sheets, all read: a declared column is in one of them
         check_columns(v["columns"] or {}, names, data.loc_of("columns"), diags, several=True)
     _unique_ids(cards, diags)
+    left_out = tuple(c for c in cards if not c.count)  # `count: 0`: kept in the file for a later print
+    cards = [c for c in cards if c.count]
+    if left_out and not cards:
+        diags.error(
+            data.loc_of(kind), f"every item of the {table.what} has count 0: nothing would be printed"
+        )
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
         diags.error(data.loc_of(kind), f"the {table.what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
@@ -293,6 +299,7 @@ def load_deck(
         front=v["front"],
         back=v["back"],
         cards=tuple(cards),
+        left_out=left_out,
         path=path,
         loc=data.loc,
         inputs=MappingProxyType(dict(inputs)),

@@ -193,10 +193,11 @@ def as_id(value) -> str:
 
 
 def as_count(value) -> int:
+    """A card's copies: 0 leaves it out of the build (its row or item stays, for a later print)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid(f"must be a whole number from 1 to {MAX_COUNT:,} (got {describe(value)})")
-    if not 1 <= value <= MAX_COUNT:
-        raise Invalid(f"must be from 1 to {MAX_COUNT:,} (got {value})")
+        raise Invalid(f"must be a whole number from 0 to {MAX_COUNT:,} (got {describe(value)})")
+    if not 0 <= value <= MAX_COUNT:
+        raise Invalid(f"must be from 0 to {MAX_COUNT:,} (got {value})")
     return value
 
 

@@ -34,6 +34,14 @@ def card_index(deck, ref, back: bool, loc: Location, diags: Diagnostics) -> int 
             "give them ids and name one by its id",
         )
         return None
+    out = [c for c in getattr(deck, "left_out", ()) if ref in (c.id, c.name)]
+    if out:
+        diags.error(
+            loc,
+            f"card {ref!r} of '{deck.id}' has count 0 ({out[0].loc}): it is left out of the build",
+            "give it a count of 1 or more, or name another card",
+        )
+        return None
     names = [c.id for c in cards if c.id] + [c.name for c in cards]
     diags.error(loc, f"component '{deck.id}' has no card {ref!r}", did_you_mean(str(ref), names))
     return None

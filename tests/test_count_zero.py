@@ -1,0 +1,99 @@
+"""`count: 0` leaves a card out of the build while it stays in its file: a YAML item, a data sheet's row, or
+every card through `defaults`; printed nowhere, counted by no check, and refused by name where it is pictured."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import run_cli
+
+HEROES = "content/sample/decks/heroes.yaml"
+
+SHEET_DECK = """id: heroes
+kind: cards
+name: Hero cards
+size: poker
+front: hero
+back: sample-back
+cards_from: decks/heroes.csv
+"""
+
+
+def _yaml_item(root):
+    p = root / HEROES
+    p.write_text(p.read_text().replace("count: 5", "count: 0"))
+
+
+def _defaults(root):  # every card left out unless it gives its own count
+    p = root / HEROES
+    text = p.read_text().replace("defaults:\n", "defaults:\n  count: 0\n").replace("    count: 5\n", "")
+    p.write_text(text)
+
+
+def _sheet_row(root):
+    (root / HEROES).write_text(SHEET_DECK)
+    (root / "content/sample/decks/heroes.csv").write_text(
+        "name,count,colour,text\nAsh Walker,0,ember,Spend two.\nTide Caller,6,sea,Gain one.\n"
+    )
+
+
+def _text(pdf) -> str:
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in doc)
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("leave_out", [_yaml_item, _defaults, _sheet_row], ids=["item", "defaults", "sheet"])
+def test_a_card_with_count_0_is_printed_nowhere_and_counted_by_no_check(project, tmp_path, leave_out):
+    root = project("basic")
+    leave_out(root)
+    result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    deck, every = _text(tmp_path / "sample" / "heroes.pdf"), _text(tmp_path / "sample" / "print-all.pdf")
+    assert "Tide Caller" in deck and "Tide Caller" in every
+    assert "Ash Walker" not in deck and "Ash Walker" not in every
+    assert "26 faces" in result.output  # 6 heroes and 20 minis: the five Ash Walkers are not drawn
+    # the rules check counts what is printed: the facts' 11 heroes (5 ember) are now 6
+    check = run_cli("check", cwd=root)
+    assert check.exit_code == 1
+    assert "total pieces (expected 11, found 6)" in check.output
+    assert "pieces with colour ember (expected 5, found 0)" in check.output
+
+
+@pytest.mark.parametrize(
+    "name, expect",
+    [
+        (
+            "Ash Walker",
+            f"card 'Ash Walker' of 'heroes' has count 0 ({HEROES}:11:5): it is left out of the build",
+        ),
+        (
+            "Ash Walkr",
+            "component 'heroes' has no card 'Ash Walkr'",
+        ),  # the same class: a name that is not there
+    ],
+)
+def test_a_pictured_card_that_is_not_printed_is_told_once_at_the_key(project, tmp_path, name, expect):
+    root = project("basic")
+    _yaml_item(root)
+    deck = root / HEROES
+    deck.write_text(deck.read_text().replace("back: sample-back\n", f"back: sample-back\npicture: {name}\n"))
+    (root / "content/sample/rulebook.md").write_text("# Rules\n\n{{ picture('heroes') }}\n")
+    result = run_cli("build", "--out", tmp_path, cwd=root)
+    assert result.exit_code == 1
+    assert f"{HEROES}:7:10: error: {expect}" in result.output
+    assert "no card to draw" not in result.output  # not told again where the rulebook pictures the deck
+
+
+def test_a_deck_whose_every_card_has_count_0_is_refused_at_its_first(project, tmp_path):
+    root = project("basic")
+    deck = root / HEROES
+    deck.write_text(deck.read_text().replace("count: 5", "count: 0").replace("count: 6", "count: 0"))
+    result = run_cli("build", "--out", tmp_path, cwd=root)
+    assert result.exit_code == 1
+    assert (
+        f"{HEROES}:10:3: error: every item of the deck has count 0: nothing would be printed" in result.output
+    )
+    assert not (tmp_path / "sample").exists()
