@@ -243,11 +243,22 @@ def problems(path: Path) -> list[str]:
         if pdf.pdf_version > "1.4":
             found.append(f"PDF version {pdf.pdf_version}, over the 1.4 PDF/X-1a:2003 allows")
         intents: pikepdf.Object | list[pikepdf.Object] = pdf.Root.get("/OutputIntents", [])
-        if not any(
-            i.get("/S") == "/GTS_PDFX" and str(i.get("/OutputConditionIdentifier", "")) for i in intents
-        ):
+        pdfx_intents = [i for i in intents if i.get("/S") == "/GTS_PDFX"]
+        if not any(str(i.get("/OutputConditionIdentifier", "")) for i in pdfx_intents):
             found.append("no PDF/X output intent")
+        elif len(pdfx_intents) > 1:
+            found.append(f"{len(pdfx_intents)} PDF/X output intents, where PDF/X allows one")
+        for intent in pdfx_intents:
+            if "/Info" not in intent:
+                found.append("the PDF/X output intent has no Info")
+            if "/DestOutputProfile" not in intent and not str(intent.get("/RegistryName", "")):
+                found.append(
+                    "the PDF/X output intent neither embeds a profile nor names its condition's registry"
+                )
         info: pikepdf.Object | dict[str, pikepdf.Object] = pdf.trailer.get("/Info", {})
+        for key in ("/Title", "/CreationDate", "/ModDate"):
+            if not str(info.get(key, "")):
+                found.append(f"no {key[1:]} in the document information")
         if str(info.get("/GTS_PDFXVersion", "")) != VERSION:
             found.append(f"GTS_PDFXVersion is not {VERSION}")
         if info.get("/Trapped") not in ("/True", "/False"):

@@ -1,6 +1,7 @@
-"""Every PDF a shop target writes names each embedded font subset once: two different subsets under one name
-(`AAAAAA+NotoSans-Regular` from the rulebook and again from the back cover, both ReportLab's first tag) let a
-RIP that caches fonts by name set one page's text with the other page's glyphs. Read from the written files."""
+"""What a shop's PDF/X-1a preflight reads, in every PDF a shop target writes: each embedded font subset named
+once (two different subsets under one name, `AAAAAA+NotoSans-Regular` from the rulebook and again from its back
+cover, both ReportLab's first tag, let a RIP that caches fonts by name set one page with the other's glyphs);
+and `pdfx.problems`, run on every file before it is kept, saying what breaks the rules. Read from written files."""
 
 from __future__ import annotations
 
@@ -86,3 +87,48 @@ def test_the_check_finds_two_subsets_under_one_name(exported, tmp_path):
             font.FontDescriptor.FontName = pikepdf.Name("/AAAAAA+Same")
         pdf.save(broken)
     assert any("AAAAAA+Same" in p and "subset" in p for p in pdfx.problems(broken)), pdfx.problems(broken)
+
+
+def _drop_intent_info(pdf):
+    del pdf.Root.OutputIntents[0].Info
+
+
+def _drop_registry(pdf):
+    del pdf.Root.OutputIntents[0].RegistryName
+
+
+def _two_intents(pdf):
+    pdf.Root.OutputIntents.append(pdf.Root.OutputIntents[0])
+
+
+def _drop(key: str):
+    def drop(pdf):
+        del pdf.trailer.Info[key]
+
+    return drop
+
+
+BREAKS = {
+    "the intent's Info": (_drop_intent_info, "Info"),
+    "the registry of a condition with no profile": (_drop_registry, "registry"),
+    "two PDF/X intents": (_two_intents, "2 PDF/X output intents"),
+    "the Title": (_drop("/Title"), "Title"),
+    "the CreationDate": (_drop("/CreationDate"), "CreationDate"),
+    "the ModDate": (_drop("/ModDate"), "ModDate"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(BREAKS))
+def test_the_check_finds_what_pdf_x_1a_asks_of_its_intent_and_information(exported, tmp_path, what):
+    """The PDF/X-1a keys a shop's preflight reads (ISO 15930-4 as preflight tools list them): one GTS_PDFX intent
+    with Info, naming its registry when it embeds no profile; Title, CreationDate and ModDate. Each removed from
+    a written file is said."""
+    folder = exported("dtc")
+    source = sorted(folder.glob("*-fronts.pdf"))[0]
+    assert not pdfx.problems(source)
+    broken = tmp_path / "broken.pdf"
+    damage, said = BREAKS[what]
+    with pikepdf.open(source) as pdf:
+        damage(pdf)
+        pdf.save(broken)
+    assert any(said in p for p in pdfx.problems(broken)), pdfx.problems(broken)
