@@ -6,7 +6,9 @@ side left empty is an error for the shop targets (`preflight`), and each written
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+from pnpgen.colours import rgb_of
 from pnpgen.faces import Ellipse, Image, Polygon, Rect, Vector
 from pnpgen.shapes import grow, outline
 
@@ -55,6 +57,18 @@ def missing_bleed(face) -> list[str]:
         ):
             missing.append(corner)
     return missing
+
+
+def reaching_trim(face) -> list[str]:
+    """The sides (left, top, right, bottom) that something opaque and not white fills up to the trim: art a cut
+    off by a little would show paper beside, unless the face's bleed carries it on (a white sheet reaches none)."""
+    inked = tuple(op for op in face.ops if not (isinstance(op, Rect) and _white(op.fill)))
+    missing = missing_bleed(replace(face, bleed_pt=0.01, ops=inked))
+    return [side for side in ("left", "top", "right", "bottom") if side not in missing]
+
+
+def _white(fill) -> bool:
+    return isinstance(fill, str) and fill.startswith(("#", "cmyk(")) and min(rgb_of(fill)) >= 0.999
 
 
 def _spans_cover(spans: list[tuple[float, float]], start: float, end: float) -> bool:

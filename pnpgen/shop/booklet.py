@@ -15,6 +15,7 @@ then goes through the PDF/X-1a making and check like every shop file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 
@@ -83,3 +84,44 @@ def impose(
         out.docinfo.Title = src.docinfo.get("/Title", "Rules")
         out.save(target, deterministic_id=True)
         return len(sides) * 2
+
+
+def _times(m: tuple, n: tuple) -> tuple:
+    """The transformation `m` then `n` (PDF's row-vector matrices, as `cm` concatenates them)."""
+    a, b, c, d, e, f = m
+    p, q, r, s, t, u = n
+    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
+
+
+def image_resolutions(path: Path) -> list[tuple[int, float, tuple[int, int], tuple[int, int]]]:
+    """Every image drawn in the PDF at `path`, as (page, effective dpi, pixels, the image's object id): its pixels
+    over the inches the page's transformation prints them at, the lower of its two directions."""
+    found: list[tuple[int, float, tuple[int, int], tuple[int, int]]] = []
+    with pikepdf.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            todo: list[tuple[Any, tuple, int]] = [(page.obj, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 0)]
+            while todo:
+                holder, start, depth = todo.pop()
+                resources = holder.get("/Resources")
+                xobjects: Any = resources.get("/XObject", {}) if resources is not None else {}
+                ctm, stack = start, []
+                for ins in pikepdf.parse_content_stream(holder, "q Q cm Do"):
+                    operands, name = ins.operands, str(ins.operator)
+                    if name == "q":
+                        stack.append(ctm)
+                    elif name == "Q":
+                        ctm = stack.pop() if stack else start
+                    elif name == "cm":
+                        ctm = _times(tuple(float(v) for v in operands), ctm)
+                    elif str(operands[0]) in xobjects:
+                        x = xobjects[str(operands[0])]
+                        if x.get("/Subtype") == "/Form" and depth < 20:
+                            matrix = tuple(float(v) for v in x.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+                            todo.append((x, _times(matrix, ctm), depth + 1))
+                        elif x.get("/Subtype") == "/Image":
+                            a, b, c, d = ctm[:4]
+                            px = (int(x.Width), int(x.Height))
+                            wide, high = (a * a + b * b) ** 0.5 / 72, (c * c + d * d) ** 0.5 / 72
+                            dpi = min(px[0] / wide if wide else 1e9, px[1] / high if high else 1e9)
+                            found.append((number, dpi, px, x.objgen))
+    return found

@@ -273,6 +273,28 @@ class BookletExport(Export):
         return [_write(folder, name, [], target.bleed_pt, w, target, title, w.game.loc, draw)]
 
 
+def _booklet_resolution(
+    run, booklet: BookletExport, path: Path, target: ShopTarget, diags: Diagnostics
+) -> None:
+    """Art the booklet prints under the target's dpi (a pictured card's, a diagram's board zoomed in), read from
+    the written file: preflight sees the components' art at their own size, not as the rules picture it."""
+    from pnpgen.errors import Location, display_path
+    from pnpgen.shop.booklet import image_resolutions
+
+    worst: dict = {}
+    for side, dpi, px, key in image_resolutions(path):
+        if dpi < target.min_dpi - 0.5 and (key not in worst or dpi < worst[key][1]):
+            worst[key] = (side, dpi, px)
+    book = booklet.book
+    loc = Location(display_path(book.path)) if book is not None else run.game.loc
+    for side, dpi, px in sorted(worst.values()):
+        diags.warning(
+            loc,
+            f"[{target.name}] {path.name}: art of {px[0]} x {px[1]} px prints at {dpi:.0f} effective dpi on "
+            f"sheet side {side}, under the {target.min_dpi:.0f} dpi a shop asks",
+        )
+
+
 def _spec(run, target: ShopTarget, wanted: list, results: list, folder: Path) -> list[str]:
     from pnpgen.shop.pdfx import page_count
     from pnpgen.shop.spec import write_spec
@@ -304,10 +326,12 @@ def export_pdf(run, project, target: ShopTarget, wanted: list, diags: Diagnostic
             names += files
             results.append(Exported(comp.id, files))
         if rulebook and target.name in ("pdfx", "factory"):
-            files = exported(run, BookletExport(run, target), stage.dir, diags)
+            booklet = BookletExport(run, target)
+            files = exported(run, booklet, stage.dir, diags)
             if files:
                 names += files
                 results.append(Exported("rulebook", files))
+                _booklet_resolution(run, booklet, stage.dir / files[0], target, diags)
         if not names:
             diags.warning(run.game.loc, f"nothing to export for {target.name}")
             return results, skipped

@@ -8,7 +8,10 @@ What is written (ISO 15930-4 as summarised in the PDF Reference, "PDF/X output i
 - Info: `GTS_PDFXVersion (PDF/X-1a:2003)`, `Trapped /False`, Title, CreationDate and ModDate;
 - TrimBox and BleedBox on every page (MediaBox = BleedBox = trim + bleed);
 - a document ID (derived from the content, so the same build gives the same bytes);
-- PDF 1.4 header, no annotations, no transparency, every font embedded, nothing in RGB.
+- PDF 1.4 header, no annotations, no transparency, every font embedded, nothing in RGB;
+- each font subset named for its own program (`_subsets_retagged`): ReportLab tags every document's first subset
+  `AAAAAA+`, so a file joining two documents (the booklet: its pages and its back cover) had two different
+  subsets under one name, which a RIP caching fonts by name may set with the wrong glyphs.
 
 `problems(pdf)` lists what in a PDF breaks these rules. The export calls it on every file it wrote and refuses
 to move any into place while one has a problem, so no file a shop would reject is left in the output folder.
@@ -16,7 +19,9 @@ to move any into place while one has a problem, so no file a shop would reject i
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -59,6 +64,7 @@ def make_pdfx(source: Path, target_path: Path, target: ShopTarget, title: str, b
                 if key in page.obj:
                     del page.obj[key]
         _unused_fonts_removed(pdf)
+        _subsets_retagged(pdf)
         intent = pikepdf.Dictionary(
             Type=pikepdf.Name.OutputIntent,
             S=pikepdf.Name.GTS_PDFX,
@@ -113,6 +119,64 @@ def _unused_fonts_removed(pdf: pikepdf.Pdf) -> None:
         for name, font in fonts.items():
             if name not in used and not _embedded(font):
                 del resources.Font[name]
+
+
+SUBSET_TAG = re.compile(r"^/[A-Z]{6}\+")
+
+
+def _font_program(font) -> pikepdf.Object | None:
+    descriptor = font.get("/FontDescriptor")
+    if descriptor is None:
+        return None
+    return next((descriptor[k] for k in ("/FontFile", "/FontFile2", "/FontFile3") if k in descriptor), None)
+
+
+def _subset_fonts(pdf: pikepdf.Pdf) -> list:
+    """Every font with its own program (a Type0 font's descendants) that its pages and forms use, each once."""
+    found, seen = [], set()
+    for holder in _holders(pdf):
+        for _, font in _fonts_in(holder.get("/Resources")).items():
+            for f in [font, *font.get("/DescendantFonts", [])]:
+                if f.objgen not in seen and _font_program(f) is not None:
+                    seen.add(f.objgen)
+                    found.append(f)
+    return found
+
+
+def _subsets_retagged(pdf: pikepdf.Pdf) -> None:
+    """Each subset's tag (`ABCDEF+`) made from its own program: one subset, one name; two, two names."""
+    for font in _subset_fonts(pdf):
+        name = str(font.BaseFont)
+        if not SUBSET_TAG.match(name):
+            continue
+        program = _font_program(font)
+        assert program is not None  # `_subset_fonts` keeps only fonts with a program
+        digest = hashlib.sha256(name[8:].encode() + program.read_bytes()).digest()
+        tag = "".join(chr(65 + b % 26) for b in digest[:6])
+        renamed = pikepdf.Name(f"/{tag}+{name[8:]}")
+        font.BaseFont = renamed
+        font.FontDescriptor.FontName = renamed
+    for holder in _holders(pdf):  # a Type0 font is named for its descendant
+        for _, font in _fonts_in(holder.get("/Resources")).items():
+            kids = font.get("/DescendantFonts", [])
+            if len(kids) == 1 and SUBSET_TAG.match(str(font.BaseFont)):
+                font.BaseFont = pikepdf.Name(
+                    str(font.BaseFont)[:1] + str(kids[0].BaseFont)[1:8] + str(font.BaseFont)[8:]
+                )
+
+
+def _shared_subset_names(pdf: pikepdf.Pdf) -> list[str]:
+    programs: dict[str, set[bytes]] = {}
+    for font in _subset_fonts(pdf):
+        name = str(font.BaseFont)
+        program = _font_program(font)
+        if SUBSET_TAG.match(name) and program is not None:
+            programs.setdefault(name, set()).add(hashlib.sha256(program.read_bytes()).digest())
+    return [
+        f"{len(found)} different font subsets share the name {name[1:]}"
+        for name, found in programs.items()
+        if len(found) > 1
+    ]
 
 
 SHOW = {"Tj", "TJ", "'", '"'}
@@ -179,11 +243,22 @@ def problems(path: Path) -> list[str]:
         if pdf.pdf_version > "1.4":
             found.append(f"PDF version {pdf.pdf_version}, over the 1.4 PDF/X-1a:2003 allows")
         intents: pikepdf.Object | list[pikepdf.Object] = pdf.Root.get("/OutputIntents", [])
-        if not any(
-            i.get("/S") == "/GTS_PDFX" and str(i.get("/OutputConditionIdentifier", "")) for i in intents
-        ):
+        pdfx_intents = [i for i in intents if i.get("/S") == "/GTS_PDFX"]
+        if not any(str(i.get("/OutputConditionIdentifier", "")) for i in pdfx_intents):
             found.append("no PDF/X output intent")
+        elif len(pdfx_intents) > 1:
+            found.append(f"{len(pdfx_intents)} PDF/X output intents, where PDF/X allows one")
+        for intent in pdfx_intents:
+            if "/Info" not in intent:
+                found.append("the PDF/X output intent has no Info")
+            if "/DestOutputProfile" not in intent and not str(intent.get("/RegistryName", "")):
+                found.append(
+                    "the PDF/X output intent neither embeds a profile nor names its condition's registry"
+                )
         info: pikepdf.Object | dict[str, pikepdf.Object] = pdf.trailer.get("/Info", {})
+        for key in ("/Title", "/CreationDate", "/ModDate"):
+            if not str(info.get(key, "")):
+                found.append(f"no {key[1:]} in the document information")
         if str(info.get("/GTS_PDFXVersion", "")) != VERSION:
             found.append(f"GTS_PDFXVersion is not {VERSION}")
         if info.get("/Trapped") not in ("/True", "/False"):
@@ -199,6 +274,7 @@ def problems(path: Path) -> list[str]:
                 found.append(f"page {n} has annotations")
         for holder in _holders(pdf):
             found += _holder_problems(holder)
+        found += _shared_subset_names(pdf)
     return sorted(set(found))
 
 

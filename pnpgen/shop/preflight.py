@@ -19,7 +19,7 @@ from pnpgen.errors import Diagnostics, Location, display_path
 from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
 from pnpgen.model import Board, Deck
 from pnpgen.shop import sizes
-from pnpgen.shop.bleed import missing_bleed
+from pnpgen.shop.bleed import missing_bleed, reaching_trim
 from pnpgen.shop.targets import ShopTarget
 from pnpgen.units import MM
 
@@ -164,6 +164,16 @@ def _board(run, target: ShopTarget, board: Board, found: Findings) -> None:
         spans, _label, layout_loc = origins.get(face, ((), "", board.loc))
         label = f"side '{side.id}' of board '{board.id}'"
         _face(run, target, face, spans, label, layout_loc, found)
+        if board.bleed_pt < target.bleed_pt - 0.01 and (reaching := reaching_trim(face)):
+            found.add(  # its page keeps the board's own bleed: a cut off by a little shows white
+                "warning",
+                "bleed",
+                board.loc,
+                f"board '{board.id}' has {board.bleed_pt / MM:.1f} mm of bleed, under the {target.bleed_pt / MM:.1f}"
+                f" mm {target.title} asks, and its art reaches the trim at the {', '.join(reaching)}: give it "
+                f"`bleed: {target.bleed_pt / MM:g}mm` and the art over it",
+                label,
+            )
 
 
 def _face(run, target: ShopTarget, face, spans, label: str, layout_loc: Location, found: Findings) -> None:
