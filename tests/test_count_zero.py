@@ -3,6 +3,8 @@ every card through `defaults`; printed nowhere, counted by no check, and refused
 
 from __future__ import annotations
 
+import json
+
 import pypdfium2 as pdfium
 import pytest
 from conftest import run_cli
@@ -97,3 +99,14 @@ def test_a_deck_whose_every_card_has_count_0_is_refused_at_its_first(project, tm
         f"{HEROES}:10:3: error: every item of the deck has count 0: nothing would be printed" in result.output
     )
     assert not (tmp_path / "sample").exists()
+
+
+def test_list_tells_the_cards_left_out(project):
+    root = project("basic")
+    _yaml_item(root)
+    text = run_cli("list", cwd=root).output
+    assert "heroes                   cards        6 faces (1 different, 1 left out with count 0)" in text
+    assert "minis                    cards       20 faces (1 different)\n" in text
+    listed = json.loads(run_cli("list", "--format", "json", cwd=root).output)
+    heroes, minis = listed["games"][0]["components"]
+    assert (heroes["faces"], heroes["cards"], heroes["left_out"]) == (6, 1, 1) and minis["left_out"] == 0

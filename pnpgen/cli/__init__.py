@@ -292,6 +292,7 @@ def list_(games, content, fmt, debug):
             click.echo(printable(f"{g['game']}  {g['title']}  ({g['players']} players)"))
             for c in g["components"]:
                 designed = f", {c['designed']} designed" if c["designed"] else ""
+                designed += f", {c['left_out']} left out with count 0" if c["left_out"] else ""
                 click.echo(
                     f"  {c['id']:<24} {c['kind']:<8} {c['faces']:>5} faces ({c['cards']} different{designed})"
                 )

@@ -30,6 +30,7 @@ def list_games(project, names: list[str] | None) -> tuple[list[dict], Diagnostic
                     "cards": count,
                     "faces": c.faces,
                     "designed": designed,
+                    "left_out": len(c.left_out) if isinstance(c, Deck) else 0,  # given count 0
                 }
             )
         out.append({"game": game.id, "title": game.title, "players": game.players, "components": components})
