@@ -81,6 +81,25 @@ def bounded_join(parts: Any) -> str:
     return "".join(out)
 
 
+def bounded_sum(iterable: Any, start: Any = 0) -> Any:
+    """A template's `sum`, bounded: a list or tuple `start` (`| sum(start=[])`, to join lists) is built once, in
+    place, each part sized before it is added (Python's `sum` copies the growing list at every step: a thousand
+    long lists took seconds before the result could be refused); numbers are summed as Python sums them."""
+    if not isinstance(start, (list, tuple)):
+        return sum(iterable, start)  # numbers (a text `start` is refused by `sum` itself)
+    out = list(start)
+    for item in iterable:
+        charge()
+        if not isinstance(item, type(start)):
+            raise TypeError(
+                f"can only add a {type(start).__name__} to a {type(start).__name__} (got {item!r:.40})"
+            )
+        if len(out) + len(item) > MAX_ITEMS:
+            raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
+        out.extend(item)
+    return out if isinstance(start, list) else tuple(out)
+
+
 def check_binop(operator: str, left: Any, right: Any) -> None:
     """Refuse an operation before it builds something huge."""
     ints = isinstance(left, int) and isinstance(right, int) and not isinstance(left, bool)

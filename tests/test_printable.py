@@ -140,3 +140,53 @@ def test_two_processes_say_and_write_the_same(tmp_path):
         )
         said.append((done.returncode, done.stdout, done.stderr))
     assert said[0] == said[1] and said[0][0] == 1, said
+
+
+def test_a_list_held_many_times_is_looked_into_once(monkeypatch):
+    """`[[[0] * 1000] * 1000] * 1000]` is three lists, not a billion values: each is walked once."""
+    from pnpgen.templating import printable
+
+    walked = []
+    real = printable.unprintable
+
+    def counting(value, *args, **kwargs):
+        walked.append(1)
+        assert len(walked) < 4_000, "a list held many times was looked into each time"
+        return real(value, *args, **kwargs)
+
+    monkeypatch.setattr(printable, "unprintable", counting)
+    shared = [[[0] * 1000] * 1000] * 1000
+    assert printable.printed(shared) is shared
+    # what is found is still found wherever it stands, after a part already found printable
+    assert "function" in printable.unprintable([[[0] * 3] * 3, [[0] * 3, [floor_of := round]]])
+    assert floor_of is round
+
+
+@pytest.mark.parametrize(
+    "template, expect",
+    [
+        ("{{ [[1, 2], [3]] | sum(start=[]) }}", "[1, 2, 3]"),
+        ("{{ [(1,), (2, 3)] | sum(start=()) | list }}", "[1, 2, 3]"),
+        ("{{ [{'n': 2}, {'n': 5}] | sum(attribute='n') }}", "7"),
+        ("{{ [1.5, 2] | sum }}", "3.5"),
+        ("{{ [[1]] | sum(start=[0]) }}", "[0, 1]"),
+    ],
+)
+def test_sum_adds_numbers_and_joins_lists_as_jinja_does(template, expect):
+    from pnpgen.templating.jinja import make_environment
+
+    assert make_environment().from_string(template).render() == expect
+
+
+def test_sum_refuses_a_list_too_long_before_it_is_built():
+    """The part that would pass the limit is refused before it is added, never the parts after it looked at."""
+    from pnpgen.budget import MAX_ITEMS, TooMuchWork
+    from pnpgen.templating.jinja import make_environment
+
+    def parts():
+        yield [0] * MAX_ITEMS
+        yield [0]
+        raise AssertionError("read past the part that passes the limit")
+
+    with pytest.raises(TooMuchWork, match="more than 1,000,000 items"):
+        make_environment().from_string("{{ parts | sum(start=[]) | length }}").render(parts=parts())

@@ -26,6 +26,7 @@ from pnpgen.budget import (
     Budget,
     TooMuchWork,
     bounded_join,
+    bounded_sum,
     budget_var,
     charge,
     check_binop,
@@ -178,10 +179,9 @@ def make_environment() -> ImmutableSandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.globals.pop("lipsum", None)
-    # it draws from the process's random state: the same content would print other bytes each build
-    env.filters.pop("random", None)
+    env.filters.pop("random", None)  # it draws from the process's random state: other bytes each build
     env.globals["range"] = counted_range
-    env.filters["pad"] = _pad
+    env.filters.update(pad=_pad, sum=_sum)
     env.globals.update(MATH)
     for name, fn in list(env.filters.items()):  # a filter's result may not be huge either
         env.filters[name] = printable.sized(fn, name, _UNDEFINED)
@@ -214,19 +214,7 @@ MATH: dict[str, Any] = {
     "pi": math.pi,
     **{
         name: _finite(name, getattr(math, name))
-        for name in (
-            "sin",
-            "cos",
-            "tan",
-            "asin",
-            "acos",
-            "atan",
-            "atan2",
-            "sqrt",
-            "hypot",
-            "radians",
-            "degrees",
-        )
+        for name in "sin cos tan asin acos atan atan2 sqrt hypot radians degrees".split()
     },
     "floor": _finite("floor", math.floor),
     "ceil": _finite("ceil", math.ceil),
@@ -241,6 +229,14 @@ def _pad(value: Any, width: Any, char: str = "0") -> str:
     if int(width) > MAX_ITEMS:
         raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
     return str(value).rjust(int(width), str(char))
+
+
+@jinja2.pass_environment
+def _sum(env: Any, items: Any, attribute: Any = None, start: Any = 0) -> Any:
+    """Jinja's `sum` (its `attribute` and `start`), bounded as `budget.bounded_sum` is."""
+    if attribute is not None:
+        items = map(jinja2.filters.make_attrgetter(env, attribute), items)
+    return bounded_sum(items, start)
 
 
 def _explain(exc: Exception) -> str:

@@ -29,33 +29,31 @@ class Unprintable(ValueError):
     """A value a template may not print: the message says what it is and what to write instead."""
 
 
-def unprintable(value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False) -> str:
+def unprintable(
+    value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False, seen: set | None = None
+) -> str:
     """What `value` is, when its text would differ from one process to the next; '' when it prints the same.
     `passed`: types let through (the template engine's undefined value, which says so itself when printed);
-    `lazy`: a sequence not yet made is let through too (not inside another value): it is read, never printed."""
+    `lazy`: a sequence not yet made is let through too (not inside another value): it is read, never printed.
+    A list or mapping found printable is looked into once (`seen`, by identity: the walk holds every part alive):
+    `[[0] * 2000] * 2000` is one list of 2,000 held 2,000 times, not four million values."""
     kind = type(value)
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return ""
+    if kind is list or kind is tuple or kind is dict:  # the common containers, before the slower checks
+        return _parts(value, passed, depth, seen)
     if isinstance(value, passed):
         if depth:  # given to a filter or a method, or in a list: a strict one says which name it lacks
             str(value)
         return "" if depth == 0 else "a value that is not defined (inside a list or a mapping)"
     if isinstance(value, (str, int, float, View, ListView)) or depth > DEPTH:
         return ""  # Markup, content as pnpgen reads it (its own values: data)
-    if isinstance(value, (list, tuple, KeysView, ValuesView)):  # a mapping's keys and values: in its order
-        for item in value:
-            found = unprintable(item, passed, depth + 1)
-            if found:
-                return found
-        return ""
+    if isinstance(
+        value, (list, tuple, KeysView, ValuesView, Mapping)
+    ):  # a mapping's keys and values: in order
+        return _parts(value, passed, depth, seen)
     if isinstance(value, ItemsView):
-        return unprintable(list(value), passed, depth)
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            found = unprintable(key, passed, depth + 1) or unprintable(item, passed, depth + 1)
-            if found:
-                return found
-        return ""
+        return unprintable(list(value), passed, depth, seen=seen)
     if isinstance(value, (set, frozenset)):
         return "a set, whose order changes from one build to the next: sort it first (| sort)"
     if isinstance(value, Iterator):
@@ -66,6 +64,24 @@ def unprintable(value: Any, passed: tuple = (), depth: int = 0, lazy: bool = Fal
         name = getattr(value, "__name__", "") or "function"
         return f"the function '{name}' itself rather than its result: call it, as in {name}(...)"
     return f"a {kind.__name__} object, whose text is its place in memory"
+
+
+def _parts(value: Any, passed: tuple, depth: int, seen: set | None) -> str:
+    """`unprintable` of each part of a list, tuple, mapping or a mapping's keys or values, each looked into once."""
+    if depth > DEPTH:
+        return ""
+    if seen is None:
+        seen = set()
+    elif id(value) in seen:
+        return ""
+    parts = value.items() if isinstance(value, Mapping) else ((item,) for item in value)
+    for part in parts:
+        for item in part:
+            found = unprintable(item, passed, depth + 1, seen=seen)
+            if found:
+                return found
+    seen.add(id(value))
+    return ""
 
 
 def printed(value: Any, passed: tuple = ()) -> Any:
