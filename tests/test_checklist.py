@@ -226,3 +226,29 @@ def test_export_checklist_is_all_games_or_none(tmp_path):
     assert "content/sample/decks/heroes.yaml:" in result.output and "Traceback" not in result.output
     assert {p: p.read_bytes() for p in (root / "out").rglob("checklist.csv")} == before
     assert not [p for p in (root / "out").rglob(".*") if "staging" in p.name]
+
+
+def test_a_fresh_checklist_does_not_keep_a_deck_whose_sheets_are_drawn_again(project, monkeypatch):
+    """`GameRun.kept` (the face store's and the rulebook's diagrams' word for "drawn from inputs that all hold")
+    names a deck only when none of its targets is drawn again: its checklist does not read its layout."""
+    from pnpgen import pipeline
+    from pnpgen.pipeline.run import GameRun
+    from pnpgen.project import Project
+
+    root = _basic(project)
+    seen: list[set] = []
+    draw = GameRun.draw
+
+    def watched(self, targets, diags):
+        drawn = draw(self, targets, diags)
+        seen.append(set(self.kept))
+        return drawn
+
+    monkeypatch.setattr(GameRun, "draw", watched)
+    p = Project(root / "content", root / "out")
+    assert pipeline.build(p, None, check=False, workers=1)[0].ok
+    layout = root / "content" / "sample" / "layouts" / "hero.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8").replace("#fbf6ea", "#fbf6eb"), encoding="utf-8")
+    (again,) = pipeline.build(p, None, check=False, workers=1)
+    assert again.ok and {"heroes", "minis"} <= set(again.rendered)
+    assert not {"heroes", "minis"} & seen[-1]
