@@ -252,3 +252,24 @@ def test_a_fresh_checklist_does_not_keep_a_deck_whose_sheets_are_drawn_again(pro
     (again,) = pipeline.build(p, None, check=False, workers=1)
     assert again.ok and {"heroes", "minis"} <= set(again.rendered)
     assert not {"heroes", "minis"} & seen[-1]
+
+
+def test_a_name_given_to_several_cards_says_which_on_each_row(project):
+    """7 Gods' envoys repeat a name once per god: each row then says its card's id, or its place in the deck."""
+    root = _basic(project)
+    heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
+    heroes.write_text(
+        heroes.read_text(encoding="utf-8")
+        + "  - {name: Ash Walker, id: ash-two, count: 2, text: Again.}\n"
+        + "  - {name: Ash Walker, count: 1, text: Thrice.}\n",
+        encoding="utf-8",
+    )
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    ((_, _, text),) = _pages(root / "out" / "sample" / "heroes-checklist.pdf")
+    rows = [
+        ("Ash Walker (card 1)", 5),
+        ("Tide Caller", 6),
+        ("Ash Walker (ash-two)", 2),
+        ("Ash Walker (card 4)", 1),
+    ]
+    _in_order(text, rows)

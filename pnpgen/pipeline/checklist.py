@@ -3,6 +3,8 @@ tick box, in the deck's order, on the build's paper, to check a printed deck is 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pnpgen.errors import Diagnostics
 from pnpgen.model import Deck
 from pnpgen.pipeline.target import Target
@@ -26,7 +28,8 @@ class ChecklistFile(Target):
         return f"the checklist of deck '{self.deck.id}' ({self.loc})"
 
     def prepare(self, run, diags: Diagnostics) -> bool:
-        self.cards = [(card.name, card.count) for card in self.deck.cards]
+        names = Counter(card.name for card in self.deck.cards)
+        self.cards = [(told(card, names[card.name] > 1), card.count) for card in self.deck.cards]
         return True
 
     def faces(self, pages: int) -> int:
@@ -36,6 +39,14 @@ class ChecklistFile(Target):
         from pnpgen.render.checklist import write_checklist
 
         return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper)
+
+
+def told(card, repeated: bool) -> str:
+    """A card's name on its row; a name the deck gives more than one card (7 Gods' envoys: one "Memory" per god)
+    says which: its id, else its place in the deck."""
+    if not repeated:
+        return card.name
+    return f"{card.name} ({card.id})" if card.id else f"{card.name} (card {card.index})"
 
 
 def checklists_of(game) -> list[Target]:
