@@ -273,3 +273,24 @@ def test_a_name_given_to_several_cards_says_which_on_each_row(project):
         ("Ash Walker (card 4)", 1),
     ]
     _in_order(text, rows)
+
+
+def test_a_target_of_the_whole_game_stands_on_every_component(project):
+    """`Target.stands_on` of a target whose `component` is "" (the checklist export): the game's files and every
+    component's, whatever the components are called."""
+    from pnpgen.errors import Diagnostics
+    from pnpgen.exports import loaded
+    from pnpgen.exports.checklist import ChecklistExport
+    from pnpgen.pipeline.target import prepared
+    from pnpgen.project import Project
+
+    root = project("basic")
+    run, _ = loaded(Project(root / "content", root / "out"), "sample", check=False)
+    target = ChecklistExport(run.game)
+    assert prepared(run, target, Diagnostics())
+    for key in (
+        "content/sample/game.yaml",
+        "content/sample/decks/heroes.yaml",
+        "content/sample/decks/minis.yaml",
+    ):
+        assert key in target.inputs, sorted(target.inputs)

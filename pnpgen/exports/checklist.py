@@ -20,7 +20,7 @@ class ChecklistExport(Export):
     kind = "checklist"
 
     def __init__(self, game):
-        super().__init__(game.id, game.loc)  # the whole game: it stands on every component (`stands_on`)
+        super().__init__("", game.loc)  # no one component: the whole game's (`Target.stands_on`)
         self.rows: list[tuple[str, str, int]] = []
 
     def prepare(self, run, diags: Diagnostics) -> bool:

@@ -52,7 +52,7 @@ class Target(ABC):
 
     def stands_on(self, run) -> dict[str, str]:
         """What it read before it was prepared: the game's and its component's files (a target of the whole
-        game, whose `component` names none: every component's), and the icons."""
+        game, whose `component` is "" or names none: every component's), and the icons."""
         game, read = run.game, dict(run.game.inputs)
         component = game.component(self.component)
         for c in [component] if component is not None else game.components:
