@@ -44,6 +44,10 @@ WRITERS = {
         [["export", "sheet", "sample", "--out", "out"]],
         ["export", "sheet", "sample", "--out", "out"],
     ),
+    "export checklist": (
+        [["export", "checklist", "--out", "out"]],
+        ["export", "checklist", "--out", "out"],
+    ),
     "export shop tgc": (
         [["export", "shop", "tgc", "sample", "--out", "out"]],
         ["export", "shop", "tgc", "sample", "--out", "out"],

@@ -30,6 +30,7 @@ RUNS = {
     "export png": ["export", "png", "sample", "heroes", "--dpi", "50", "--out", "out"],
     "export tts": ["export", "tts", "sample", "minis", "--out", "out"],
     "export sheet": ["export", "sheet", "sample", "--out", "out"],
+    "export checklist": ["export", "checklist", "sample", "--out", "out"],
     "export shop": ["export", "shop", "tgc", "sample", "minis", "--out", "out"],
     "preflight": ["preflight", "tgc", "sample"],
     "watch": ["watch", "--out", "out"],

@@ -218,7 +218,8 @@ def build(
 ):
     """Build GAMES (all games in the content folder when none are named).
 
-    Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf), OUT/<game>/rulebook.pdf,
+    Writes OUT/<game>/<component>.pdf (boards also <id>-full.pdf; decks also <id>-checklist.pdf when game.yaml's
+    print: checklist is true), OUT/<game>/rulebook.pdf,
     OUT/<game>/print-all.pdf (a print-and-build page, then every component in print order, small sets sharing
     sheets; one per duplex form and ink; `watch` and `serve` leave it out) and OUT/<game>/manifest.json. The
     rules check (content/<game>/facts.yaml) runs first and a game it fails is not written. Only outputs whose

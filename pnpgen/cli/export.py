@@ -1,4 +1,4 @@
-"""`pnpgen export png | tts | sheet`: a game's components as images and a virtual-table file."""
+"""`pnpgen export png | tts | sheet | checklist`: a game's components as images, a virtual-table file, a list."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from pnpgen.errors import printable
 
 @main.group()
 def export():
-    """Export a game's components: png (print-on-demand), tts (Tabletop Simulator), sheet, shop (print shops and
-    factories: tgc, dtc, pdfx, factory)."""
+    """Export a game's components: png (print-on-demand), tts (Tabletop Simulator), sheet, checklist (cards and
+    counts as CSV), shop (print shops and factories: tgc, dtc, pdfx, factory)."""
 
 
 def _export_common(f):
@@ -121,3 +121,21 @@ def export_sheet(game, paper, content, out, debug, no_check):
 
     target = run(_project(content, out, paper), game, not no_check)
     click.echo(f"contact sheet -> {target}")
+
+
+@export.command(name="checklist")
+@click.argument("games", nargs=-1)
+@_export_common
+@_guarded
+def export_checklist(games, content, out, debug, no_check):
+    """Every card of each deck with its count, one spreadsheet a game: OUT/<game>/checklist/checklist.csv
+    (deck, card, count) for GAMES (all games when none are named). Every game is loaded and checked first;
+    one that fails leaves every game's old checklist as it was."""
+    from pnpgen.exports.checklist import export_checklist as run
+
+    results, diags = run(_project(content, out), list(games) or None, not no_check)
+    _report(diags)
+    if not results:
+        click.echo(f"no games in {content} (a game is a folder with a game.yaml)", err=True)
+    for r in results:
+        click.echo(f"exported {r.component}: {', '.join(r.files)} -> {out / r.component / 'checklist'}")

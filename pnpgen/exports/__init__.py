@@ -92,6 +92,37 @@ class DeckExport(Export):
         return drawn is not None
 
 
+class Folders:
+    """An export command's folders, all or none, the same for every export: `stage(final)` refuses a link and
+    gives a staging folder beside `final`; `commit()` puts every staged folder in place together
+    (`staging.swap_folders`, with `then` last); leaving the `with` block discards whatever was not put in place,
+    so a failure anywhere leaves every old folder as it was."""
+
+    def __init__(self, top: Path):
+        self.top, self.pairs = top, list[tuple[Path, Path]]()
+
+    def __enter__(self) -> Folders:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for folder, _ in self.pairs:
+            if folder.exists():
+                _discard(folder)
+
+    def stage(self, final: Path) -> Path:
+        from pnpgen.pipeline.staging import refuse_link, staging_folder
+
+        refuse_link(final, self.top)  # before a staging folder is made beside it
+        folder = staging_folder(final)
+        self.pairs.append((folder, final))
+        return folder
+
+    def commit(self, then: Callable[[], object] | None = None) -> None:
+        from pnpgen.pipeline.staging import swap_folders
+
+        swap_folders(self.pairs, self.top, then)
+
+
 def _save(write: Callable[[Path], object], folder: Path, name: str, loc: Location) -> str:
     """Write one file of an export with `write(path)`; a failure (a full disk) is a message naming the file, at
     the component it was made for. Returns `name`."""

@@ -11,7 +11,7 @@ from pnpgen.exports import (
     SHOP_BLEED,
     DeckExport,
     Exported,
-    _discard,
+    Folders,
     _png,
     _render_pages,
     _save,
@@ -20,7 +20,6 @@ from pnpgen.exports import (
     spreadsheet_safe,
 )
 from pnpgen.model import Deck
-from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
 from pnpgen.pipeline.target import exported
 
 
@@ -70,18 +69,11 @@ class PngExport(DeckExport):
 
 def export_png(project, game_id: str, components: list[str], dpi: int, bleed: bool, check: bool = True):
     run, diags = loaded(project, game_id, check)
-    results, swaps = [], []
-    try:
+    results = []
+    with Folders(project.out) as folders:
         for deck in decks_of(run, components):
-            final = project.out_dir(game_id) / "png" / deck.id
-            refuse_link(final, project.out)  # before a staging folder is made beside it
-            folder = staging_folder(final)
-            swaps.append((folder, final))
+            folder = folders.stage(project.out_dir(game_id) / "png" / deck.id)
             files = exported(run, PngExport(deck, dpi, bleed), folder, diags)
             results.append(Exported(deck.id, files))
-        swap_folders(swaps, project.out)  # each deck's folder holds this export, old or new; all or none
-    finally:
-        for folder, _ in swaps:
-            if folder.exists():
-                _discard(folder)
+        folders.commit()  # each deck's folder holds this export, old or new; all or none
     return results, diags

@@ -54,7 +54,7 @@ class Writing:
 
 
 class Writer(Protocol):
-    """What a job writes its file with: a build target (`pnpgen.pipeline.outputs.Target`)."""
+    """What a job writes its file with: a build target (`pnpgen.pipeline.target.Target`)."""
 
     loc: Location
 

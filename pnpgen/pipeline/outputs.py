@@ -18,6 +18,7 @@ from pnpgen.imposition.duplex import LONG as DEFAULT_DUPLEX
 from pnpgen.imposition.sheets import PRINT_EDGE
 from pnpgen.model import Board, Deck
 from pnpgen.names import file_name_problem, same_file_key
+from pnpgen.pipeline.checklist import checklists_of
 from pnpgen.pipeline.manifest import ahead
 from pnpgen.pipeline.records import card_records, sources_of
 from pnpgen.pipeline.target import Target
@@ -336,7 +337,7 @@ def targets_of(game, sources: list[Path], printing=DEFAULT, paper: str = "a4") -
         BoardFiles(c, printing) if isinstance(c, Board) else DeckSheets(c, printing, paper)
         for c in game.components
     ]
-    out = parts + ([RulebookFile(sources, printing)] if sources else [])
+    out = parts + checklists_of(game) + ([RulebookFile(sources, printing)] if sources else [])
     if not printing.whole:
         return out
     from pnpgen.pipeline.printall import print_all_of

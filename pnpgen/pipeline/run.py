@@ -70,16 +70,12 @@ class GameRun:
         # decks whose sheets this build keeps: every input they were drawn from holds, so their faces (the
         # rulebook's picture of the first card among them) are the faces the manifest recorded
         self.kept_decks: set[str] = set()
-        self.kept: set[str] = set()  # every component with a target this build keeps (decks, boards...)
+        self.kept: set[str] = set()  # every component none of whose targets this build draws again
         self.shown: dict = {}  # rulebook diagram or cover -> what it drew on (`rulebook._remember`)
         self.memo = project.memo  # what a resident process (watch, serve) keeps between builds
-        self.cores: Callable[[], int] = lambda: (
-            1
-        )  # cores free now (`build_game` says: a big deck draws on two)
+        self.cores: Callable[[], int] = lambda: 1  # cores free now (`build_game`: a big deck uses two)
         self._using: list[set] = []  # the components drawn inside each open `using()`
-        self.on_file: Callable | None = (
-            None  # `on_file(run, entry, staged path)`: each file as soon as it is written (serve)
-        )
+        self.on_file: Callable | None = None  # `on_file(run, entry, staged)`: each file once written (serve)
         self.progress: Progress = Progress()  # told of each file to write, and of each written
 
     # -- load ---------------------------------------------------------------------------------------------
@@ -188,13 +184,17 @@ class GameRun:
         second time to see whether the rulebook is fresh."""
         order = sorted(targets, key=lambda t: t.order)  # stable: in their order within each rank
         self.painter.spare_later = sum(len(t.names()) for t in order) < self.cores()
-        stale = set()
+        stale, redrawn = set(), set()
         for target in order:
             if target.fresh(self, self.old_entries(target)):
-                if target.records_faces:
-                    self.kept_decks.add(target.component)
-                self.kept.add(target.component)
+                if target.component not in redrawn:  # kept only when none of its targets is drawn again
+                    self.kept.add(target.component)
+                    if target.records_faces:
+                        self.kept_decks.add(target.component)
                 continue
+            redrawn.add(target.component)  # a deck's checklist may be fresh while its sheets are not
+            self.kept.discard(target.component)
+            self.kept_decks.discard(target.component)
             stale.add(id(target))
             prepared(self, target, diags)
         return [t for t in targets if id(t) in stale]

@@ -51,9 +51,13 @@ class Target(ABC):
         return f"{NOUNS.get(self.kind, self.kind)} '{self.component}' ({self.loc})"
 
     def stands_on(self, run) -> dict[str, str]:
-        """What it read before it was prepared: the game's and its component's files, and the icons."""
-        component = run.game.component(self.component)
-        return {**run.game.inputs, **component.inputs, **run.icon_inputs}
+        """What it read before it was prepared: the game's and its component's files (a target of the whole
+        game, whose `component` is "" or names none: every component's), and the icons."""
+        game, read = run.game, dict(run.game.inputs)
+        component = game.component(self.component)
+        for c in [component] if component is not None else game.components:
+            read.update(c.inputs)
+        return {**read, **run.icon_inputs}
 
     @abstractmethod
     def prepare(self, run, diags: Diagnostics) -> bool:

@@ -121,6 +121,11 @@ PRINT = Table(
         Key("fold", as_bool, "also write fold-over sheets (`<deck>-fold.pdf`) by default"),
         Key("ink", _choice(("full", "low", "both")), "full colour, low ink (`-lowink`), or both, by default"),
         Key(
+            "checklist",
+            as_bool,
+            "also write each deck's checklist (`<deck>-checklist.pdf`): names, counts, tick boxes",
+        ),
+        Key(
             "supply",
             _as_supply,
             "what players bring from home, listed on the print-and-build page (dice, a bag, pencils)",

@@ -17,10 +17,9 @@ from functools import partial
 from pathlib import Path
 
 from pnpgen.errors import Diagnostics
-from pnpgen.exports import SHOP_BLEED, Exported, _discard, _render_pages, _save
+from pnpgen.exports import SHOP_BLEED, Exported, Folders, _render_pages, _save
 from pnpgen.exports.png import PngExport
 from pnpgen.model import Board, Deck
-from pnpgen.pipeline.staging import refuse_link, staging_folder, swap_folders
 from pnpgen.pipeline.target import Export, exported
 from pnpgen.shop import sizes
 
@@ -141,25 +140,18 @@ def _board_files(w, board: Board, folder: Path, icc: bytes, drawn) -> list[str]:
 
 def export_tgc(run, project, components: list, diags: Diagnostics) -> list[Exported]:
     icc = srgb_profile()
-    results, swaps = [], []
-    try:
+    results = []
+    with Folders(project.out) as folders:
         for comp in components:
-            final = project.out_dir(run.game.id) / "shop" / "tgc" / comp.id
-            refuse_link(final, project.out)
-            folder = staging_folder(final)
-            swaps.append((folder, final))
+            folder = folders.stage(project.out_dir(run.game.id) / "shop" / "tgc" / comp.id)
             out = TgcBoard(comp, icc) if isinstance(comp, Board) else TgcDeck(comp, icc)
             files = exported(run, out, folder, diags)
             results.append(Exported(comp.id, files))
-        _spec(run, project, components, results, swaps)
-    finally:
-        for folder, _ in swaps:
-            if folder.exists():
-                _discard(folder)
+        _spec(run, project, components, results, folders)
     return results
 
 
-def _spec(run, project, components: list, results: list, swaps: list) -> None:
+def _spec(run, project, components: list, results: list, folders: Folders) -> None:
     """spec.csv and spec.pdf beside the components' folders; all of them move into place together, or none."""
     from pnpgen.pipeline.staging import Stage
     from pnpgen.shop.spec import write_spec
@@ -173,4 +165,4 @@ def _spec(run, project, components: list, results: list, swaps: list) -> None:
     final = project.out_dir(run.game.id) / "shop" / "tgc"
     with Stage(final, project.out) as stage:
         names = write_spec(stage.dir, run, TARGETS["tgc"], components, files)
-        swap_folders(swaps, project.out, then=lambda: stage.commit(names))
+        folders.commit(then=lambda: stage.commit(names))

@@ -1,0 +1,127 @@
+"""A deck's checklist: every card by name with its count and a tick box, in the deck's order, on the build's paper.
+
+Set with pnpgen's own text code, as the print-and-build page is (`render/guide.py`): one row a card, its name
+wrapped in its column. The rows fill two columns of a page; a deck too long for one page goes on to the next,
+each page saying which of how many it is, so no card is ever dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from pnpgen.faces import Text
+from pnpgen.render import INK, MUTED
+from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph
+from pnpgen.render.pdf import new_canvas
+from pnpgen.render.pdftext import PdfText, colour
+from pnpgen.text.fonts import pdf_name, runs, unit_width
+from pnpgen.units import MM, paper_pt
+
+BOX = 3.6 * MM  # a tick box's side
+COUNT = 9 * MM  # the count's column, "12×", right-aligned before the name
+GUTTER = 8 * MM  # between the two columns
+ROW_PAD = 1.6  # pt above and below a row's text
+NAME = replace(BODY, size=9.5, leading=11.5, after=0.0)
+TOP, BOTTOM = 15 * MM, 14 * MM
+
+
+def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, int]], paper: str) -> int:
+    """`cards` (name, count) in order as a checklist of the deck `deck` of the game `title`; returns its pages."""
+    pw, ph = paper_pt(paper)
+    width = (pw - 2 * MARGIN - GUTTER) / 2
+    head = [
+        paragraph(f"{title}: {deck}", TITLE, MARGIN, pw - 2 * MARGIN),
+        paragraph(_summary(cards), SUB, MARGIN, pw - 2 * MARGIN),
+    ]
+    first_top = TOP + sum(b.height + b.after for b in head) + 4
+    rows = [_row(name, count, width) for name, count in cards]
+    pages = _paged(rows, first_top, TOP, ph - BOTTOM)
+    c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards)} ({paper.upper()})")
+    pen = PdfText(c)
+    for n, columns in enumerate(pages, 1):
+        ops: list = []
+        if n == 1:
+            y = TOP
+            for block in head:
+                ops += block.draw(y)
+                y += block.height + block.after
+        for col, placed in enumerate(columns):
+            left = MARGIN + col * (width + GUTTER)
+            for top, row in placed:
+                ops += [replace(op, x=op.x + left) for op in row.draw(top)]
+                ops.append(("box", left, top + ROW_PAD))
+                ops.append(("rule", left, left + width, top + row.height))
+        _draw(c, pen, ops, ph)
+        c.setFillColor(colour(MUTED))
+        c.setFont(pdf_name("sans"), 7)
+        c.drawRightString(pw - MARGIN, 8 * MM, f"page {n} of {len(pages)}")
+        if n > 1:  # a loose page still says whose list it is
+            c.drawString(MARGIN, ph - 9 * MM, f"{title}: {deck}, continued")
+        c.setTrimBox((0, 0, pw, ph))  # a page of words: nothing is cut from it
+        c.setBleedBox((0, 0, pw, ph))
+        c.showPage()
+    c.save()
+    return len(pages)
+
+
+def _summary(cards: list[tuple[str, int]]) -> str:
+    total = sum(n for _, n in cards)
+    return (
+        f"{total} card{'s' if total != 1 else ''}, {len(cards)} different. "
+        "Tick each line once its cards are all in the printed deck."
+    )
+
+
+def _row(name: str, count: int, width: float) -> Block:
+    """A card's row, its text drawn from x = 0 (the column's left edge is added when it is placed)."""
+    indent = BOX + COUNT + 2 * MM
+    text = paragraph(name, NAME, indent, width - indent)
+    label = f"{count}\u00d7"
+    label_x = BOX + COUNT - sum(unit_width(part, f) for f, part in runs(label, NAME.font)) * NAME.size
+
+    def draw(top: float) -> list:
+        count_op = Text(label_x, top + ROW_PAD + NAME.size, NAME.font, NAME.size, INK, label)
+        return [count_op, *text.draw(top + ROW_PAD)]
+
+    return Block(max(text.height, BOX) + 2 * ROW_PAD, 0.0, 0.0, draw)
+
+
+def _paged(rows: list[Block], first_top: float, top: float, bottom: float) -> list[list[list]]:
+    """The rows down two columns a page, in order: pages of columns of (top, row)."""
+    pages: list[list[list]] = []
+    i = 0
+    while i < len(rows) or not pages:
+        start = first_top if not pages else top
+        columns: list[list] = []
+        for _ in range(2):
+            placed: list[tuple[float, Block]] = []
+            y = start
+            while i < len(rows) and (not placed or y + rows[i].height <= bottom):
+                placed.append((y, rows[i]))
+                y += rows[i].height
+                i += 1
+            columns.append(placed)
+        pages.append(columns)
+    return pages
+
+
+def _draw(c, pen: PdfText, ops: list, ph: float) -> None:
+    """Text, tick boxes and rules, at their places from the page's top."""
+    for op in ops:
+        if isinstance(op, Text):
+            pen.fill(op.color)
+            pen.text(op, ph)
+            continue
+        c.saveState()
+        if op[0] == "box":
+            _, x, y = op
+            c.setStrokeColor(colour(INK))
+            c.setLineWidth(0.7)
+            c.rect(x, ph - y - BOX, BOX, BOX, stroke=1, fill=0)
+        else:
+            _, x0, x1, y = op
+            c.setStrokeColor(colour(RULE))
+            c.setLineWidth(0.25)
+            c.line(x0, ph - y, x1, ph - y)
+        c.restoreState()
