@@ -263,6 +263,8 @@ def build(
             click.echo(
                 f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}"
             )
+            if r.removed:  # a form or a component no longer asked for: its old file would print stale
+                click.echo(f"  removed (no longer built): {', '.join(r.removed)}")
         else:
             failed.append(r.game)
             shown = r.diagnostics.sorted()  # as `_report` printed them: each once
