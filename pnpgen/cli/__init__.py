@@ -23,6 +23,8 @@ from pnpgen.errors import printable
 from pnpgen.project import Project
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
+PAPER_HELP = "Paper size of the sheets: a4 or letter."
+FORMAT_HELP = "text: one line per item, as a person reads it; json: the same as data, for a program."
 
 
 def _content_option(f, writes: bool = False):
@@ -278,7 +280,14 @@ def build(
 @main.command(name="list")
 @click.argument("games", nargs=-1)
 @_content_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 @_debug_option
 @_guarded
 def list_(games, content, fmt, debug):
@@ -323,7 +332,14 @@ def icons(game, content, debug):
 @click.option(
     "--players", type=click.IntRange(1, 100), default=None, help="Check the supply rules for N players only."
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @_debug_option
 @_guarded

@@ -7,6 +7,7 @@ import sys
 import click
 
 from pnpgen.cli import (
+    FORMAT_HELP,
     _content_option,
     _debug_option,
     _guarded,
@@ -84,7 +85,14 @@ def _target_first(target, game, components, old_target):
 @click.option(
     "--target", "old_target", type=click.Choice(TARGET_NAMES), hidden=True
 )  # before 0.x: --target T
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 @click.option("--json", "as_json", is_flag=True, hidden=True)  # the old spelling of --format json
 @_no_check_option
 @_debug_option
