@@ -152,7 +152,7 @@ def test_build_refuses_when_the_check_fails_and_no_check_builds_anyway(project):
     refused = run_cli("build", "--out", "out", cwd=root)
     assert refused.exit_code == 1
     assert (
-        "content/sample/facts.yaml:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
+        "content/sample/facts.yaml:8:12: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
         "pieces (expected 11, found 10)"
     ) in refused.output
     assert "failed sample: 2 errors; its output was left as it was" in refused.output
@@ -216,14 +216,14 @@ def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch)
     edit(root, FACTS, "  - {piece: Mini cards, component: minis, in: [turn]}\n", "")
     report = check_game(root / "content" / "sample")
     error = next(f for f in report.findings if f.severity == "error")
-    assert error.location == Location(FACTS, 4, 5)
-    assert error.as_json()["location"] == f"{FACTS}:4:5"
-    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:4:5]")
+    assert error.location == Location(FACTS, 8, 12)  # the total the document states
+    assert error.as_json()["location"] == f"{FACTS}:8:12"
+    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:8:12]")
     plain = [d.format() for d in report.diagnostics(strict=False).items]
     assert plain == [
-        f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
+        f"{FACTS}:8:12: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
         "total pieces (expected 11, found 10)",
-        f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
+        f"{FACTS}:10:21: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
         "pieces with colour ember (expected 5, found 4)",
         f"{FACTS}: warning: rules check: minis: no rule uses this component (add it to 'uses')",
     ]  # a build prints the check's warnings (and --strict fails on them: tests/test_strict_warnings.py)
