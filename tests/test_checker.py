@@ -32,7 +32,7 @@ def test_the_sample_game_passes_and_lists_its_errata(project):
         "erratum Components: the box lists 7 sea heroes but the card list has 6; resolved: we print the 6 "
         "the card list names [content/sample/facts.yaml:31:5]"
     ) in result.output
-    assert "sample: 4 facts checked, 0 errors, 0 warnings, 1 errata: ok" in result.output
+    assert "sample: 4 facts checked, 0 errors, 0 warnings, 1 erratum: ok" in result.output
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from pnpgen.cli import (
     _report,
     main,
 )
-from pnpgen.errors import printable
+from pnpgen.errors import counted, printable
 
 
 @main.group()
@@ -63,7 +63,7 @@ def export_png(game, components, dpi, bleed, content, out, debug, no_check):
     _no_decks(game, results)
     for r in results:
         click.echo(
-            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
+            f"exported {game}/{r.component}: {counted(len(r.files) - 1, 'image')} -> {out / game / 'png' / r.component}"
         )
 
 

@@ -19,7 +19,7 @@ from pnpgen.cli import (
 )
 from pnpgen.cli.export import export
 from pnpgen.cli.paths import PathParam
-from pnpgen.errors import printable
+from pnpgen.errors import counted, printable
 
 TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 
@@ -57,7 +57,7 @@ def export_shop(target, game, components, cmyk_profile, content, out, debug, no_
         click.echo(f"skipped {game}/{cid}: {why}")
     for r in results:
         click.echo(
-            f"exported {game}/{r.component} for {target}: {len(r.files)} files -> {out / game / 'shop' / target}"
+            f"exported {game}/{r.component} for {target}: {counted(len(r.files), 'file')} -> {out / game / 'shop' / target}"
         )
 
 
@@ -118,7 +118,8 @@ def preflight(target, game, components, old_target, fmt, as_json, content, debug
         for d in lines.sorted():
             click.echo(d.format())
         click.echo(
-            f"preflight {game} for {target}: {len(found.errors)} errors, {len(found.warnings)} warnings"
+            f"preflight {game} for {target}: {counted(len(found.errors), 'error')}, "
+            f"{counted(len(found.warnings), 'warning')}"
         )
     if found.errors:
         sys.exit(1)
