@@ -171,7 +171,8 @@ def check_game(
         report.add_file_problems("content", exc.diagnostics)
         return report
     if players is not None and not game.players_min <= players <= game.players_max:
-        report.add("error", "players", f"{players} players is outside the game's {game.players}", game.loc)
+        at = game.at("players")  # the range the command line's number falls outside
+        report.add("error", "players", f"{players} players is outside the game's {game.players}", at)
     facts_path = root / "facts.yaml"
     display = display_path(facts_path)
     try:

@@ -201,9 +201,19 @@ def test_players_outside_the_games_range_is_an_error_not_a_silent_pass(project, 
     root = project("basic")
     result = check(root, "--players", players)
     assert result.exit_code == 1
-    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:1:1]" in (
+    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:3:10]" in (
         result.output
     )
+
+
+@pytest.mark.parametrize("players", ["1", "5"])
+def test_a_tts_save_for_players_outside_the_range_names_where_the_range_is(project, players):
+    """`export tts --save --players N`, like `check --players N`, points at game.yaml's `players:`."""
+    result = run_cli(
+        "export", "tts", "sample", "--save", "--players", players, "--out", "out", cwd=project("basic")
+    )
+    assert result.exit_code == 2
+    assert f"sample is for 2–4 players (content/sample/game.yaml:3:10); a save for {players}" in result.output
 
 
 def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch):
