@@ -19,6 +19,7 @@ from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, dis
 from pnpgen.model import Board, Game
 from pnpgen.schema import Values, default_reader, load_game
 from pnpgen.schema.facts import read_facts
+from pnpgen.source import LMap
 from pnpgen.templating import Compiler, TemplateProblem
 
 MAX_NAMED = 5  # pieces named in one finding
@@ -170,7 +171,8 @@ def check_game(
         report.add_file_problems("content", exc.diagnostics)
         return report
     if players is not None and not game.players_min <= players <= game.players_max:
-        report.add("error", "players", f"{players} players is outside the game's {game.players}", game.loc)
+        at = game.at("players")  # the range the command line's number falls outside
+        report.add("error", "players", f"{players} players is outside the game's {game.players}", at)
     facts_path = root / "facts.yaml"
     display = display_path(facts_path)
     try:
@@ -214,10 +216,11 @@ def _check_fact(
     comp = fact["component"] or (named[0] if named else fid)  # the component a finding is about
     report.facts += 1
 
-    def fail(message, expected=None, actual=None):
+    def fail(message, expected=None, actual=None, at=None):
+        """`at`: the number the document states (`total`, a `counts` entry ...), where the designer looks."""
         if fact["erratum"] in errata:
             return  # a known conflict of the documents: the erratum itself is reported
-        report.add("error", comp, f"{says}: {message}", fact.loc, expected, actual)
+        report.add("error", comp, f"{says}: {message}", at or fact.loc, expected, actual)
 
     if fact["component"] is not None:
         try:
@@ -229,7 +232,8 @@ def _check_fact(
         pieces = [p for p in _pieces(component) if _matches(p, filters)]
         total = sum(p["count"] for p in pieces)
         if fact["total"] is not None and total != fact["total"]:
-            fail("total pieces" + (f" where {_show(dict(filters))}" if filters else ""), fact["total"], total)
+            where = f" where {_show(dict(filters))}" if filters else ""
+            fail("total pieces" + where, fact["total"], total, fact.loc_of("total"))
         if fact["by"] is not None and _has_field(fact, pieces, comp, says, report):
             _check_breakdown(fact, pieces, fail)
     if fact["need"] is not None or fact["value"] is not None:
@@ -263,15 +267,18 @@ def _check_breakdown(fact: Values, pieces: list[dict], fail) -> None:
         breakdown[str(p[key])] += p["count"]
     if fact["counts"] is not None:
         expected = {str(k): v for k, v in fact["counts"].items()}
+        raw = fact.data.get("counts")
+        entry = {str(k): raw.loc_of(k) for k in raw} if isinstance(raw, LMap) else {}
         for value in sorted(set(expected) | set(breakdown)):
             if expected.get(value, 0) != breakdown.get(value, 0):
-                fail(f"pieces with {key} {value}", expected.get(value, 0), breakdown.get(value, 0))
+                at = entry.get(value, fact.loc_of("counts"))  # a value the counts leave out: at `counts`
+                fail(f"pieces with {key} {value}", expected.get(value, 0), breakdown.get(value, 0), at)
     if fact["each"] is not None:
         for value, n in sorted(breakdown.items()):
             if n != fact["each"]:
-                fail(f"pieces with {key} {value}", fact["each"], n)
+                fail(f"pieces with {key} {value}", fact["each"], n, fact.loc_of("each"))
     if fact["values"] is not None and len(breakdown) != fact["values"]:
-        fail(f"different values of {key}", fact["values"], len(breakdown))
+        fail(f"different values of {key}", fact["values"], len(breakdown), fact.loc_of("values"))
 
 
 def _check_expressions(fact: Values, env, compiler, only_players, comp: str, fail, report: Report) -> None:
@@ -285,12 +292,12 @@ def _check_expressions(fact: Values, env, compiler, only_players, comp: str, fai
             if fact["value"] is not None:
                 got = _evaluate(compiler, fact, "value", names)
                 if got != fact["equals"]:
-                    fail(f"value{label}", fact["equals"], got)
+                    fail(f"value{label}", fact["equals"], got, fact.loc_of("equals"))
             else:
                 need = _evaluate(compiler, fact, "need", names)
                 have = _evaluate(compiler, fact, "have", names)
                 if have < need:
-                    fail(f"supply{label}", f"at least {need}", have)
+                    fail(f"supply{label}", f"at least {need}", have, fact.loc_of("need"))
         except TemplateProblem as exc:
             report.add("error", comp, f"fact '{fid}': {exc.message}", exc.location)
             return

@@ -81,6 +81,14 @@ def short(text: object, limit: int = MAX_SHOWN) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+IRREGULAR = {"erratum": "errata"}
+
+
+def counted(n: int, word: str) -> str:
+    """`n word`, the word in the plural unless n is 1: `1 image`, `2 images`, `0 errata`."""
+    return f"{n} {word if n == 1 else IRREGULAR.get(word, word + 's')}"
+
+
 def printable(text: str) -> str:
     """Text from content made safe for a terminal: control characters (escape sequences, carriage returns, line
     breaks) and the marks that reorder text (bidirectional overrides) are shown as escapes, never acted on."""

@@ -162,6 +162,12 @@ class Game:
     fonts: Mapping[str, Any] = field(default_factory=_no_inputs, compare=False, repr=False)
     palette_low: Mapping[str, str] | None = None  # the low-ink form's colours; None: pnpgen's transform
     printing: Mapping[str, Any] = field(default_factory=_no_inputs)  # game.yaml's print: (keys it sets)
+    # where game.yaml gives each of its values (`at`)
+    key_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
+
+    def at(self, key: str) -> Location:
+        """Where game.yaml gives `key` (its value), else the file's start."""
+        return self.key_locs.get(key, self.loc)
 
     @property
     def players(self) -> str:

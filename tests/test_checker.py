@@ -32,7 +32,7 @@ def test_the_sample_game_passes_and_lists_its_errata(project):
         "erratum Components: the box lists 7 sea heroes but the card list has 6; resolved: we print the 6 "
         "the card list names [content/sample/facts.yaml:31:5]"
     ) in result.output
-    assert "sample: 4 facts checked, 0 errors, 0 warnings, 1 errata: ok" in result.output
+    assert "sample: 4 facts checked, 0 errors, 0 warnings, 1 erratum: ok" in result.output
 
 
 @pytest.mark.parametrize(
@@ -152,7 +152,7 @@ def test_build_refuses_when_the_check_fails_and_no_check_builds_anyway(project):
     refused = run_cli("build", "--out", "out", cwd=root)
     assert refused.exit_code == 1
     assert (
-        "content/sample/facts.yaml:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
+        "content/sample/facts.yaml:8:12: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: total "
         "pieces (expected 11, found 10)"
     ) in refused.output
     assert "failed sample: 2 errors; its output was left as it was" in refused.output
@@ -201,9 +201,19 @@ def test_players_outside_the_games_range_is_an_error_not_a_silent_pass(project, 
     root = project("basic")
     result = check(root, "--players", players)
     assert result.exit_code == 1
-    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:1:1]" in (
+    assert f"error players: {players} players is outside the game's 2–4 [content/sample/game.yaml:3:10]" in (
         result.output
     )
+
+
+@pytest.mark.parametrize("players", ["1", "5"])
+def test_a_tts_save_for_players_outside_the_range_names_where_the_range_is(project, players):
+    """`export tts --save --players N`, like `check --players N`, points at game.yaml's `players:`."""
+    result = run_cli(
+        "export", "tts", "sample", "--save", "--players", players, "--out", "out", cwd=project("basic")
+    )
+    assert result.exit_code == 2
+    assert f"sample is for 2–4 players (content/sample/game.yaml:3:10); a save for {players}" in result.output
 
 
 def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch):
@@ -216,14 +226,14 @@ def test_findings_are_located_and_become_build_diagnostics(project, monkeypatch)
     edit(root, FACTS, "  - {piece: Mini cards, component: minis, in: [turn]}\n", "")
     report = check_game(root / "content" / "sample")
     error = next(f for f in report.findings if f.severity == "error")
-    assert error.location == Location(FACTS, 4, 5)
-    assert error.as_json()["location"] == f"{FACTS}:4:5"
-    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:4:5]")
+    assert error.location == Location(FACTS, 8, 12)  # the total the document states
+    assert error.as_json()["location"] == f"{FACTS}:8:12"
+    assert error.text().endswith(f"(expected 11, found 10) [{FACTS}:8:12]")
     plain = [d.format() for d in report.diagnostics(strict=False).items]
     assert plain == [
-        f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
+        f"{FACTS}:8:12: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
         "total pieces (expected 11, found 10)",
-        f"{FACTS}:4:5: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
+        f"{FACTS}:10:21: error: rules check: heroes: 11 Hero cards, 5 ember and 6 sea: "
         "pieces with colour ember (expected 5, found 4)",
         f"{FACTS}: warning: rules check: minis: no rule uses this component (add it to 'uses')",
     ]  # a build prints the check's warnings (and --strict fails on them: tests/test_strict_warnings.py)

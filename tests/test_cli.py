@@ -144,7 +144,7 @@ def test_new_writes_a_starter_game_that_builds_and_checks(tmp_path):
     assert build.exit_code == 0, build.output
     assert "built my-game: 3 files" in build.output
     check = run_cli("check", "my-game", "--content", tmp_path / "content")
-    assert check.exit_code == 0 and "my-game: 1 facts checked, 0 errors, 0 warnings" in check.output
+    assert check.exit_code == 0 and "my-game: 1 fact checked, 0 errors, 0 warnings" in check.output
     again = run_cli("new", "my-game", "--content", tmp_path / "content")
     assert again.exit_code == 2 and "exists already; pnpgen new never writes over a folder" in again.output
     bad = run_cli("new", "My Game", "--content", tmp_path / "content")

@@ -67,10 +67,23 @@ def test_the_docs_say_which_keys_are_required(heading):
         assert says == required, f"'{name}' under '{heading}': the docs say {'not ' * (not says)}required"
 
 
+def _other_keys() -> dict[str, tuple[str, ...]]:
+    """Mappings whose keys the code checks with a list of its own rather than a `Table`."""
+    from pnpgen.layout.spec import LAYOUT_KEYS
+    from pnpgen.schema.printers import KEYS as PRINTER_KEYS
+
+    return {"Keys of a layout": LAYOUT_KEYS, "Keys of a printer profile": PRINTER_KEYS}
+
+
+@pytest.mark.parametrize("heading", sorted(_other_keys()))
+def test_the_keys_checked_without_a_table_are_documented_too(heading):
+    assert set(section_table(heading)) == set(_other_keys()[heading])
+
+
 def test_the_docs_tables_are_all_known():
     """Every '### Keys of ...' heading belongs to a table of the code (a renamed table leaves none behind)."""
     headings = set(re.findall(r"^### (Keys of .*)$", TEXT, re.M))
-    assert headings == set(GROUPS)
+    assert headings == set(GROUPS) | set(_other_keys())
 
 
 # -- layout elements -------------------------------------------------------------------------------------------

@@ -186,7 +186,7 @@ def test_every_command_that_builds_runs_the_rules_check(project, command):
     result = run_cli(*command, "--out", "out", cwd=root)
     assert result.exit_code == 1
     assert (
-        "content/sample/facts.yaml:11:" in result.output
+        "content/sample/facts.yaml:15:12" in result.output
         and "rules check: minis: 20 Mini cards" in result.output
     )
     assert run_cli(*command, "--out", "out", "--no-check", cwd=root).exit_code == 0
@@ -369,7 +369,7 @@ def test_the_architectures_example_output_builds_claims_and_stays_fresh(project,
 def _fails_its_check(game: Path) -> str:
     facts = game / "facts.yaml"
     facts.write_text(facts.read_text().replace("total: 20", "total: 21"))
-    return "content/sample/facts.yaml:11:"
+    return "content/sample/facts.yaml:15:12"
 
 
 def _fails_its_rulebook(game: Path) -> str:

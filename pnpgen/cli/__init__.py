@@ -19,10 +19,12 @@ import click
 from pnpgen import __version__
 from pnpgen.cli.guard import _guarded, _report
 from pnpgen.cli.paths import PathParam
-from pnpgen.errors import printable
+from pnpgen.errors import counted, printable
 from pnpgen.project import Project
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
+PAPER_HELP = "Paper size of the sheets: a4 or letter."
+FORMAT_HELP = "text: one line per item, as a person reads it; json: the same as data, for a program."
 
 
 def _content_option(f, writes: bool = False):
@@ -262,22 +264,30 @@ def build(
             kept = len(r.files) - r.written  # counted in files, as the total is (a board has two)
             detail = f"{r.written} rendered" + (f", {kept} up to date" if kept else "")
             click.echo(
-                f"built {r.game}: {len(r.files)} files ({detail}), {faces} faces, {pages} pages -> {r.out_dir}"
+                f"built {r.game}: {counted(len(r.files), 'file')} ({detail}), {counted(faces, 'face')}, "
+                f"{counted(pages, 'page')} -> {r.out_dir}"
             )
+            if r.removed:  # a form or a component no longer asked for: its old file would print stale
+                click.echo(f"  removed (no longer built): {', '.join(r.removed)}")
         else:
             failed.append(r.game)
             shown = r.diagnostics.sorted()  # as `_report` printed them: each once
             n = sum(1 for d in shown if d.severity == "error" or strict)
-            click.echo(
-                f"failed {r.game}: {n} error{'s' if n != 1 else ''}; its output was left as it was", err=True
-            )
+            click.echo(f"failed {r.game}: {counted(n, 'error')}; its output was left as it was", err=True)
     sys.exit(1 if failed else 0)
 
 
 @main.command(name="list")
 @click.argument("games", nargs=-1)
 @_content_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 @_debug_option
 @_guarded
 def list_(games, content, fmt, debug):
@@ -295,7 +305,7 @@ def list_(games, content, fmt, debug):
                 designed = f", {c['designed']} designed" if c["designed"] else ""
                 designed += f", {c['left_out']} left out with count 0" if c["left_out"] else ""
                 click.echo(
-                    f"  {c['id']:<24} {c['kind']:<8} {c['faces']:>5} faces ({c['cards']} different{designed})"
+                    f"  {c['id']:<24} {c['kind']:<8} {counted(c['faces'], 'face'):>11} ({c['cards']} different{designed})"
                 )
     sys.exit(1 if diags.errors else 0)
 
@@ -322,7 +332,14 @@ def icons(game, content, debug):
 @click.option(
     "--players", type=click.IntRange(1, 100), default=None, help="Check the supply rules for N players only."
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @_debug_option
 @_guarded
@@ -357,8 +374,8 @@ def check(games, content, players, fmt, strict, debug):
                 )
             state = "ok" if r.ok(strict) else "FAILED"
             click.echo(
-                f"{r.game}: {r.facts} facts checked, {r.count('error')} errors, {r.count('warning')} warnings, "
-                f"{r.count('erratum')} errata: {state}"
+                f"{r.game}: {counted(r.facts, 'fact')} checked, {counted(r.count('error'), 'error')}, "
+                f"{counted(r.count('warning'), 'warning')}, {counted(r.count('erratum'), 'erratum')}: {state}"
             )
     sys.exit(0 if all(r.ok(strict) for r in reports) else 1)
 
@@ -374,7 +391,7 @@ def new(game, content, debug):
     from pnpgen.commands.new import new_game
 
     files = new_game(content, game)
-    click.echo(f"wrote {len(files)} files in {content / game}:")
+    click.echo(f"wrote {counted(len(files), 'file')} in {content / game}:")
     for path in files:
         click.echo(f"  {path.relative_to(content / game)}")
     again = "" if content == Path("content") else f" --content {shlex.quote(str(content))}"

@@ -6,6 +6,7 @@ import click
 
 from pnpgen.cli import (
     PAPER,
+    PAPER_HELP,
     _content_option,
     _debug_option,
     _guarded,
@@ -15,7 +16,7 @@ from pnpgen.cli import (
     _report,
     main,
 )
-from pnpgen.errors import printable
+from pnpgen.errors import counted, printable
 
 
 @main.group()
@@ -38,7 +39,13 @@ def _no_decks(game, results) -> None:
 @export.command(name="png")
 @click.argument("game")
 @click.argument("components", nargs=-1)
-@click.option("--dpi", type=click.IntRange(50, 1200), default=300, show_default=True)
+@click.option(
+    "--dpi",
+    type=click.IntRange(50, 1200),
+    default=300,
+    show_default=True,
+    help="Pixels per inch of every image.",
+)
 @click.option(
     "--bleed/--no-bleed",
     default=True,
@@ -56,7 +63,7 @@ def export_png(game, components, dpi, bleed, content, out, debug, no_check):
     _no_decks(game, results)
     for r in results:
         click.echo(
-            f"exported {game}/{r.component}: {len(r.files) - 1} images -> {out / game / 'png' / r.component}"
+            f"exported {game}/{r.component}: {counted(len(r.files) - 1, 'image')} -> {out / game / 'png' / r.component}"
         )
 
 
@@ -112,7 +119,7 @@ def export_tts(game, components, url_base, save, players, content, out, debug, n
 
 @export.command(name="sheet")
 @click.argument("game")
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
 @_export_common
 @_guarded
 def export_sheet(game, paper, content, out, debug, no_check):

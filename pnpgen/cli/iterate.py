@@ -10,6 +10,7 @@ import click
 
 from pnpgen.cli import (
     PAPER,
+    PAPER_HELP,
     _content_option,
     _debug_option,
     _guarded,
@@ -75,7 +76,7 @@ def changes(old, new, since, games, content, out, no_check, debug):
 )
 @_content_option
 @_out_option
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
 @click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
 @_no_check_option
 @_debug_option
@@ -107,7 +108,7 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
 @click.argument("games", nargs=-1)
 @_content_option
 @_out_option
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
 @click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
 @_no_check_option
 @_debug_option

@@ -6,13 +6,19 @@ from pathlib import Path
 
 import click
 
-from pnpgen.cli import PAPER, _debug_option, _guarded, main
+from pnpgen.cli import PAPER, PAPER_HELP, _debug_option, _guarded, main
 from pnpgen.cli.paths import PathParam
 
 
 @main.command()
-@click.option("--paper", type=PAPER, default="a4", show_default=True)
-@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True)
+@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
+@click.option(
+    "--duplex",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    help="How your printer turns the sheet: long edge or short edge.",
+)
 @click.option(
     "--out",
     type=PathParam("calibration sheet", kind="file", writes=True),

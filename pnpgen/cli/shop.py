@@ -7,6 +7,7 @@ import sys
 import click
 
 from pnpgen.cli import (
+    FORMAT_HELP,
     _content_option,
     _debug_option,
     _guarded,
@@ -18,7 +19,7 @@ from pnpgen.cli import (
 )
 from pnpgen.cli.export import export
 from pnpgen.cli.paths import PathParam
-from pnpgen.errors import printable
+from pnpgen.errors import counted, printable
 
 TARGET_NAMES = ("tgc", "dtc", "pdfx", "factory")
 
@@ -56,7 +57,7 @@ def export_shop(target, game, components, cmyk_profile, content, out, debug, no_
         click.echo(f"skipped {game}/{cid}: {why}")
     for r in results:
         click.echo(
-            f"exported {game}/{r.component} for {target}: {len(r.files)} files -> {out / game / 'shop' / target}"
+            f"exported {game}/{r.component} for {target}: {counted(len(r.files), 'file')} -> {out / game / 'shop' / target}"
         )
 
 
@@ -84,7 +85,14 @@ def _target_first(target, game, components, old_target):
 @click.option(
     "--target", "old_target", type=click.Choice(TARGET_NAMES), hidden=True
 )  # before 0.x: --target T
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 @click.option("--json", "as_json", is_flag=True, hidden=True)  # the old spelling of --format json
 @_no_check_option
 @_debug_option
@@ -110,7 +118,8 @@ def preflight(target, game, components, old_target, fmt, as_json, content, debug
         for d in lines.sorted():
             click.echo(d.format())
         click.echo(
-            f"preflight {game} for {target}: {len(found.errors)} errors, {len(found.warnings)} warnings"
+            f"preflight {game} for {target}: {counted(len(found.errors), 'error')}, "
+            f"{counted(len(found.warnings), 'warning')}"
         )
     if found.errors:
         sys.exit(1)

@@ -76,6 +76,10 @@ def run(
             if r.ok:
                 what = ", ".join(r.rendered) if r.rendered else "nothing changed"
                 echo(f"rebuilt {r.game}: {what} in {took:.2f} s", False)
+                if r.removed:  # print-all.pdf the first time: watch leaves it out; an old one would go stale
+                    printall = any(n.startswith("print-all") for n in r.removed)
+                    why = "; watch leaves print-all out: pnpgen build writes it" if printall else ""
+                    echo(f"  removed (no longer built): {', '.join(r.removed)}{why}", False)
             else:
                 echo(f"failed {r.game}: its output was left as it was; waiting for the next save", True)
 

@@ -225,7 +225,10 @@ def export_tts(
     if players == 0:  # a save for the most players the game takes
         players = game.players_max
     if players is not None and not game.players_min <= players <= game.players_max:
-        raise UsageProblem(f"{game.id} is for {game.players} players; a save for {players} cannot be set up")
+        raise UsageProblem(
+            f"{game.id} is for {game.players} players ({game.at('players')}); "
+            f"a save for {players} cannot be set up"
+        )
     wanted = components_of(run, components)
     final = project.out_dir(game_id) / "tts"
     base = url_base.rstrip("/") + "/" if url_base else final.resolve().as_uri() + "/"

@@ -318,7 +318,7 @@ def label_glyphs(run, component, diags: Diagnostics) -> int:
 
     found = 0
     for text, loc, what in (
-        (run.game.title, run.game.loc, "the game's title"),
+        (run.game.title, run.game.at("title"), "the game's title"),
         (component.name, component.loc, "the name"),
     ):
         lost = missing_glyphs(text, "sans")

@@ -66,6 +66,7 @@ class PrintDoc:
     sheets_apart: int  # sheets of paper the components take when each is printed from its own file
     rulebook: bool
     pages: int = 0
+    folded: tuple = ()  # the fold-over files of this ink written beside it (`--fold`, `print: fold`)
 
     @property
     def duplex(self) -> bool:
@@ -210,7 +211,15 @@ def plan_doc(game, parts: list, paper: str, duplex, low: bool, rulebook: bool) -
         page += n
     supply = tuple(game.printing.get("supply", ())) if game.printing else ()
     offset = (duplex.dx, duplex.dy, duplex.angle)
-    return PrintDoc(game.title, paper, duplex.flip, offset, low, supply, sections, apart, rulebook, page - 1)
+    folded = tuple(
+        n
+        for p in decks
+        for n in p.names()
+        if p.printing.flip_of(n, p.deck.id) == "fold" and (p.printing.ink_of(n) == "low") == low
+    )
+    return PrintDoc(
+        game.title, paper, duplex.flip, offset, low, supply, sections, apart, rulebook, page - 1, folded
+    )
 
 
 def _deck_sections(

@@ -42,9 +42,8 @@ class GameResult:
     rendered: list = field(default_factory=list)  # components drawn and written again
     reused: list = field(default_factory=list)  # components whose files were up to date
     written: int = 0  # files written (the rest of `files` were up to date)
-    model: object = field(
-        default=None, repr=False, compare=False
-    )  # the loaded Game, in the process that built
+    removed: list = field(default_factory=list)  # files of the last build this one no longer writes, removed
+    model: object = field(default=None, repr=False, compare=False)  # the loaded Game, where it was built
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "model": None}  # a result from a worker process comes back without its model
@@ -329,11 +328,12 @@ class GameRun:
             before = self.previous["files"] if self.previous else []
             gone = [e["path"] for e in before if e["path"] not in kept]  # printed another way last time too
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
-        rendered = [t.component for t in stale]
-        reused = [t.component for t in targets if t not in stale]
-        return GameResult(
-            self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, len(jobs), self.game
+        rendered, reused = [t.component for t in stale], [t.component for t in targets if t not in stale]
+        result = GameResult(
+            self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, len(jobs)
         )
+        result.removed, result.model = gone, self.game
+        return result
 
     def writing(self) -> Writing:
         """What a target's `write` is given: the game, its icons, the paper and how it prints."""

@@ -105,6 +105,11 @@ def guide_lines(doc) -> dict:
             "Each page of backs follows its page of fronts. Glue each backs page to its fronts page, back to "
             "back, lining the cut marks up against a window, and cut once the glue is dry."
         )
+    if doc.folded:
+        how.append(
+            f"No duplex printer? {', '.join(doc.folded)} {'holds' if len(doc.folded) == 1 else 'hold'} the same "
+            "fronts and backs as fold-over sheets: print them single-sided, fold on the dashed line, then cut."
+        )
     if dx or dy or angle:
         how.append(
             f"Backs are shifted by {dx / MM:+.1f} mm across and {dy / MM:+.1f} mm up"

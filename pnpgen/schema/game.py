@@ -244,6 +244,7 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
         icons_file=icons_file,
         components=tuple(components),
         loc=data.loc,
+        key_locs=MappingProxyType({str(k): data.loc_of(k) for k in data}),
         inputs=game_inputs,
         fonts=MappingProxyType(fonts),
     )

@@ -1,0 +1,65 @@
+"""A build that no longer writes a file of the last build removes it (it would print stale) and says so, in
+`build` and in `watch`."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from conftest import run_cli
+
+# (first build's flags, second build's flags, the files the second removes)
+CHANGES = [
+    pytest.param([], ["--no-print-all"], ["print-all.pdf"], id="print-all-left-out"),
+    pytest.param(["--fold"], [], ["heroes-fold.pdf"], id="fold-form-no-longer-asked"),
+    pytest.param([], ["--duplex", "short"], ["heroes.pdf", "minis.pdf", "print-all.pdf"], id="other-duplex"),
+    pytest.param([], ["--ink", "low"], ["heroes.pdf", "minis.pdf", "print-all.pdf"], id="low-ink-only"),
+]
+
+
+@pytest.mark.parametrize("first, second, removed", CHANGES)
+def test_build_names_each_file_it_removes(project, tmp_path, first, second, removed):
+    root = project("basic")
+    out = tmp_path / "out"
+    assert run_cli("build", "--out", out, *first, cwd=root).exit_code == 0
+    assert all((out / "sample" / name).is_file() for name in removed)
+    result = run_cli("build", "--out", out, *second, cwd=root)
+    assert result.exit_code == 0, result.output
+    assert f"  removed (no longer built): {', '.join(removed)}" in result.output
+    assert not any((out / "sample" / name).exists() for name in removed)
+    again = run_cli("build", "--out", out, *second, cwd=root)
+    assert "removed" not in again.output  # said once, when it happens
+
+
+def test_a_build_that_removes_nothing_says_nothing(project, tmp_path):
+    root = project("basic")
+    run_cli("build", "--out", tmp_path, cwd=root)
+    (root / "content" / "sample" / "decks" / "minis.yaml").write_text(
+        (root / "content" / "sample" / "decks" / "minis.yaml").read_text().replace("count: 2", "count: 3", 1)
+    )
+    result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
+    assert result.exit_code == 0 and "removed" not in result.output
+
+
+def test_watch_says_it_removed_the_print_all_file(project, tmp_path):
+    """`watch` leaves print-all out: starting it over a build removes that build's print-all.pdf, which its
+    next save would make stale. It used to say only "nothing changed"."""
+    from pnpgen.cli import _project, _report
+    from pnpgen.cli.iterate import EDITING
+    from pnpgen.commands.watch import run as watch
+
+    root = project("basic")
+    out = tmp_path / "out"
+    assert run_cli("build", "--out", out, cwd=root).exit_code == 0
+    assert (out / "sample" / "print-all.pdf").is_file()
+    lines: list[str] = []
+    stop = threading.Event()
+    stop.set()  # build once, then stop listening
+    proj = _project(root / "content", out, "a4", EDITING, ())
+    watch(proj, None, lambda text, err: lines.append(text), _report, stop_event=stop)
+    assert not (out / "sample" / "print-all.pdf").exists()
+    assert lines[0].startswith("rebuilt sample: nothing changed")
+    assert (
+        lines[1]
+        == "  removed (no longer built): print-all.pdf; watch leaves print-all out: pnpgen build writes it"
+    )
