@@ -433,7 +433,7 @@ def test_a_yaml_card_field_is_written_in_place(tmp_path, nl):
         .encode()
     )
     with pytest.raises(ContentError, match="'count' must be"):
-        set_card_field(path, "Ash", "count", 0)
+        set_card_field(path, "Ash", "count", -1)
 
 
 CSV = 'name;cost;text\r\nAsh;2;"Burn; all"\r\n\r\nTide;3;Wave\r\nRoot;1\r\n'
