@@ -42,9 +42,10 @@ test: $(VENV)/.installed-test
 		echo "ghostscript is not installed: the PDF/X and CMYK tests will be skipped"
 	$(BIN)/python -m pytest -q $(PARALLEL)
 
-# everything but the tests marked slow (each of those builds or rasterises a lot): under a minute
+# everything but the tests marked slow (each of those builds or rasterises a lot), each build on one core unless
+# the test asks for workers (tests/conftest.py: _one_core_when_asked): under a minute
 test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -m "not slow" $(PARALLEL)
+	PNPGEN_TEST_ONE_CORE=1 $(BIN)/python -m pytest -q -m "not slow" $(PARALLEL)
 
 # pnpgen as Windows runs it, proved here: every command on CRLF + BOM content, without os.fork, setitimer or SIGALRM,
 # spawned workers, a cp1252 console; the PDFs and PNGs byte-identical to the ordinary run's (tests/portable/run.py)

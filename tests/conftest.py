@@ -242,3 +242,19 @@ def split(monkeypatch) -> list:
     real = painting.halves
     monkeypatch.setattr(painting, "halves", lambda *a: seen.append(real(*a)) or seen[-1])
     return seen
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _one_core_when_asked():
+    """`make test-fast` sets PNPGEN_TEST_ONE_CORE: a build not told how many workers to use writes its files in
+    the test's own process instead of forking workers from it (pytest's process is large: a fork cost a small
+    build 10-20 ms, a fifth of the run). The tests of the pool, of `-j` and of several games say how many
+    workers they use, and keep them; `make test` and CI run every build as a designer's runs, on every core."""
+    if not os.environ.get("PNPGEN_TEST_ONE_CORE"):
+        yield
+        return
+    import pnpgen.pipeline.jobs
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pnpgen.pipeline.jobs, "cores", lambda: 1)
+        yield

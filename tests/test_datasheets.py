@@ -9,7 +9,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 HEADER = ["name", "count", "colour", "text"]
 ROWS = [
@@ -122,16 +122,18 @@ def with_sheet(root: Path, name: str, data: bytes | str, ref: str) -> Path:
 
 @pytest.mark.parametrize(
     "name, make, ref",
-    [
-        ("heroes.csv", lambda: csv_text([HEADER, *ROWS]), "data/heroes.csv"),
-        (
-            "heroes-semicolons.csv",
-            lambda: "\ufeff" + csv_text([HEADER, *ROWS], ";"),
-            "data/heroes-semicolons.csv",
-        ),
-        ("heroes.xlsx", lambda: xlsx([HEADER, *ROWS]), "{file: data/heroes.xlsx, sheet: Heroes}"),
-        ("heroes.ods", lambda: ods([HEADER, *ROWS]), "{file: data/heroes.ods, sheet: Heroes}"),
-    ],
+    fast_once(
+        [
+            ("heroes.csv", lambda: csv_text([HEADER, *ROWS]), "data/heroes.csv"),
+            (
+                "heroes-semicolons.csv",
+                lambda: "\ufeff" + csv_text([HEADER, *ROWS], ";"),
+                "data/heroes-semicolons.csv",
+            ),
+            ("heroes.xlsx", lambda: xlsx([HEADER, *ROWS]), "{file: data/heroes.xlsx, sheet: Heroes}"),
+            ("heroes.ods", lambda: ods([HEADER, *ROWS]), "{file: data/heroes.ods, sheet: Heroes}"),
+        ]
+    ),
 )
 def test_a_sheet_gives_the_same_pdf_as_the_same_cards_in_yaml(project, name, make, ref):
     yaml_root = project("basic")

@@ -5,7 +5,7 @@ or `need`. Every such finding used to point at the fact's `id`, however far abov
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 FACTS = "content/sample/facts.yaml"
 
@@ -43,7 +43,7 @@ def _where(text: str, needle: str) -> str:
     return f"{line}:{col}"
 
 
-@pytest.mark.parametrize("edit, value", CASES)
+@pytest.mark.parametrize("edit, value", fast_once(CASES))
 def test_a_failed_fact_is_told_at_the_number_it_states(project, edit, value):
     root = project("basic")
     facts = root / FACTS

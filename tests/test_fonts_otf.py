@@ -7,7 +7,7 @@ import io
 
 import pdfplumber
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -133,14 +133,16 @@ def titles(pdf_path) -> tuple[str, list[float]]:
 
 @pytest.mark.parametrize(
     "kind, spec, em",
-    [
-        ("cff", "fonts/Mine.otf", 0.5),
-        ("cff2", "fonts/Mine.otf", 0.5),
-        ("collection", "fonts/Mine.otf", 0.5),
-        ("variable", "fonts/Mine.otf", 0.5),  # the default instance, as it is
-        ("variable", "{file: fonts/Mine.otf, instance: Bold}", 0.7),
-        ("variable", "{file: fonts/Mine.otf, axes: {wght: 550}}", 0.6),
-    ],
+    fast_once(
+        [
+            ("cff", "fonts/Mine.otf", 0.5),
+            ("cff2", "fonts/Mine.otf", 0.5),
+            ("collection", "fonts/Mine.otf", 0.5),
+            ("variable", "fonts/Mine.otf", 0.5),  # the default instance, as it is
+            ("variable", "{file: fonts/Mine.otf, instance: Bold}", 0.7),
+            ("variable", "{file: fonts/Mine.otf, axes: {wght: 550}}", 0.6),
+        ]
+    ),
 )
 def test_a_cff_or_variable_font_is_embedded_extractable_and_measured(project, kind, spec, em):
     root = project("basic")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 
 def first_page(path) -> str:
@@ -33,7 +33,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("flags, name, says", CASES)
+@pytest.mark.parametrize("flags, name, says", fast_once(CASES))
 def test_print_all_names_the_fold_over_files_of_its_ink(project, tmp_path, flags, name, says):
     root = project("basic")
     result = run_cli("build", "--out", tmp_path, *flags, cwd=root)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 # (first build's flags, second build's flags, the files the second removes)
 CHANGES = [
@@ -17,7 +17,7 @@ CHANGES = [
 ]
 
 
-@pytest.mark.parametrize("first, second, removed", CHANGES)
+@pytest.mark.parametrize("first, second, removed", fast_once(CHANGES))
 def test_build_names_each_file_it_removes(project, tmp_path, first, second, removed):
     root = project("basic")
     out = tmp_path / "out"

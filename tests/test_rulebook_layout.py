@@ -230,6 +230,7 @@ def test_the_rulebook_is_the_same_whether_its_first_pass_draws_or_not(tmp_path, 
     assert passes and not any(passes) and len(passes) >= 2  # undrafted: every pass drew, and there were two
 
 
+@pytest.mark.slow  # two builds of a shipped book
 def test_a_rebuilt_rulebook_starts_from_the_last_contents_and_is_the_same_file(tmp_path, monkeypatch):
     """A rebuild hands the rulebook the contents list its last build ended with (kept in the manifest): when the
     headings land where it says, the first pass is the book (one pass, not two); when they do not, or the list

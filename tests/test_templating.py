@@ -230,6 +230,7 @@ def _burn(seconds: float) -> None:
         pass
 
 
+@pytest.mark.slow  # waits out a time limit
 def test_a_deck_arms_one_time_limit_that_stops_only_the_face_over_it():
     """`time_limit_each`, armed once for a deck: faces that together use more than the limit all finish; each
     face that alone uses it is stopped, the second as the first (the timer is set again after a stop), and the
