@@ -304,7 +304,7 @@ def test_a_manifest_of_the_wrong_shape_counts_as_absent(tmp_path, change):
 
 
 def test_a_good_manifest_reads(tmp_path):
-    (tmp_path / "manifest.json").write_text(json.dumps(GOOD))
+    manifest.write(tmp_path / "manifest.json", GOOD)
     assert manifest.read(tmp_path)["files"][0]["path"] == "a.pdf"
     (tmp_path / "manifest.json").unlink()
     (tmp_path / "manifest.json").symlink_to(tmp_path / "elsewhere.json")
@@ -343,8 +343,29 @@ def test_a_written_manifest_is_json_dumps_with_an_indent_of_two(tmp_path):
     data = {"game": "g", "files": [{"path": "deck.pdf", "cards": [{"front_at": [0, 1.25]}]}], "w": "\u00e9"}
     manifest.write(tmp_path / "m.json", data)
     text = (tmp_path / "m.json").read_text(encoding="utf-8")
-    assert text == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    assert manifest.unsealed(text) == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    assert json.loads(text) == {"seal": text.split('"')[3], **data}  # JSON still, the seal its first key
     assert '"w": "\u00e9"' in text  # not escaped
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: t.replace('"a.pdf"', '"b.pdf"'),  # a value
+        lambda t: t.replace('"pages": 2', '"pages": 3'),  # a number
+        lambda t: t.replace('"seal": "', '"seal": "0', 1)[:-1],  # the seal itself
+        lambda t: "{" + t[t.index(",") + 1 :],  # the seal taken out
+        lambda t: json.dumps(json.loads(t)),  # written again by json: the same data, another text
+    ],
+)
+def test_a_manifest_changed_by_anything_but_pnpgen_reads_as_none(tmp_path, edit):
+    """The seal: the sha256 of the rest of the text, first in it. A hand edit of a value (a digest, a page
+    count a later build would carry forward) makes the manifest absent, as a damaged one is."""
+    manifest.write(tmp_path / "manifest.json", GOOD)
+    text = (tmp_path / "manifest.json").read_text(encoding="utf-8")
+    assert manifest.read(tmp_path) is not None
+    (tmp_path / "manifest.json").write_text(edit(text), encoding="utf-8")
+    assert manifest.read(tmp_path) is None
 
 
 def test_the_manifest_text_does_not_take_json_s_slow_encoder(monkeypatch):

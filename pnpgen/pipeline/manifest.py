@@ -1,6 +1,9 @@
 """A game's manifest.json: what pnpgen wrote into the game's output folder, and what each file was made from.
 
-A manifest is data pnpgen wrote, not data it trusts: one of the wrong shape counts as absent, the files it names
+A manifest is data pnpgen wrote, not data it trusts: it begins with a seal, the sha256 of the rest of its text,
+so one edited by hand (or by anything but pnpgen) counts as absent, as one of the wrong shape does: a game whose
+manifest does not hold is built afresh, and nothing a hand edit wrote into a kept entry (a digest, a page count,
+a card's place) is ever carried into the next manifest. The files it names
 are plain names inside the game's output folder that pnpgen could have written there, and its input keys are
 paths inside the project (or, `pnpgen:...`, inside pnpgen's own folder: its built-in layouts). Only such files
 are ever removed. Light: json, re and `pnpgen.inputs` (as light) only: the unchanged-game check reads it
@@ -9,6 +12,7 @@ without importing YAML, Jinja or ReportLab.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -32,10 +36,28 @@ def read(out_dir: Path) -> dict[str, Any] | None:
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode) or os.lstat(path).st_size > 20_000_000:
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = unsealed(path.read_text(encoding="utf-8"))
+        data = json.loads(text) if text is not None else None
     except (OSError, ValueError):
         return None
     return data if valid(data) else None
+
+
+SEAL = '{\n  "seal": "'
+
+
+def sealed(text: str) -> str:
+    """A manifest's text (`dumps`) with its seal first: the sha256 of that text, which `unsealed` checks."""
+    return SEAL + hashlib.sha256(text.encode("utf-8")).hexdigest() + '",' + text[1:]
+
+
+def unsealed(text: str) -> str | None:
+    """The text a manifest's seal was made of, when it begins with a seal that holds; None otherwise."""
+    seal, rest = text[len(SEAL) : len(SEAL) + 64], text[len(SEAL) + 64 :]
+    if not text.startswith(SEAL) or not rest.startswith('",'):
+        return None
+    made = "{" + rest[2:]
+    return made if hashlib.sha256(made.encode("utf-8")).hexdigest() == seal else None
 
 
 def valid(data: object) -> bool:
@@ -142,8 +164,8 @@ def _inputs_ok(inputs: object) -> bool:
 
 
 def write(path: Path, manifest: dict[str, Any]) -> None:
-    """Write the manifest to `path` (a file in the staging folder; it is moved into place last)."""
-    text = dumps(manifest) + "\n"
+    """Write the manifest to `path` (a file in the staging folder; it is moved into place last), sealed."""
+    text = sealed(dumps(manifest) + "\n")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
         fh.flush()
