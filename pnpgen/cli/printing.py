@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from pnpgen.cli import (
-    _content_option,
     _debug_option,
     _guarded,
     _paper_option,
@@ -20,7 +19,13 @@ from pnpgen.cli.paths import PathParam
 
 @main.command()
 @click.argument("game", required=False)
-@_content_option
+@click.option(
+    "--content",
+    type=PathParam("content folder"),  # needed only with GAME, and checked then
+    default="content",
+    show_default=True,
+    help="Folder holding one folder per game (read only for GAME's print: settings).",
+)
 @_paper_option
 @_printer_option
 @click.option(
