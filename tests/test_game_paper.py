@@ -202,3 +202,42 @@ def test_a_bad_paper_is_told_at_its_value_with_the_nearest_name(tmp_path, file, 
     assert told in result.output and "Traceback" not in result.output, result.output
     assert {p.name: p.read_bytes() for p in (root / "out" / "sample").iterdir()} == kept
     assert not (root / "cal.pdf").exists()
+
+
+def test_an_export_without_a_paper_flag_prints_on_the_games(tmp_path):
+    """The shop's rulebook booklet takes no --paper: its pages are the game's paper, two to a sheet."""
+    import pikepdf
+
+    root = _sample(tmp_path, "letter")
+    result = run_cli("export", "shop", "pdfx", "sample", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    w, h = (v * MM for v in PAPER_MM["letter"])
+    with pikepdf.open(root / "out" / "sample" / "shop" / "pdfx" / "rulebook-booklet.pdf") as pdf:
+        for page in pdf.pages:
+            x0, y0, x1, y1 = (float(v) for v in page.TrimBox)
+            assert (x1 - x0, y1 - y0) == pytest.approx((2 * w, h), abs=0.01)
+
+
+@pytest.mark.parametrize(
+    "game_duplex, profile_duplex, flag, want",
+    [
+        ("short", None, None, "short"),
+        ("short", "long", None, "long"),
+        ("short", "none", None, "short"),
+        ("short", "long", "short", "short"),
+        (None, None, None, "long"),
+    ],
+)
+def test_calibrate_flips_as_the_flag_then_the_profile_then_the_game_ask(
+    tmp_path, game_duplex, profile_duplex, flag, want
+):
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    _game(root, "sample", None, f"duplex: {game_duplex}" if game_duplex else "")
+    args = ["calibrate", "sample", "--out", "cal.pdf"]
+    if profile_duplex:
+        (root / "printers.yaml").write_text(f"office:\n  duplex: {profile_duplex}\n")
+        args += ["--printer", "office"]
+    result = run_cli(*args, *(["--duplex", flag] if flag else []), cwd=root)
+    assert result.exit_code == 0 and f"flipping on the {want} edge" in result.output, result.output
+    assert _on(root / "cal.pdf", "a4")
