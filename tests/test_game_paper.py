@@ -241,3 +241,14 @@ def test_calibrate_flips_as_the_flag_then_the_profile_then_the_game_ask(
     result = run_cli(*args, *(["--duplex", flag] if flag else []), cwd=root)
     assert result.exit_code == 0 and f"flipping on the {want} edge" in result.output, result.output
     assert _on(root / "cal.pdf", "a4")
+
+
+def test_the_starter_game_shows_where_its_paper_is_set(tmp_path):
+    """`pnpgen new` writes the line commented out; taken in as it stands, the game prints on Letter."""
+    assert run_cli("new", "mine", cwd=tmp_path).exit_code == 0
+    game = tmp_path / "content" / "mine" / "game.yaml"
+    text = game.read_text()
+    hint = next(line for line in text.splitlines() if line.startswith("# print: {paper: letter}"))
+    game.write_text(text.replace(hint, hint[2:]))
+    assert run_cli("build", "--out", "out", cwd=tmp_path).exit_code == 0
+    assert _on(tmp_path / "out" / "mine" / "cards.pdf", "letter")
