@@ -252,3 +252,16 @@ def test_the_starter_game_shows_where_its_paper_is_set(tmp_path):
     game.write_text(text.replace(hint, hint[2:]))
     assert run_cli("build", "--out", "out", cwd=tmp_path).exit_code == 0
     assert _on(tmp_path / "out" / "mine" / "cards.pdf", "letter")
+
+
+def test_changes_reprints_on_the_games_paper(tmp_path):
+    """`changes` takes no --paper: it builds the game on its own paper and reprints the changed cards on it."""
+    root = _sample(tmp_path, "letter")
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    shutil.copytree(root / "out", root / "v1")
+    heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("to move **two** spaces", "to move **three** spaces"))
+    result = run_cli("changes", "v1", "--out", "out", cwd=root)
+    assert result.exit_code == 0 and "reprint.pdf" in result.output, result.output
+    assert _on(root / "out" / "sample" / "changes" / "reprint.pdf", "letter")
+    assert _on(root / "out" / "sample" / "heroes.pdf", "letter")
