@@ -26,7 +26,7 @@ class UnknownGame(UsageProblem):
 class Project:
     content: Path  # one folder per game
     out: Path = Path("output")  # one folder per game is written here
-    paper: str = "a4"
+    paper: str | None = None  # the paper the command line (or a printer profile) asked; None: each game's own
     printing: Printing = DEFAULT  # duplex forms and the printer's back offset
     asked: tuple = ()  # the printing choices the command line made ("duplex", "fold", "ink", "forms")
     # a process that builds again and again (watch, serve): what every build imports, and the shipped fonts, are
@@ -43,7 +43,12 @@ class Project:
 
     def asked_key(self) -> str:
         """What the flags asked for: a game's `print:` defaults fill in the rest (`printing_for`)."""
-        return f"{self.printing.key()} asked {','.join(sorted(self.asked))}"
+        asked = sorted(self.asked) + (["paper"] if self.paper is not None else [])
+        return f"{self.printing.key()} asked {','.join(asked)}"
+
+    def paper_for(self, defaults) -> str:
+        """One game's paper: the command line's (or printer profile's), then the game's `print: paper`, then A4."""
+        return self.paper or defaults.get("paper", "a4")
 
     def printing_for(self, defaults) -> Printing:
         """How one game prints: the command line's choices, then the game's `print:` defaults, then pnpgen's."""

@@ -55,7 +55,7 @@ def test_watch_says_it_removed_the_print_all_file(project, tmp_path):
     lines: list[str] = []
     stop = threading.Event()
     stop.set()  # build once, then stop listening
-    proj = _project(root / "content", out, "a4", EDITING, ())
+    proj = _project(root / "content", out, None, EDITING, ())  # as `watch` without --paper
     watch(proj, None, lambda text, err: lines.append(text), _report, stop_event=stop)
     assert not (out / "sample" / "print-all.pdf").exists()
     assert lines[0].startswith("rebuilt sample: nothing changed")

@@ -118,7 +118,7 @@ def _write_reprint(project, game: str, wanted: dict, result: GameChanges, folder
         if not chosen:
             continue
         subset = DeckFaces(deck, chosen)
-        plan = plan_for(deck, project.paper)
+        plan = plan_for(deck, project.paper or run.paper)  # the new build's paper, else the game's
         if writer is None:
             writer = PdfWriter(
                 folder / "reprint.pdf",

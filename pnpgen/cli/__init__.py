@@ -23,7 +23,10 @@ from pnpgen.errors import counted, printable
 from pnpgen.project import Project
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
-PAPER_HELP = "Paper size of the sheets: a4 or letter."
+PAPER_HELP = (
+    "Paper size of the sheets: a4 or letter (default: the game's print.paper, else A4; a --printer profile's "
+    "paper comes before the game's)."
+)
 FORMAT_HELP = "text: one line per item, as a person reads it; json: the same as data, for a program."
 
 
@@ -61,13 +64,23 @@ def _no_check_option(f):
 
 
 def _project(
-    content: Path, out: Path = Path("output"), paper: str = "a4", printing=None, asked: tuple = ()
+    content: Path, out: Path = Path("output"), paper: str | None = None, printing=None, asked: tuple = ()
 ) -> Project:
+    """The project of a command; `paper` None: each game's own `print: paper`, else A4."""
     if not content.is_dir():  # the options' type checked both paths (`cli/paths.py`)
         raise click.UsageError(f"content folder '{printable(str(content))}' does not exist")
-    if printing is None:
-        return Project(content, out, paper.lower())
-    return Project(content, out, paper.lower(), printing, asked)
+    paper = paper.lower() if paper else None
+    return Project(content, out, paper) if printing is None else Project(content, out, paper, printing, asked)
+
+
+def _paper_option(f):
+    return click.option("--paper", type=PAPER, help=PAPER_HELP)(f)
+
+
+def _printer_option(f):
+    return click.option(
+        "--printer", metavar="NAME", help="A printer profile of printers.yaml (see the README)."
+    )(f)
 
 
 def _printing_options(f):
@@ -105,9 +118,7 @@ def _printing_options(f):
                 "`pnpgen calibrate` measures it: positive X right, positive Y up, on the back page as the PDF "
                 "shows it.",
             ),
-            click.option(
-                "--printer", metavar="NAME", help="A printer profile of printers.yaml (see the README)."
-            ),
+            _printer_option,
         )
     ):
         f = option(f)
@@ -116,7 +127,8 @@ def _printing_options(f):
 
 def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer, ink=None):
     """(paper, Printing, asked) from the flags, over the named printer profile, over the defaults; `asked` names
-    the choices made here, which a game's `print:` defaults do not override."""
+    the choices made here, which a game's `print:` defaults do not override; the paper is None when neither
+    gives one (each game's `print: paper` then, else A4)."""
     from pnpgen.imposition.duplex import FORMS, INKS, Printing, parse_offset
 
     profile = None
@@ -124,7 +136,7 @@ def _printing(content: Path, paper, duplex, fold, forms, back_offset, printer, i
         from pnpgen.schema.printers import find
 
         profile = find(printer, content.resolve().parent)
-    paper = paper or (profile.paper if profile else None) or "a4"
+    paper = paper or (profile.paper if profile else None)
     flip = duplex or (profile.duplex if profile else None) or "long"
     offset = back_offset or (profile.back_offset if profile else None)
     try:
@@ -183,7 +195,7 @@ def main() -> None:
 @click.argument("games", nargs=-1)
 @_content_option
 @_out_option
-@click.option("--paper", type=PAPER, help="Paper size of the sheets: a4 (the default) or letter.")
+@_paper_option
 @_printing_options
 @click.option(
     "--no-print-all",
@@ -263,9 +275,10 @@ def build(
             faces = sum(f["faces"] for f in r.files if f["kind"] != "print-all")  # its faces are the others'
             kept = len(r.files) - r.written  # counted in files, as the total is (a board has two)
             detail = f"{r.written} rendered" + (f", {kept} up to date" if kept else "")
+            paper = "" if r.paper == "a4" else f" on {r.paper} paper"  # A4 goes without saying
             click.echo(
                 f"built {r.game}: {counted(len(r.files), 'file')} ({detail}), {counted(faces, 'face')}, "
-                f"{counted(pages, 'page')} -> {r.out_dir}"
+                f"{counted(pages, 'page')}{paper} -> {r.out_dir}"
             )
             if r.removed:  # a form or a component no longer asked for: its old file would print stale
                 click.echo(f"  removed (no longer built): {', '.join(r.removed)}")

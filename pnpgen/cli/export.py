@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from pnpgen.cli import (
-    PAPER,
-    PAPER_HELP,
     _content_option,
     _debug_option,
     _guarded,
     _no_check_option,
     _out_option,
+    _paper_option,
+    _printer_option,
+    _printing,
     _project,
     _report,
     main,
@@ -119,14 +120,16 @@ def export_tts(game, components, url_base, save, players, content, out, debug, n
 
 @export.command(name="sheet")
 @click.argument("game")
-@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
+@_paper_option
+@_printer_option
 @_export_common
 @_guarded
-def export_sheet(game, paper, content, out, debug, no_check):
+def export_sheet(game, paper, printer, content, out, debug, no_check):
     """A contact sheet of every component of GAME as one PNG (builds the game first if needed)."""
     from pnpgen.exports.sheet import export_sheet as run
 
-    target = run(_project(content, out, paper), game, not no_check)
+    paper, printing, asked = _printing(content, paper, None, False, None, None, printer)
+    target = run(_project(content, out, paper, printing, asked), game, not no_check)
     click.echo(f"contact sheet -> {target}")
 
 

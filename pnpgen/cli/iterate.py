@@ -9,13 +9,14 @@ from dataclasses import replace
 import click
 
 from pnpgen.cli import (
-    PAPER,
-    PAPER_HELP,
     _content_option,
     _debug_option,
     _guarded,
     _no_check_option,
     _out_option,
+    _paper_option,
+    _printer_option,
+    _printing,
     _project,
     _report,
     main,
@@ -25,6 +26,14 @@ from pnpgen.errors import printable
 from pnpgen.imposition.duplex import DEFAULT
 
 EDITING = replace(DEFAULT, whole=False)  # watch and serve: no print-all file (the whole game again) per save
+
+
+def _editing(content, out, paper, printer):
+    """The resident project of watch and serve: the paper and a printer profile as `build` takes them."""
+    paper, printing, asked = _printing(content, paper, None, False, None, None, printer)
+    return replace(
+        _project(content, out, paper, replace(printing, whole=EDITING.whole), asked), resident=True
+    )
 
 
 @main.command()
@@ -76,12 +85,13 @@ def changes(old, new, since, games, content, out, no_check, debug):
 )
 @_content_option
 @_out_option
-@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
+@_paper_option
+@_printer_option
 @click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
 @_no_check_option
 @_debug_option
 @_guarded
-def serve(games, port, host, content, out, paper, poll, no_check, debug):
+def serve(games, port, host, content, out, paper, printer, poll, no_check, debug):
     """A live page of GAMES (all when none): every face and back, boards, the rulebook's pages, the counts and
     the rules check's findings, updated on every save.
 
@@ -100,7 +110,7 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
         click.echo(text, err=err)
         (sys.stderr if err else sys.stdout).flush()
 
-    project = replace(_project(content, out, paper, EDITING, ()), resident=True)
+    project = _editing(content, out, paper, printer)
     run(project, list(games) or None, echo, _report, host, port, poll, not no_check)
 
 
@@ -108,19 +118,20 @@ def serve(games, port, host, content, out, paper, poll, no_check, debug):
 @click.argument("games", nargs=-1)
 @_content_option
 @_out_option
-@click.option("--paper", type=PAPER, default="a4", show_default=True, help=PAPER_HELP)
+@_paper_option
+@_printer_option
 @click.option("--poll", is_flag=True, help="Poll for changes instead of using file-system events.")
 @_no_check_option
 @_debug_option
 @_guarded
-def watch(games, content, out, paper, poll, no_check, debug):
+def watch(games, content, out, paper, printer, poll, no_check, debug):
     """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
 
     Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
     """
     from pnpgen.commands.watch import run
 
-    project = replace(_project(content, out, paper, EDITING, ()), resident=True)
+    project = _editing(content, out, paper, printer)
     project.select(list(games) or None)  # usage errors before anything starts
 
     def echo(text, err):

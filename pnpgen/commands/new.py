@@ -22,6 +22,7 @@ palette:
   paper: "#f7f0df"
   accent: "#1f6fb2"
 icons: icons.yaml
+# print: {{paper: letter}}   # every command then prints on US Letter (A4 without it); --paper overrides it
 components:
   - decks/cards.yaml
 """

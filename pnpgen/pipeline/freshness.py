@@ -94,11 +94,16 @@ def entry_fresh(
     return bool(inputs) and inputs_hold(inputs, root, roots, seen) and output_intact(out_dir, entry)
 
 
-def usable(old: dict[str, Any] | None, paper: str, asked: str = DEFAULT.key()) -> dict[str, Any] | None:
-    """The old manifest when its outputs may be reused at all: same pnpgen, same paper, the same printing flags
-    (what they and the game's `print:` defaults make is compared once the game is loaded, by `GameRun.load`;
-    game.yaml is among the model's inputs, so an unchanged game.yaml keeps its defaults)."""
-    if old is None or old.get("engine") != engine_digest() or old.get("paper") != paper:
+def usable(
+    old: dict[str, Any] | None, paper: str | None, asked: str = DEFAULT.key()
+) -> dict[str, Any] | None:
+    """The old manifest when its outputs may be reused at all: same pnpgen, the same paper when one was asked
+    (None: the game's own), the same printing flags (what they and the game's `print:` defaults, its paper among
+    them, make is compared once the game is loaded, by `GameRun.load`; game.yaml is among the model's inputs,
+    so an unchanged game.yaml keeps its defaults, and `asked` says whether the paper came from a flag)."""
+    if old is None or old.get("engine") != engine_digest():
+        return None
+    if paper is not None and old.get("paper") != paper:
         return None
     if old.get("asked") != asked:
         return None

@@ -72,11 +72,11 @@ class DeckSheets(Target):
 
         deck = self.deck
         try:
-            self.plan = plan_for(deck, run.project.paper)
+            self.plan = plan_for(deck, run.paper)
             if "fold" in self.printing.flips and self._no_fold() is None:
                 from pnpgen.imposition.fold import plan_fold
 
-                self.fold_plan = plan_fold(run.project.paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
+                self.fold_plan = plan_fold(run.paper, deck.width_pt, deck.height_pt, deck.bleed_pt)
         except ImpositionError as exc:
             diags.error(deck.loc, f"deck '{deck.id}': {exc}")
             return False
@@ -86,7 +86,7 @@ class DeckSheets(Target):
                 deck.loc,
                 f"deck '{deck.id}': its sheets keep {kept / MM:.1f} mm of the {deck.bleed_pt / MM:.1f} mm bleed on "
                 f"the grid's outer edges: the grid reaches within {PRINT_EDGE / MM + kept / MM:.1f} mm of the "
-                f"{run.project.paper.upper()} paper's edge, and pnpgen prints nothing nearer than "
+                f"{run.paper.upper()} paper's edge, and pnpgen prints nothing nearer than "
                 f"{PRINT_EDGE / MM:.0f} mm",
                 "a smaller bleed, or a card size that leaves a row's room, keeps all of it",
             )
@@ -130,7 +130,7 @@ class DeckSheets(Target):
         from pnpgen.pipeline.faces import DeckFaces
 
         try:
-            self.plan = plan_for(self.deck, run.project.paper)
+            self.plan = plan_for(self.deck, run.paper)
         except ImpositionError:
             return False
         self.drawn = DeckFaces(self.deck, forms["full"])

@@ -141,7 +141,7 @@ class PrintAll(Target):
             flip = next(f for f in FLIPS for i in INK_SUFFIX.values() if name == f"{STEM}{SUFFIX[f]}{i}.pdf")
             low = self.printing.ink_of(name) == "low"
             self.docs[name] = plan_doc(
-                self.game, self.parts, run.project.paper, self.printing.duplex(flip), low, rulebook
+                self.game, self.parts, run.paper, self.printing.duplex(flip), low, rulebook
             )
         return True
 

@@ -43,6 +43,7 @@ class GameResult:
     reused: list = field(default_factory=list)  # components whose files were up to date
     written: int = 0  # files written (the rest of `files` were up to date)
     removed: list = field(default_factory=list)  # files of the last build this one no longer writes, removed
+    paper: str = "a4"  # the paper it was built on
     model: object = field(default=None, repr=False, compare=False)  # the loaded Game, where it was built
 
     def __getstate__(self) -> dict:
@@ -127,8 +128,10 @@ class GameRun:
         self.painter = Painter(self.game, self.library, self.icons, self.reader, self.fonts)
         self.painter.cores = self.cores
         self.printing = self.project.printing_for(self.game.printing)
-        if self.old is not None and self.old.get("printing") != self.printing.key():
-            self.old = None  # the game's print: defaults changed: every sheet is printed another way
+        self.paper = self.project.paper_for(self.game.printing)  # the flag's, else the game's own, else A4
+        printed = (self.printing.key(), self.paper)  # how every sheet is printed
+        if self.old is not None and (self.old.get("printing"), self.old["paper"]) != printed:
+            self.old = None  # the game's print: defaults (its paper too) changed: printed another way
 
     @property
     def low_painter(self):
@@ -170,7 +173,7 @@ class GameRun:
 
     # -- draw and plan ------------------------------------------------------------------------------------
     def claim(self, diags: Diagnostics) -> list:
-        targets = outputs.targets_of(self.game, self.sources, self.printing, self.project.paper)
+        targets = outputs.targets_of(self.game, self.sources, self.printing, self.paper)
         if not outputs.claim(targets, diags):
             diags.raise_if_errors()
         return targets
@@ -329,15 +332,13 @@ class GameRun:
             gone = [e["path"] for e in before if e["path"] not in kept]  # printed another way last time too
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
         rendered, reused = [t.component for t in stale], [t.component for t in targets if t not in stale]
-        result = GameResult(
-            self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused, len(jobs)
-        )
-        result.removed, result.model = gone, self.game
+        result = GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused)
+        result.written, result.removed, result.model, result.paper = len(jobs), gone, self.game, self.paper
         return result
 
     def writing(self) -> Writing:
         """What a target's `write` is given: the game, its icons, the paper and how it prints."""
-        return Writing(self.game, self.icons, self.project.paper, self.printing)
+        return Writing(self.game, self.icons, self.paper, self.printing)
 
     def _shown(self, jobs: list):
         """What `write_all` calls as each file is written: `on_file`, for `serve` to show it at once."""
@@ -355,15 +356,14 @@ class GameRun:
         data = {
             "game": self.game.id,
             "title": self.game.title,
-            "paper": self.project.paper,
+            "paper": self.paper,
             "printing": self.printing.key(),
             "print_all": self.printing.whole,
             "asked": self.project.asked_key(),
             "generator": f"pnpgen {__version__}",
             "engine": freshness.engine_digest(),
             "model": dict(sorted(self.model_inputs.items())),
-            "warnings": self.load_warnings
-            + self.check_warnings,  # the game's own: loading and the rules check
+            "warnings": self.load_warnings + self.check_warnings,  # the game's own: loading, the rules check
             "files": files,
         }
         if self.checked and self.check_inputs is not None:

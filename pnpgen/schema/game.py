@@ -25,6 +25,7 @@ from pnpgen.schema.fields import (
     mapping,
 )
 from pnpgen.source import LMap
+from pnpgen.units import PAPERS
 
 
 def _as_icons(value):
@@ -105,6 +106,13 @@ def _choice(options: tuple):
     return convert
 
 
+def _as_paper(value) -> str:
+    """A paper name, as `--paper` takes it (any case): a4 or letter."""
+    if isinstance(value, str) and value.lower() in PAPERS:
+        return value.lower()
+    raise Invalid(f"is not a paper size ({describe(value)}); " + did_you_mean(str(value).lower(), PAPERS))
+
+
 def _as_supply(value) -> tuple:
     items = listing("must be a list of things players bring, such as [two six-sided dice, a bag]")(value)
     return tuple(as_str(x) for x in items)
@@ -117,6 +125,12 @@ PRINT = Table(
             "duplex",
             _choice(("long", "short", "none")),
             "how the sheets print by default: long, short or none",
+        ),
+        Key(
+            "paper",
+            _as_paper,
+            "the paper every command prints on by default: a4 (the default) or letter; `--paper` and a "
+            "`--printer` profile's paper come first",
         ),
         Key("fold", as_bool, "also write fold-over sheets (`<deck>-fold.pdf`) by default"),
         Key("ink", _choice(("full", "low", "both")), "full colour, low ink (`-lowink`), or both, by default"),
@@ -180,6 +194,18 @@ def default_reader(root: Path) -> Reader:
     """A reader for a game of a project laid out as usual: content/<game>/ beside the shared layouts/."""
     project = root.parent.parent
     return Reader([root, project / "layouts"], project)
+
+
+def print_defaults(root: Path, reader: Reader) -> dict:
+    """The keys game.yaml's `print:` sets, checked, without loading the game (what `calibrate` prints on)."""
+    data = reader.load_yaml(root / "game.yaml", "game file")
+    section = data.get("print") if isinstance(data, LMap) else None
+    if not isinstance(section, LMap):
+        return {}
+    diags = Diagnostics()
+    values = PRINT.read(section, diags, "print:")
+    diags.raise_if_errors()
+    return {k: values[k] for k in values.given}
 
 
 def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | None = None) -> Game:

@@ -19,7 +19,9 @@ from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, UsageProblem, did_you_mean, display_path
 from pnpgen.imposition.duplex import FLIPS, parse_offset
+from pnpgen.schema.fields import describe
 from pnpgen.source import LMap, load_file
+from pnpgen.units import PAPERS
 
 FILE = "printers.yaml"
 KEYS = ("duplex", "back_offset", "paper", "description")
@@ -84,8 +86,11 @@ def _profile(name: str, spec, loc: Location, path: Path) -> Profile:
         except ValueError as exc:
             raise ContentError.at(spec.loc_of("back_offset"), f"'back_offset' {exc}") from None
     paper = spec.get("paper")
-    if paper is not None and str(paper).lower() not in ("a4", "letter"):
-        raise ContentError.at(spec.loc_of("paper"), f"'paper' must be a4 or letter (got {paper!r})")
+    if paper is not None and str(paper).lower() not in PAPERS:
+        hint = did_you_mean(str(paper).lower(), PAPERS)
+        raise ContentError.at(
+            spec.loc_of("paper"), f"'paper' is not a paper size ({describe(paper)}); {hint}"
+        )
     return Profile(
         name, duplex, None if offset is None else str(offset), None if paper is None else str(paper).lower()
     )

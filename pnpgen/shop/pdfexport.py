@@ -228,7 +228,7 @@ def _punchboard_files(writing, deck: Deck, target: ShopTarget, stage_dir: Path, 
 
 
 class BookletExport(Export):
-    """The rulebook's print version: built at the project's paper, imposed as a saddle-stitched booklet with a
+    """The rulebook's print version: built on the game's paper, imposed as a saddle-stitched booklet with a
     back cover, the target's bleed round each sheet and the cover spread's ground over it."""
 
     kind = "booklet"
