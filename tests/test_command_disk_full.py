@@ -98,8 +98,16 @@ class Disk:
         self.real_open, self.real_fsync = builtins.open, staging._fsync
 
     def tick(self) -> bool:
-        count = int(self.counter.read_text() or 0) + 1 if self.counter.exists() else 1
-        self.counter.write_text(str(count))
+        """This file's number among all the command writes, in whichever process writes it: each takes a ticket,
+        a file made only if it is not there (a count read and written back lost a worker's file when two wrote at
+        once, and the N-th file of a run was then never reached)."""
+        count = 1
+        while True:
+            try:
+                os.close(os.open(f"{self.counter}.{count}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                break
+            except FileExistsError:
+                count += 1
         return self.n is not None and count == self.n
 
     def open(self, file, mode="r", *args, **kwargs):
@@ -147,7 +155,7 @@ def full_disk(tmp_path, monkeypatch, name, layer, which, good_out):
     counted = tmp_path / "counted"
     ok = run_with(monkeypatch, spare, command, layer, None, counted)  # how many files: on a copy
     assert ok.exit_code == 0, ok.output
-    total = int(counted.read_text()) if counted.exists() else 0
+    total = len(list(tmp_path.glob("counted.*")))
     assert total >= 1, f"{name} wrote nothing at the {layer} layer"
     n = {"first": 1, "middle": max(1, total // 2), "last": total}[which]
     before = tree(root)
