@@ -245,19 +245,23 @@ class GameRun:
         self.memo.keep_picture(self.game.id, deck.id, self.painter.ink, picture)
         return faces
 
-    def card_faces(self, deck, index: int) -> tuple | None:
-        """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn."""
+    def card_faces(self, deck, index: int, diags: Diagnostics | None = None) -> tuple | None:
+        """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn,
+        its errors then added to `diags` (the deck's own, told once however many pictures show the card)."""
         for used in self._using:
             used.add(deck.id)
         memo = self.__dict__.setdefault("_card_faces", {})
         key = (deck.id, index)
         if key not in memo:
+            found = Diagnostics()
             with self.reader.recording() as read:
                 card = deck.cards[index]
-                front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
-            memo[key] = ((front, back) if ok and front is not None else None, read)
-        faces, read = memo[key]
+                front, back, ok = self.painter.card(deck, card, self.painter.context(deck), found)
+            memo[key] = ((front, back) if ok and front is not None else None, read, found.errors)
+        faces, read, errors = memo[key]
         self.reader.replay(read)  # recorded on every call, as drawing it again would
+        if faces is None and diags is not None:
+            diags.items.extend(errors)
         return faces
 
     @contextmanager
@@ -270,19 +274,22 @@ class GameRun:
         finally:
             self._using.remove(used)
 
-    def board_faces(self, board) -> list | None:
-        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn. What
-        drawing it read is recorded on every call (in the rulebook's recording as much as in a freshness check's)."""
+    def board_faces(self, board, diags: Diagnostics | None = None) -> list | None:
+        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn (its
+        errors then added to `diags`). What drawing it read is recorded on every call (in the rulebook's recording
+        as much as in a freshness check's)."""
         for used in self._using:
             used.add(board.id)
-        failed = self.__dict__.setdefault("_boards_failed", set())
-        if board.id in failed:
-            return None
-        drawn = self.painter.board_again(board) or self.painter.board(board, Diagnostics())
-        if drawn is None:
-            failed.add(board.id)
-            return None
-        return drawn.faces
+        failed = self.__dict__.setdefault("_boards_failed", {})
+        if board.id not in failed:
+            found = Diagnostics()
+            drawn = self.painter.board_again(board) or self.painter.board(board, found)
+            if drawn is not None:
+                return drawn.faces
+            failed[board.id] = found.errors
+        if diags is not None:
+            diags.items.extend(failed[board.id])
+        return None
 
     # -- write --------------------------------------------------------------------------------------------
     def write(self, targets: list, stale: list, workers, then=None, alongside=None) -> GameResult:

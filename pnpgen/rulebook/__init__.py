@@ -168,9 +168,9 @@ def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
     from pnpgen.schema.pictured import card_index
 
     index = card_index(deck, card, False, called, diags)
-    faces = run.card_faces(deck, index) if index is not None else None
+    faces = run.card_faces(deck, index, diags) if index is not None else None
     if index is not None and faces is None:
-        diags.error(called, f"picture(): card {card!r} of '{deck.id}' could not be drawn")
+        diags.consequence(called, f"picture(): card {card!r} of '{deck.id}' could not be drawn")
     return faces
 
 
