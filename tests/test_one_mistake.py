@@ -102,3 +102,37 @@ def test_a_consequence_alone_is_still_told_and_still_fails():
     diags.error(Location("z.yaml", 9, 9), "the cause")
     assert [d.message for d in diags.sorted()] == ["a warning is no cause", "the cause"]
     assert len(diags.errors) == 2  # both fail the build
+
+
+ICON_USES = {  # how a card uses an icon the game does not have: (card text, deck line added, layout change)
+    "inline": ("Spend :dropp: to move", "", None),
+    "field": (
+        "Spend :drop: to move",
+        "    icon: dropp\n",
+        ("    name: drop\n", '    name: "{{ card.icon }}"\n'),
+    ),
+}
+
+
+@pytest.mark.parametrize("use", fast_once(list(ICON_USES)))
+def test_an_unknown_icon_is_told_once_by_the_drawing(project, use):
+    """The drawing tells an icon the game does not have (with the names it might mean); the rulebook check
+    does not add that the book never shows it."""
+    root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text("# Sample Game\n\n## Play\n\nSpend :drop: to act.\n")
+    text, field, layout_change = ICON_USES[use]
+    deck = game / "decks" / "heroes.yaml"
+    deck.write_text(
+        deck.read_text()
+        .replace("Spend :drop: to move", text)
+        .replace("  - name: Ash Walker\n", "  - name: Ash Walker\n" + field)
+    )
+    if layout_change:
+        layout = game / "layouts" / "hero.yaml"
+        layout.write_text(layout.read_text().replace(*layout_change))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert "Traceback" not in result.output
+    told = [line for line in result.output.splitlines() if "dropp" in line]
+    assert len(told) == 1, result.output
+    assert "names no icon" in told[0] and "drop" in told[0].split("dropp", 1)[1], told

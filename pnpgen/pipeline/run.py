@@ -162,13 +162,15 @@ class GameRun:
         from pnpgen.checker import check_game
 
         with self.reader.recording() as recorded:
-            report = check_game(self.root, None, require_facts=False, game=self.game, reader=self.reader)
+            report = check_game(
+                self.root, None, require_facts=False, game=self.game, reader=self.reader, icons=self.icons
+            )
         found = (
             report.diagnostics()
         )  # its warnings stay warnings: a strict build fails on them like any other
         diags.extend(found)
         self.check_warnings = len(found.warnings)  # kept in the manifest: --strict must see them again
-        self.check_inputs = {**self.model_inputs, **recorded}
+        self.check_inputs = {**self.model_inputs, **self.icon_inputs, **recorded}
         self.checked = True
 
     # -- draw and plan ------------------------------------------------------------------------------------
