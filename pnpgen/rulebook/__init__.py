@@ -158,10 +158,11 @@ def _named_pictures(run, book, diags: Diagnostics) -> None:
         if deck is None or isinstance(deck, Board):
             diags.error(called, f"picture(): component '{block.component}' has no card to draw")
             continue
-        faces = _card_faces(run, deck, block.card, diags, called)
+        faces, name = _card_faces(run, deck, block.card, diags, called)
         if faces is not None:
             book.cards[(block.component, block.card)] = faces
-            run.reader.note_value(f"{SCOPE}card/{deck.id}/{block.card}", _snapshot(faces))
+            book.card_names[(block.component, block.card)] = name  # its caption names it
+            run.reader.note_value(f"{SCOPE}card/{deck.id}/{block.card}", f"{name}\n--\n{_snapshot(faces)}")
 
 
 def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
@@ -171,7 +172,7 @@ def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
     faces = run.card_faces(deck, index, diags) if index is not None else None
     if index is not None and faces is None:
         diags.consequence(called, f"picture(): card {card!r} of '{deck.id}' could not be drawn")
-    return faces
+    return faces, deck.cards[index].name if index is not None else card
 
 
 def _plan_diagrams(run, book, diags: Diagnostics) -> None:
@@ -228,8 +229,8 @@ def values_hold(run, inputs: dict, drawn_on: dict | None = None) -> bool:
             deck = by_id.get(cid)
             if deck is None or isinstance(deck, Board):
                 return False
-            faces = _card_faces(run, deck, card, Diagnostics(), Location(""))
-            if faces is None or value_digest(_snapshot(faces)) != digest:
+            faces, name = _card_faces(run, deck, card, Diagnostics(), Location(""))
+            if faces is None or value_digest(f"{name}\n--\n{_snapshot(faces)}") != digest:
                 return False
             continue
         if path == "cover" or path.startswith("diagram/"):
