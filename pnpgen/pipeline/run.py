@@ -92,9 +92,7 @@ class GameRun:
         refuse_link(self.out_dir, self.project.out)
         if self.root.is_symlink():  # a game folder must be a folder: a link could make anywhere "the game"
             raise ContentError.at(Location(display_path(self.root)), "the game folder is a link; refused")
-        shared = (
-            self.project.shared_layouts
-        )  # a root of the reader: a link there would make anywhere readable
+        shared = self.project.shared_layouts  # a root of the reader: a link there makes anywhere readable
         if os.path.lexists(shared) and not shared.resolve().is_relative_to(self.project.root):
             raise ContentError.at(
                 Location(display_path(shared)), f"folder '{shared.name}' leaves the project; refused"
@@ -162,12 +160,8 @@ class GameRun:
         from pnpgen.checker import check_game
 
         with self.reader.recording() as recorded:
-            report = check_game(
-                self.root, None, require_facts=False, game=self.game, reader=self.reader, icons=self.icons
-            )
-        found = (
-            report.diagnostics()
-        )  # its warnings stay warnings: a strict build fails on them like any other
+            report = check_game(self.root, None, False, self.game, self.reader, self.icons)
+        found = report.diagnostics()  # its warnings stay warnings: a strict build fails on them as on others
         diags.extend(found)
         self.check_warnings = len(found.warnings)  # kept in the manifest: --strict must see them again
         self.check_inputs = {**self.model_inputs, **self.icon_inputs, **recorded}
@@ -247,7 +241,7 @@ class GameRun:
         self.memo.keep_picture(self.game.id, deck.id, self.painter.ink, picture)
         return faces
 
-    def card_faces(self, deck, index: int, diags: Diagnostics | None = None) -> tuple | None:
+    def card_faces(self, deck, index: int, diags: Diagnostics) -> tuple | None:
         """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn,
         its errors then added to `diags` (the deck's own, told once however many pictures show the card)."""
         for used in self._using:
@@ -262,8 +256,7 @@ class GameRun:
             memo[key] = ((front, back) if ok and front is not None else None, read, found.errors)
         faces, read, errors = memo[key]
         self.reader.replay(read)  # recorded on every call, as drawing it again would
-        if faces is None and diags is not None:
-            diags.items.extend(errors)
+        diags.items.extend(errors if faces is None else ())
         return faces
 
     @contextmanager
@@ -276,10 +269,9 @@ class GameRun:
         finally:
             self._using.remove(used)
 
-    def board_faces(self, board, diags: Diagnostics | None = None) -> list | None:
+    def board_faces(self, board, diags: Diagnostics) -> list | None:
         """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn (its
-        errors then added to `diags`). What drawing it read is recorded on every call (in the rulebook's recording
-        as much as in a freshness check's)."""
+        errors added to `diags`). What drawing it read is recorded on every call (as a freshness check's too)."""
         for used in self._using:
             used.add(board.id)
         failed = self.__dict__.setdefault("_boards_failed", {})
@@ -289,8 +281,7 @@ class GameRun:
             if drawn is not None:
                 return drawn.faces
             failed[board.id] = found.errors
-        if diags is not None:
-            diags.items.extend(failed[board.id])
+        diags.items.extend(failed[board.id])
         return None
 
     # -- write --------------------------------------------------------------------------------------------
