@@ -159,10 +159,17 @@ class _Env:
 
 
 def check_game(
-    root: Path, players: int | None = None, require_facts: bool = True, game: Game | None = None, reader=None
+    root: Path,
+    players: int | None = None,
+    require_facts: bool = True,
+    game: Game | None = None,
+    reader=None,
+    icons=None,
 ) -> Report:
     """Hold the game at `root` against its facts.yaml and its rulebook; everything is read through `reader`
-    (a default one when None), so a recording around the call holds what the check depends on."""
+    (a default one when None), so a recording around the call holds what the check depends on. `icons`, the
+    game's icon names when a build has loaded them: an icon a card uses that is not one of them is the drawing's
+    to tell (with the names it might mean), not the rulebook check's."""
     reader = reader or default_reader(root)
     report = Report(root.name)
     try:
@@ -184,7 +191,7 @@ def check_game(
                     "no facts.yaml: nothing to hold the content against",
                     Location(display),
                 )
-            _check_rulebook(game, reader, report)
+            _check_rulebook(game, reader, report, icons=icons)
             return report
         data = reader.load_yaml(facts_path, "facts file")
     except ContentError as exc:
@@ -198,7 +205,7 @@ def check_game(
     for fact in facts.facts:
         _check_fact(fact, env, compiler, players, set(facts.errata), report)
     _check_uses(facts.uses, game, env, report, reader, display)
-    _check_rulebook(game, reader, report, facts.keywords)
+    _check_rulebook(game, reader, report, facts.keywords, icons)
     if facts.rules:
         from pnpgen.rules import check_diagrams
 
@@ -364,7 +371,7 @@ def _forms(piece: str) -> list[str]:
     return [f for f in forms if f]
 
 
-def _check_rulebook(game: Game, reader, report: Report, keywords: tuple[str, ...] = ()) -> None:
+def _check_rulebook(game: Game, reader, report: Report, keywords: tuple[str, ...] = (), icons=None) -> None:
     from pnpgen.rulebook import find_sources
 
     diags = Diagnostics()
@@ -374,7 +381,7 @@ def _check_rulebook(game: Game, reader, report: Report, keywords: tuple[str, ...
             from pnpgen.rulebook.checks import check_component_counts, check_keywords
 
             check_component_counts(sources, game, diags, reader)
-            check_keywords(sources, game, diags, reader, keywords)
+            check_keywords(sources, game, diags, reader, keywords, icons)
     except ContentError as exc:
         diags.extend(exc.diagnostics)
     for d in diags.sorted():

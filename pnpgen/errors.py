@@ -160,6 +160,7 @@ class Diagnostic:
     location: Location
     message: str
     hint: str = ""
+    follows: bool = False  # a consequence of another error (`Diagnostics.consequence`)
 
     def format(self) -> str:
         text = f"{printable(str(self.location))}: {self.severity}: {printable(self.message)}"
@@ -183,6 +184,12 @@ class Diagnostics:
     def warning(self, location: Location, message: str, hint: str = "") -> None:
         self.items.append(Diagnostic("warning", location, message, hint))
 
+    def consequence(self, location: Location, message: str, hint: str = "") -> None:
+        """An error that follows from another one reported on its own (a card that could not be drawn, shown by a
+        picture or a diagram): it fails the build all the same, but is told only when no other error is, so one
+        mistake gives one message, its cause's."""
+        self.items.append(Diagnostic("error", location, message, hint, follows=True))
+
     def extend(self, other: Diagnostics) -> None:
         self.items.extend(other.items)
 
@@ -195,9 +202,11 @@ class Diagnostics:
         return [d for d in self.items if d.severity == "warning"]
 
     def sorted(self) -> list[Diagnostic]:
+        """Each problem once, by place; a consequence (`consequence`) only when no other error is told."""
+        caused = any(d.severity == "error" and not d.follows for d in self.items)
         seen, out = set(), []
         for d in sorted(self.items, key=Diagnostic.sort_key):
-            if d not in seen:
+            if d not in seen and not (caused and d.follows):
                 seen.add(d)
                 out.append(d)
         return out

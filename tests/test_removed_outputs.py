@@ -58,7 +58,7 @@ def test_watch_says_it_removed_the_print_all_file(project, tmp_path):
     proj = _project(root / "content", out, None, EDITING, ())  # as `watch` without --paper
     watch(proj, None, lambda text, err: lines.append(text), _report, stop_event=stop)
     assert not (out / "sample" / "print-all.pdf").exists()
-    assert lines[0].startswith("rebuilt sample: nothing changed")
+    assert lines[0].startswith("sample is up to date: nothing to rebuild (checked in ")
     assert (
         lines[1]
         == "  removed (no longer built): print-all.pdf; watch leaves print-all out: pnpgen build writes it"

@@ -174,7 +174,8 @@ def test_seven_gods_island_backs_are_plain(shipped_build):
 def test_seven_gods_rulebook_explains_spinner_tokens_and_clouds(shipped_build):
     text = _flat(_text(shipped_build / "seven-gods" / "rulebook.pdf"))
     assert "Story tokens and story spinners (this edition's pieces)" in text
-    assert "Story tokens: front and back" in text and "Story spinners" in text  # the two pictures' captions
+    # the two pictures' captions
+    assert "Story tokens: Ra, front and back" in text and "Story spinners" in text
     assert "spin it on its point like a top" in text
     assert "envoys sail into and through them like any other sea space" in text
     board = yaml.safe_load((CONTENT / "seven-gods" / "boards" / "board.yaml").read_text())

@@ -77,3 +77,38 @@ def test_shared_layout_changes_touch_every_game(tmp_path):
     assert affected_games([(1, str(content / "a" / "decks" / "x.yaml"))], content, layouts, None) == ["a"]
     assert affected_games([(1, str(layouts / "card.yaml"))], content, layouts, None) == ["a", "b"]
     assert affected_games([(1, str(layouts / "card.yaml"))], content, layouts, ["b"]) == ["b"]
+
+
+@pytest.mark.parametrize(
+    "rendered,first,says",
+    [
+        (["heroes"], True, "rebuilt sample: heroes in 0.25 s"),
+        (["heroes", "minis"], False, "rebuilt sample: heroes, minis in 0.25 s"),
+        ([], True, "sample is up to date: nothing to rebuild (checked in 0.25 s)"),
+        ([], False, "sample is up to date: the save changed nothing it prints (checked in 0.25 s)"),
+    ],
+)
+def test_watch_says_in_plain_words_what_a_build_did(rendered, first, says):
+    from pnpgen.commands.watch import _built
+
+    assert _built("sample", rendered, first, 0.25) == says
+
+
+def test_watch_started_over_an_up_to_date_build_says_so(project, tmp_path):
+    """Its first line used to read 'rebuilt sample: nothing changed' for a build that rebuilt nothing."""
+    from conftest import run_cli
+
+    from pnpgen.cli import _project, _report
+    from pnpgen.cli.iterate import EDITING
+    from pnpgen.commands.watch import run as watch
+
+    root = project("basic")
+    out = tmp_path / "out"
+    assert run_cli("build", "--out", out, "--no-print-all", cwd=root).exit_code == 0
+    lines: list[str] = []
+    stop = threading.Event()
+    stop.set()  # build once, then stop listening
+    proj = _project(root / "content", out, None, EDITING, ())  # as `watch` without --paper
+    watch(proj, None, lambda t, e: lines.append(t), _report, stop)
+    assert lines[0].startswith("sample is up to date: nothing to rebuild (checked in "), lines
+    assert not any("rebuilt" in line for line in lines), lines

@@ -127,7 +127,8 @@ def serve(games, port, host, content, out, paper, printer, poll, no_check, debug
 def watch(games, content, out, paper, printer, poll, no_check, debug):
     """Rebuild GAMES (all when none) whenever their content or the shared layouts change.
 
-    Prints what was rebuilt and how long it took; broken content is reported and the watch goes on.
+    Prints what was rebuilt and how long it took (or that nothing needed it); broken content is reported and the
+    watch goes on.
     """
     from pnpgen.commands.watch import run
 

@@ -30,6 +30,15 @@ def affected_games(changes, content: Path, layouts: Path, names: list[str] | Non
     return sorted(games)
 
 
+def _built(game: str, rendered, first: bool, took: float) -> str:
+    """What a build of `watch` did, in plain words: what it drew again, or that it had nothing to draw."""
+    if rendered:
+        return f"rebuilt {game}: {', '.join(rendered)} in {took:.2f} s"
+    if first:
+        return f"{game} is up to date: nothing to rebuild (checked in {took:.2f} s)"
+    return f"{game} is up to date: the save changed nothing it prints (checked in {took:.2f} s)"
+
+
 def run(
     project,
     names: list[str] | None,
@@ -74,8 +83,7 @@ def run(
         for r in results:
             report(r.diagnostics)
             if r.ok:
-                what = ", ".join(r.rendered) if r.rendered else "nothing changed"
-                echo(f"rebuilt {r.game}: {what} in {took:.2f} s", False)
+                echo(_built(r.game, r.rendered, paths is None, took), False)
                 if r.removed:  # print-all.pdf the first time: watch leaves it out; an old one would go stale
                     printall = any(n.startswith("print-all") for n in r.removed)
                     why = "; watch leaves print-all out: pnpgen build writes it" if printall else ""

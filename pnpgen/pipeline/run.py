@@ -92,9 +92,7 @@ class GameRun:
         refuse_link(self.out_dir, self.project.out)
         if self.root.is_symlink():  # a game folder must be a folder: a link could make anywhere "the game"
             raise ContentError.at(Location(display_path(self.root)), "the game folder is a link; refused")
-        shared = (
-            self.project.shared_layouts
-        )  # a root of the reader: a link there would make anywhere readable
+        shared = self.project.shared_layouts  # a root of the reader: a link there makes anywhere readable
         if os.path.lexists(shared) and not shared.resolve().is_relative_to(self.project.root):
             raise ContentError.at(
                 Location(display_path(shared)), f"folder '{shared.name}' leaves the project; refused"
@@ -162,13 +160,11 @@ class GameRun:
         from pnpgen.checker import check_game
 
         with self.reader.recording() as recorded:
-            report = check_game(self.root, None, require_facts=False, game=self.game, reader=self.reader)
-        found = (
-            report.diagnostics()
-        )  # its warnings stay warnings: a strict build fails on them like any other
+            report = check_game(self.root, None, False, self.game, self.reader, self.icons)
+        found = report.diagnostics()  # its warnings stay warnings: a strict build fails on them as on others
         diags.extend(found)
         self.check_warnings = len(found.warnings)  # kept in the manifest: --strict must see them again
-        self.check_inputs = {**self.model_inputs, **recorded}
+        self.check_inputs = {**self.model_inputs, **self.icon_inputs, **recorded}
         self.checked = True
 
     # -- draw and plan ------------------------------------------------------------------------------------
@@ -245,19 +241,22 @@ class GameRun:
         self.memo.keep_picture(self.game.id, deck.id, self.painter.ink, picture)
         return faces
 
-    def card_faces(self, deck, index: int) -> tuple | None:
-        """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn."""
+    def card_faces(self, deck, index: int, diags: Diagnostics) -> tuple | None:
+        """One card of a deck (index from 0), front and back, for a rulebook diagram; None when it cannot be drawn,
+        its errors then added to `diags` (the deck's own, told once however many pictures show the card)."""
         for used in self._using:
             used.add(deck.id)
         memo = self.__dict__.setdefault("_card_faces", {})
         key = (deck.id, index)
         if key not in memo:
+            found = Diagnostics()
             with self.reader.recording() as read:
                 card = deck.cards[index]
-                front, back, ok = self.painter.card(deck, card, self.painter.context(deck), Diagnostics())
-            memo[key] = ((front, back) if ok and front is not None else None, read)
-        faces, read = memo[key]
+                front, back, ok = self.painter.card(deck, card, self.painter.context(deck), found)
+            memo[key] = ((front, back) if ok and front is not None else None, read, found.errors)
+        faces, read, errors = memo[key]
         self.reader.replay(read)  # recorded on every call, as drawing it again would
+        diags.items.extend(errors if faces is None else ())
         return faces
 
     @contextmanager
@@ -270,19 +269,20 @@ class GameRun:
         finally:
             self._using.remove(used)
 
-    def board_faces(self, board) -> list | None:
-        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn. What
-        drawing it read is recorded on every call (in the rulebook's recording as much as in a freshness check's)."""
+    def board_faces(self, board, diags: Diagnostics) -> list | None:
+        """Every side of a board, drawn once per build, for a rulebook diagram; None when one cannot be drawn (its
+        errors added to `diags`). What drawing it read is recorded on every call (as a freshness check's too)."""
         for used in self._using:
             used.add(board.id)
-        failed = self.__dict__.setdefault("_boards_failed", set())
-        if board.id in failed:
-            return None
-        drawn = self.painter.board_again(board) or self.painter.board(board, Diagnostics())
-        if drawn is None:
-            failed.add(board.id)
-            return None
-        return drawn.faces
+        failed = self.__dict__.setdefault("_boards_failed", {})
+        if board.id not in failed:
+            found = Diagnostics()
+            drawn = self.painter.board_again(board) or self.painter.board(board, found)
+            if drawn is not None:
+                return drawn.faces
+            failed[board.id] = found.errors
+        diags.items.extend(failed[board.id])
+        return None
 
     # -- write --------------------------------------------------------------------------------------------
     def write(self, targets: list, stale: list, workers, then=None, alongside=None) -> GameResult:

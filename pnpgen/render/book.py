@@ -70,10 +70,12 @@ class _Builder:
         width: float,
         diagrams: dict | None = None,
         cards: dict | None = None,
+        card_names: dict | None = None,
     ):
         self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
         self.diagrams = diagrams or {}
         self.cards = cards or {}  # (component, card) -> faces: picture(id, card)
+        self.card_names = card_names or {}  # (component, card) -> the card's name, for the caption
         self.styles = styles()
         self.heading_count = 0
         self.page_height = 0.0  # the body frame's: see `keep.KeptTable`
@@ -226,7 +228,11 @@ class _Builder:
         faces = self.pictures[component_id] if card is None else self.cards[(component_id, card)]
         front, back = faces
         name = self.components[component_id]["name"]
-        caption = f"{name}: front and back" if back is not None else name
+        called = str(self.card_names.get((component_id, card), card)) if card is not None else name
+        if called.casefold() != name.casefold():  # a picture of a named card names it
+            name = f"{name}: {called}"
+        both = ", front and back" if card is not None else ": front and back"
+        caption = f"{name}{both}" if back is not None else name
         return FacePair(front, back, caption, self.icons)
 
     def component_table(self, width) -> builtins.list:  # `list` here is the method above
@@ -361,7 +367,13 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
     )
     toc.levelStyles = toc_styles(look, book, ph - margin_top - margin_bottom - 40)
     builder = _Builder(
-        icons, pictures, components, frame_w, getattr(book, "diagrams", {}), getattr(book, "cards", {})
+        icons,
+        pictures,
+        components,
+        frame_w,
+        getattr(book, "diagrams", {}),
+        getattr(book, "cards", {}),
+        getattr(book, "card_names", {}),
     )
     builder.page_height = ph - margin_top - margin_bottom  # a list or table taller may split however short
     body = builder.story(book.blocks)

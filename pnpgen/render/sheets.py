@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD
+
 from pnpgen.imposition import Label, PiecePlan, SheetPlan, paginate
 from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.imposition.fold import FoldPlan
@@ -51,6 +53,11 @@ def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "", dupl
         page(plan, [faces[i][0] for i in rng], False, f"{label} · fronts")
         if backs:
             page(plan, [faces[i][1] for i in rng], True, f"{label} · backs", duplex)
+
+
+# A piece's cut guide (`PdfWriter._guides`): a dark hairline with a light halo outside it, seen on the darkest
+# art and the lightest (a grey line alone vanished on dark tiles), as sheet cut marks over the bleed are.
+GUIDE_LINE, GUIDE_HALO = ("#000000", 0.35), ("#ffffff", 1.0)
 
 
 def _lines(c, marks) -> list[str]:
@@ -207,11 +214,7 @@ class PdfWriter:
             self.drawer.place(face)
             c.restoreState()
         if not back:
-            c.setStrokeColor(colour("#6f6f6f"))
-            c.setLineWidth(0.35)
-            for slot, face in zip(slots, faces):
-                if face is not None:
-                    c.drawPath(_shape_path(c, slot.guide), stroke=1, fill=0)
+            self._guides([slot.guide for slot, face in zip(slots, faces) if face is not None], plan)
         if back:
             x, y = duplex.point(plan.label.x, plan.label.y, plan.paper_w, plan.paper_h)
             self._label(Label(x, y, plan.label.length, plan.label.thickness, False), label)
@@ -223,6 +226,27 @@ class PdfWriter:
         c.setBleedBox(plan.bleed_box(back, duplex, present))
         c.showPage()
         self.pages += 1
+
+    def _guides(self, guides: list, plan) -> None:
+        """Each piece's cut guide: a dark hairline on its outline, with a light halo outside it only (on the
+        bleed, cut away), so it shows on the darkest art and the lightest and leaves no light edge on the
+        piece. Every halo first: a neighbour's never covers a guide."""
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(colour(GUIDE_HALO[0]))
+        c.setLineWidth(GUIDE_HALO[1])
+        for guide in guides:
+            c.saveState()
+            outside = _shape_path(c, guide)
+            outside.rect(0, 0, plan.paper_w, plan.paper_h)
+            c.clipPath(outside, stroke=0, fill=0, fillMode=FILL_EVEN_ODD)
+            c.drawPath(_shape_path(c, guide), stroke=1, fill=0)
+            c.restoreState()
+        c.setStrokeColor(colour(GUIDE_LINE[0]))
+        c.setLineWidth(GUIDE_LINE[1])
+        for guide in guides:
+            c.drawPath(_shape_path(c, guide), stroke=1, fill=0)
+        c.restoreState()
 
     def _label(self, lb: Label, text: str) -> None:
         c = self.c

@@ -158,20 +158,21 @@ def _named_pictures(run, book, diags: Diagnostics) -> None:
         if deck is None or isinstance(deck, Board):
             diags.error(called, f"picture(): component '{block.component}' has no card to draw")
             continue
-        faces = _card_faces(run, deck, block.card, diags, called)
+        faces, name = _card_faces(run, deck, block.card, diags, called)
         if faces is not None:
             book.cards[(block.component, block.card)] = faces
-            run.reader.note_value(f"{SCOPE}card/{deck.id}/{block.card}", _snapshot(faces))
+            book.card_names[(block.component, block.card)] = name  # its caption names it
+            run.reader.note_value(f"{SCOPE}card/{deck.id}/{block.card}", f"{name}\n--\n{_snapshot(faces)}")
 
 
 def _card_faces(run, deck, card: str, diags: Diagnostics, called: Location):
     from pnpgen.schema.pictured import card_index
 
     index = card_index(deck, card, False, called, diags)
-    faces = run.card_faces(deck, index) if index is not None else None
+    faces = run.card_faces(deck, index, diags) if index is not None else None
     if index is not None and faces is None:
-        diags.error(called, f"picture(): card {card!r} of '{deck.id}' could not be drawn")
-    return faces
+        diags.consequence(called, f"picture(): card {card!r} of '{deck.id}' could not be drawn")
+    return faces, deck.cards[index].name if index is not None else card
 
 
 def _plan_diagrams(run, book, diags: Diagnostics) -> None:
@@ -228,8 +229,8 @@ def values_hold(run, inputs: dict, drawn_on: dict | None = None) -> bool:
             deck = by_id.get(cid)
             if deck is None or isinstance(deck, Board):
                 return False
-            faces = _card_faces(run, deck, card, Diagnostics(), Location(""))
-            if faces is None or value_digest(_snapshot(faces)) != digest:
+            faces, name = _card_faces(run, deck, card, Diagnostics(), Location(""))
+            if faces is None or value_digest(f"{name}\n--\n{_snapshot(faces)}") != digest:
                 return False
             continue
         if path == "cover" or path.startswith("diagram/"):

@@ -79,3 +79,4 @@ class Rulebook:
     diagrams: dict = field(default_factory=dict)  # id -> DiagramPlan (see rulebook.diagrams)
     cover: object = None  # the game's own cover (rulebook.diagrams.Cover), or None: pnpgen's
     cards: dict = field(default_factory=dict)  # (component, card) -> its faces, for picture(id, card)
+    card_names: dict = field(default_factory=dict)  # (component, card) -> that card's name, for its caption

@@ -98,14 +98,17 @@ _ENTRY = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]+?)\*\*")  # a list
 _ICON_FIELD = re.compile(r"(^|_)icons?$")
 
 
-def check_keywords(sources: list[Path], game, diags: Diagnostics, reader=None, declared=()) -> None:
+def check_keywords(
+    sources: list[Path], game, diags: Diagnostics, reader=None, declared=(), icons=None
+) -> None:
     """A keyword or icon a component uses that the rulebook never introduces is a warning at the card's field;
     a term the book's glossary defines that no component uses, a warning at the book's line.
 
     A component's keywords: a **Term:** label opening a line of its text, and every term the game declares
     (facts.yaml's `keywords`) that its text names. Its icons: each `:name:` in its text, and the value of a
     field called `icon` (or `..._icon`, `icons`). The book introduces a keyword in a heading, in **bold** or in
-    a table's first column; an icon by showing it (`:name:`) or naming it (its name, `-` read as a space)."""
+    a table's first column; an icon by showing it (`:name:`) or naming it (its name, `-` read as a space). With
+    the game's icon names (`icons`), a name that is none of them is left to the drawing, which tells it once."""
     book = _Book(sources, reader)
     if not book.lines:
         return
@@ -120,6 +123,8 @@ def check_keywords(sources: list[Path], game, diags: Diagnostics, reader=None, d
                 said.add(text.lower())
                 where = piece.value_locs.get(key) or piece.field_locs.get(key) or piece.loc
                 for word, what in _used(inner, text, declared):
+                    if what == "icon" and icons is not None and word not in icons:
+                        continue  # no icon at all: the drawing says so, with the names it might mean
                     known = book.shows(word) if what == "icon" else book.introduces(word)
                     if known or (what, word.lower()) in warned:
                         continue

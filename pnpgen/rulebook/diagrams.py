@@ -102,9 +102,11 @@ def load_diagram(
                 did_you_mean(top["side"], sides),
             )
             return None
-        faces = run.board_faces(board)
+        faces = run.board_faces(board, diags)
         if faces is None:
-            diags.error(data.loc_of("board"), f"board '{board.id}' could not be drawn (see its own messages)")
+            diags.consequence(
+                data.loc_of("board"), f"board '{board.id}' could not be drawn (see its own messages)"
+            )
             return None
         board_face = faces[index]
         extent = (board.width_pt, board.height_pt)
@@ -182,14 +184,16 @@ def _measured(run, scene, diags: Diagnostics) -> tuple[dict, dict]:
 def _face(run, p, diags: Diagnostics):
     comp = p.component
     if comp.kind == "board":  # a board laid on the table (a strip, a small board): `card` named its side
-        faces = run.board_faces(comp)
+        faces = run.board_faces(comp, diags)
         if faces is None:
-            diags.error(p.loc, f"board '{comp.id}' could not be drawn (see its own messages)")
+            diags.consequence(p.loc, f"board '{comp.id}' could not be drawn (see its own messages)")
             return None
         return faces[p.index]
-    faces = run.card_faces(comp, p.index)
+    faces = run.card_faces(comp, p.index, diags)
     if faces is None:  # its layout failed: that message says why
-        diags.error(p.loc, f"card {p.card.name!r} of '{comp.id}' could not be drawn (see its own messages)")
+        diags.consequence(
+            p.loc, f"card {p.card.name!r} of '{comp.id}' could not be drawn (see its own messages)"
+        )
         return None
     face = faces[1 if p.back else 0]
     if face is None:

@@ -42,7 +42,7 @@ def card_index(deck, ref, back: bool, loc: Location, diags: Diagnostics) -> int 
             "give it a count of 1 or more, or name another card",
         )
         return None
-    names = [c.id for c in cards if c.id] + [c.name for c in cards]
+    names = list(dict.fromkeys([c.id for c in cards if c.id] + [c.name for c in cards]))  # each name once
     diags.error(loc, f"component '{deck.id}' has no card {ref!r}", did_you_mean(str(ref), names))
     return None
 

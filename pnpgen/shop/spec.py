@@ -126,7 +126,9 @@ def write_spec(folder: Path, run, target, components: list, files: dict) -> list
     from pnpgen.checker import check_game
     from pnpgen.render.spec import write_spec_pdf
 
-    report = check_game(run.root, None, require_facts=False, game=run.game, reader=run.reader)
+    report = check_game(
+        run.root, None, require_facts=False, game=run.game, reader=run.reader, icons=run.icons
+    )
     spec_rows = rows(components, report, files)
     if "rulebook" in files:
         spec_rows.append(rulebook_row(files["rulebook"]))

@@ -121,7 +121,7 @@ class Job:
             self.say(first is not None, "portable: pnpgen watch builds first", _tail(proc))
             card = _a_component_file(self.work / "portable" / "content" / game)
             card.write_bytes(card.read_bytes() + b"\r\n# edited by the portable job\r\n")
-            again = _read_until(proc, (f"rebuilt {game}",), 120)
+            again = _read_until(proc, (f"rebuilt {game}", f"{game} is up to date"), 120)
             self.say(again is not None, "portable: pnpgen watch rebuilds after a save", _tail(proc))
         finally:
             _stop(proc)
