@@ -28,6 +28,14 @@ PAPER_HELP = (
     "paper comes before the game's)."
 )
 FORMAT_HELP = "text: one line per item, as a person reads it; json: the same as data, for a program."
+_format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=FORMAT_HELP,
+)
 
 
 def _content_option(f, writes: bool = False):
@@ -293,14 +301,7 @@ def build(
 @main.command(name="list")
 @click.argument("games", nargs=-1)
 @_content_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help=FORMAT_HELP,
-)
+@_format_option
 @_debug_option
 @_guarded
 def list_(games, content, fmt, debug):
@@ -345,14 +346,7 @@ def icons(game, content, debug):
 @click.option(
     "--players", type=click.IntRange(1, 100), default=None, help="Check the supply rules for N players only."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help=FORMAT_HELP,
-)
+@_format_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @_debug_option
 @_guarded

@@ -7,9 +7,9 @@ import sys
 import click
 
 from pnpgen.cli import (
-    FORMAT_HELP,
     _content_option,
     _debug_option,
+    _format_option,
     _guarded,
     _no_check_option,
     _out_option,
@@ -85,14 +85,7 @@ def _target_first(target, game, components, old_target):
 @click.option(
     "--target", "old_target", type=click.Choice(TARGET_NAMES), hidden=True
 )  # before 0.x: --target T
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help=FORMAT_HELP,
-)
+@_format_option
 @click.option("--json", "as_json", is_flag=True, hidden=True)  # the old spelling of --format json
 @_no_check_option
 @_debug_option
