@@ -190,3 +190,21 @@ def test_sum_refuses_a_list_too_long_before_it_is_built():
 
     with pytest.raises(TooMuchWork, match="more than 1,000,000 items"):
         make_environment().from_string("{{ parts | sum(start=[]) | length }}").render(parts=parts())
+
+
+SHARED_FIRST = {  # a value whose first appearance does not look into all of it, then one that would find it
+    "deeper-first": "{% set L = [floor] %}{{ [" + "[" * 63 + "L" + "]" * 63 + ", L] }}",
+    "items-views": "{{ [{'a': 1}.items(), {'b': floor}.items()] }}",
+    "keys-then-values": "{% set d = {'a': floor} %}{{ [d.keys(), d.values()] }}",
+}
+
+
+@pytest.mark.parametrize("case", list(SHARED_FIRST))
+def test_a_value_already_looked_into_elsewhere_is_still_refused(case):
+    """Looking into a list once must not let through what a second look would find: one first met too deep to be
+    looked into whole, or a list made only for the walk (a mapping's items) whose id a later one takes over."""
+    from pnpgen.templating.jinja import make_environment
+
+    with pytest.raises(Exception, match="the function 'floor' itself"):
+        out = make_environment().from_string(SHARED_FIRST[case]).render()
+        assert not ADDRESS.search(out), out

@@ -30,13 +30,14 @@ class Unprintable(ValueError):
 
 
 def unprintable(
-    value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False, seen: set | None = None
+    value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False, seen: dict | None = None
 ) -> str:
     """What `value` is, when its text would differ from one process to the next; '' when it prints the same.
     `passed`: types let through (the template engine's undefined value, which says so itself when printed);
     `lazy`: a sequence not yet made is let through too (not inside another value): it is read, never printed.
-    A list or mapping found printable is looked into once (`seen`, by identity: the walk holds every part alive):
-    `[[0] * 2000] * 2000` is one list of 2,000 held 2,000 times, not four million values."""
+    A list or mapping found printable is looked into once (`seen`, by identity, each held so its id stays its own),
+    again only where it stands less deep (more of it is looked into): `[[0] * 2000] * 2000` is one list of 2,000
+    held 2,000 times, not four million values."""
     kind = type(value)
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return ""
@@ -66,13 +67,14 @@ def unprintable(
     return f"a {kind.__name__} object, whose text is its place in memory"
 
 
-def _parts(value: Any, passed: tuple, depth: int, seen: set | None) -> str:
-    """`unprintable` of each part of a list, tuple, mapping or a mapping's keys or values, each looked into once."""
+def _parts(value: Any, passed: tuple, depth: int, seen: dict | None) -> str:
+    """`unprintable` of each part of a list, tuple, mapping or a mapping's keys or values, each looked into once
+    (again where it stands less deep: at most DEPTH times)."""
     if depth > DEPTH:
         return ""
     if seen is None:
-        seen = set()
-    elif id(value) in seen:
+        seen = {}
+    elif seen.get(id(value), (DEPTH + 1,))[0] <= depth:  # already looked into from here or less deep
         return ""
     parts = value.items() if isinstance(value, Mapping) else ((item,) for item in value)
     for part in parts:
@@ -80,7 +82,7 @@ def _parts(value: Any, passed: tuple, depth: int, seen: set | None) -> str:
             found = unprintable(item, passed, depth + 1, seen=seen)
             if found:
                 return found
-    seen.add(id(value))
+    seen[id(value)] = (depth, value)  # held: a list made for the walk (an ItemsView's) keeps its id for it
     return ""
 
 
