@@ -110,3 +110,34 @@ def test_list_tells_the_cards_left_out(project):
     listed = json.loads(run_cli("list", "--format", "json", cwd=root).output)
     heroes, minis = listed["games"][0]["components"]
     assert (heroes["faces"], heroes["cards"], heroes["left_out"]) == (6, 1, 1) and minis["left_out"] == 0
+
+
+@pytest.mark.parametrize("leave_out", [_yaml_item, _sheet_row], ids=["item", "sheet"])
+def test_the_editor_writes_the_card_shown_after_one_left_out(project, monkeypatch, leave_out):
+    """serve's editor names a card by its place in its file: the cards left out before it still stand there, so
+    a field set on the card shown (Tide Caller, after Ash Walker's count 0) is written to its own item or row."""
+    from pathlib import Path
+
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.preview import Preview
+
+    root = project("basic")
+    leave_out(root)
+    monkeypatch.chdir(root)
+    proj = Project(Path("content"), Path("out"), resident=True)
+    editor = Editor(proj, Preview(proj, ["sample"]), Sketcher(proj))
+    status, look = editor.get("/look", {"game": ["sample"], "component": ["heroes"], "card": ["0"]})
+    assert status == 200, look
+    card = look["card_edit"]
+    assert card["fields"]["name"] == "Tide Caller" and card["pos"] == 1
+    file = root / card["file"]
+    before = file.read_text()
+    body = {"op": "field", "game": "sample", "file": card["file"], "digest": look["files"][card["file"]]}
+    body |= {"card_pos": card["pos"], "field": "colour", "value": "gold"}
+    status, answer = editor.post("/edit", json.dumps(body).encode())
+    assert status == 200, answer
+    after = file.read_text()
+    assert after == before.replace("colour: sea", "colour: gold").replace(",6,sea,", ",6,gold,")
+    assert after != before
