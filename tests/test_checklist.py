@@ -294,3 +294,33 @@ def test_a_target_of_the_whole_game_stands_on_every_component(project):
         "content/sample/decks/minis.yaml",
     ):
         assert key in target.inputs, sorted(target.inputs)
+
+
+def _name_card(game: Path) -> str:
+    path = game / "decks" / "heroes.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  - {name: Sage 中, text: Calm.}\n", encoding="utf-8")
+    return "content/sample/decks/heroes.yaml:17:5"
+
+
+def _name_row(game: Path) -> str:
+    path = game / "data" / "minis.csv"
+    path.write_text(path.read_text(encoding="utf-8") + "Fox 中,1,Quick.\n", encoding="utf-8")
+    return "content/sample/data/minis.csv:4"
+
+
+def _name_deck(game: Path) -> str:
+    path = game / "decks" / "minis.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Mini cards", "Mini 中"), encoding="utf-8")
+    return "content/sample/decks/minis.yaml:1:1"
+
+
+@pytest.mark.parametrize("where", fast_once([_name_card, _name_row, _name_deck]))
+def test_a_name_the_checklist_cannot_draw_is_a_warning_at_it(project, where):
+    """A checklist's row or heading that would lose characters (its font has no glyph for them) says so, at the
+    name's place, as a sheet's label does; the cards' own faces may not print the name at all."""
+    root = _basic(project)
+    at = where(root / "content" / "sample")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.splitlines() if "the checklist would not show it" in line]
+    assert len(said) == 1 and said[0].startswith(at) and "'中' (U+4E2D)" in said[0], result.output
