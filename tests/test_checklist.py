@@ -324,3 +324,36 @@ def test_a_name_the_checklist_cannot_draw_is_a_warning_at_it(project, where):
     assert result.exit_code == 0, result.output
     said = [line for line in result.output.splitlines() if "the checklist would not show it" in line]
     assert len(said) == 1 and said[0].startswith(at) and "'中' (U+4E2D)" in said[0], result.output
+
+
+@pytest.mark.parametrize("paper", fast_once(["a4", "letter"]))
+def test_a_name_longer_than_a_column_goes_on_and_every_word_is_on_a_page(project, paper):
+    """A name wrapped to more lines than a column holds is not drawn past the page's foot: it goes on in the
+    next column or page, without a second tick box, and the card after it keeps its own row."""
+    import pdfplumber
+
+    root = _basic(project)
+    game = root / "content" / "sample"
+    (game / "layouts" / "blank.yaml").write_text("elements: []\n", encoding="utf-8")
+    words = [f"w{n}" for n in range(1500)]
+    (game / "decks" / "long.yaml").write_text(
+        f"id: long\nkind: cards\nsize: mini\nfront: blank\ncards:\n  - name: {' '.join(words)}\n  - name: after\n",
+        encoding="utf-8",
+    )
+    path = game / "game.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("decks/minis.yaml", "decks/minis.yaml\n  - decks/long.yaml")
+    )
+    result = run_cli("build", "--out", "out", "--paper", paper, cwd=root)
+    assert result.exit_code == 0, result.output
+    found, boxes = [], 0
+    with pdfplumber.open(root / "out" / "sample" / "long-checklist.pdf") as pdf:
+        for page in pdf.pages:
+            foot = page.height - 14 * 72 / 25.4  # the rows' lowest line (BOTTOM); the footer is below it
+            for word in page.extract_words():
+                if re.fullmatch(r"w\d+|after", word["text"]):
+                    assert 0 <= word["x0"] and word["x1"] <= page.width and word["bottom"] <= foot, word
+                    found.append(word["text"])
+            boxes += sum(1 for r in page.rects if abs(r["width"] - r["height"]) < 0.1)
+    assert sorted(found) == sorted([*words, "after"])
+    assert boxes == 2  # a tick box for each card, not for each part of the long name

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from pnpgen.faces import Text
 from pnpgen.render import INK, MUTED
-from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph
+from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph, wrapped
 from pnpgen.render.pdf import new_canvas
 from pnpgen.render.pdftext import PdfText, colour
+from pnpgen.text.fit import place
 from pnpgen.text.fonts import pdf_name, runs, unit_width
 from pnpgen.units import MM, paper_pt
 
@@ -35,10 +36,11 @@ def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, in
         paragraph(_summary(cards), SUB, MARGIN, pw - 2 * MARGIN),
     ]
     first_top = TOP + sum(b.height + b.after for b in head) + 4
-    rows = [_row(name, count, width) for name, count in cards]
+    most = max(1, int((ph - BOTTOM - first_top - 2 * ROW_PAD) // NAME.leading))  # lines any column holds
+    rows = [row for name, count in cards for row in _rows(name, count, width, most)]
     pages = _paged(rows, first_top, TOP, ph - BOTTOM)
     c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards)} ({paper.upper()})")
-    pen = PdfText(c)
+    pen, goes_on = PdfText(c), False  # whether the row before was a name's part that the next goes on from
     for n, columns in enumerate(pages, 1):
         ops: list = []
         if n == 1:
@@ -50,7 +52,9 @@ def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, in
             left = MARGIN + col * (width + GUTTER)
             for top, row in placed:
                 ops += [replace(op, x=op.x + left) for op in row.draw(top)]
-                ops.append(("box", left, top + ROW_PAD))
+                if not goes_on:  # a row's first part (a long name's others go on without one)
+                    ops.append(("box", left, top + ROW_PAD))
+                goes_on = row.keep_next
                 ops.append(("rule", left, left + width, top + row.height))
         _draw(c, pen, ops, ph)
         c.setFillColor(colour(MUTED))
@@ -73,18 +77,32 @@ def _summary(cards: list[tuple[str, int]]) -> str:
     )
 
 
-def _row(name: str, count: int, width: float) -> Block:
-    """A card's row, its text drawn from x = 0 (the column's left edge is added when it is placed)."""
+def _rows(name: str, count: int, width: float, most: int) -> list[Block]:
+    """A card's row, its text drawn from x = 0 (the column's left edge is added when it is placed); a name of more
+    than `most` lines (what a column holds) goes on in rows of its own, without a count or a tick box."""
     indent = BOX + COUNT + 2 * MM
-    text = paragraph(name, NAME, indent, width - indent)
+    lines, space = wrapped(name, NAME, width - indent)
     label = f"{count}\u00d7"
     label_x = BOX + COUNT - sum(unit_width(part, f) for f, part in runs(label, NAME.font)) * NAME.size
+    out = []
+    for start in range(0, max(len(lines), 1), most):
+        part, first = lines[start : start + most], start == 0
+        height = len(part) * NAME.leading
 
-    def draw(top: float) -> list:
-        count_op = Text(label_x, top + ROW_PAD + NAME.size, NAME.font, NAME.size, INK, label)
-        return [count_op, *text.draw(top + ROW_PAD)]
+        def draw(top: float, part: list = part, height: float = height, first: bool = first) -> list:
+            text = place(
+                part, space, NAME.size, indent, top + ROW_PAD, width - indent, height, height, 1.0, "left", "top",
+                NAME.leading / NAME.size, NAME.color, None,
+            )  # fmt: skip
+            if not first:
+                return text
+            return [Text(label_x, top + ROW_PAD + NAME.size, NAME.font, NAME.size, INK, label), *text]
 
-    return Block(max(text.height, BOX) + 2 * ROW_PAD, 0.0, 0.0, draw)
+        last = start + most >= len(lines)
+        out.append(
+            Block(max(height, BOX if first else 0.0) + 2 * ROW_PAD, 0.0, 0.0, draw, keep_next=not last)
+        )
+    return out
 
 
 def _paged(rows: list[Block], first_top: float, top: float, bottom: float) -> list[list[list]]:
