@@ -254,8 +254,10 @@ def test_a_fresh_checklist_does_not_keep_a_deck_whose_sheets_are_drawn_again(pro
     assert not {"heroes", "minis"} & seen[-1]
 
 
-def test_a_name_given_to_several_cards_says_which_on_each_row(project):
-    """7 Gods' envoys repeat a name once per god: each row then says its card's id, or its place in the deck."""
+@pytest.mark.parametrize("output", ["pdf", "csv"])
+def test_a_name_given_to_several_cards_says_which_on_each_row(project, output):
+    """7 Gods' envoys repeat a name once per god: each row then says its card's id, or its place in the deck, in
+    the checklist PDF and the exported CSV alike."""
     root = _basic(project)
     heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
     heroes.write_text(
@@ -264,14 +266,22 @@ def test_a_name_given_to_several_cards_says_which_on_each_row(project):
         + "  - {name: Ash Walker, count: 1, text: Thrice.}\n",
         encoding="utf-8",
     )
-    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
-    ((_, _, text),) = _pages(root / "out" / "sample" / "heroes-checklist.pdf")
     rows = [
         ("Ash Walker (card 1)", 5),
         ("Tide Caller", 6),
         ("Ash Walker (ash-two)", 2),
         ("Ash Walker (card 4)", 1),
     ]
+    if output == "csv":
+        assert run_cli("export", "checklist", "--out", "out", cwd=root).exit_code == 0
+        with open(
+            root / "out" / "sample" / "checklist" / "checklist.csv", newline="", encoding="utf-8"
+        ) as fh:
+            heroes = [(name, int(n)) for deck, name, n in list(csv.reader(fh))[1:] if deck == "heroes"]
+        assert heroes == rows
+        return
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    ((_, _, text),) = _pages(root / "out" / "sample" / "heroes-checklist.pdf")
     _in_order(text, rows)
 
 
