@@ -141,3 +141,29 @@ def test_the_editor_writes_the_card_shown_after_one_left_out(project, monkeypatc
     after = file.read_text()
     assert after == before.replace("colour: sea", "colour: gold").replace(",6,sea,", ",6,gold,")
     assert after != before
+
+
+@pytest.mark.parametrize(
+    "rows, expect",
+    [
+        (
+            "Ash Walker,0,ember,a\nTide Caller,0,sea,b\n",
+            "every item of the deck has count 0: nothing would be",
+        ),
+        (
+            "Ash Walker,10000,ember,a\nTide Caller,10000,sea,b\n",
+            "the deck has 20,001 pieces; the limit is 20,000",
+        ),
+    ],
+    ids=["all-left-out", "too-many"],
+)
+def test_a_sheet_deck_s_count_is_told_at_its_cards_from(project, tmp_path, rows, expect):
+    """A deck whose items all come from a data sheet has no `cards:` key: what its counts add up to is told at
+    `cards_from`, where its items are given, not at the file's start."""
+    root = project("basic")
+    (root / HEROES).write_text(SHEET_DECK)
+    extra = "Spark,1,sea,c\n" if "10000" in rows else ""
+    (root / "content/sample/decks/heroes.csv").write_text("name,count,colour,text\n" + rows + extra)
+    result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
+    assert result.exit_code == 1
+    assert f"{HEROES}:7:13: error: {expect}" in result.output, result.output

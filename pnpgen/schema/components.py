@@ -276,13 +276,14 @@ def load_deck(
     _unique_ids(cards, diags)
     left_out = tuple(c for c in cards if not c.count)  # `count: 0`: kept in the file for a later print
     cards = [c for c in cards if c.count]
+    listed = data.loc_of(
+        next((k for k in (kind, "cards_from") if k in data), kind)
+    )  # where its items are given
     if left_out and not cards:
-        diags.error(
-            data.loc_of(kind), f"every item of the {table.what} has count 0: nothing would be printed"
-        )
+        diags.error(listed, f"every item of the {table.what} has count 0: nothing would be printed")
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
-        diags.error(data.loc_of(kind), f"the {table.what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
+        diags.error(listed, f"the {table.what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
     if v["id"] is None or v["size"] is None or v["front"] is None:
         return None
     return Deck(
