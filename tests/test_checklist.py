@@ -98,7 +98,8 @@ def test_every_deck_gets_a_checklist_of_its_cards_on_the_builds_paper(project, f
         assert len(pages) == 1 and entries[f"{deck}-checklist.pdf"]["pages"] == 1
         w, h, text = pages[0]
         assert (round(w, 1), round(h, 1)) == PAPER_MM[paper]
-        assert f"{sum(n for _, n in cards)} card" in text and f"{len(cards)} different" in text
+        noun = {"hex": "tiles", "tri": "tiles", "coins": "tokens", "squares": "tokens"}.get(deck, "cards")
+        assert f"{sum(n for _, n in cards)} {noun}, {len(cards)} different" in text  # tiles are not cards
         _in_order(text, cards)
         assert entries[f"{deck}-checklist.pdf"]["faces"] == 0  # a page of words: no piece in the face count
 

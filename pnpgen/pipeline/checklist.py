@@ -33,7 +33,7 @@ class ChecklistFile(Target):
         heading = f"{run.game.title}: {self.deck.name}"
         _glyphs(diags, heading, "display-bold", self.deck.loc, "its heading")
         for card in self.deck.cards:
-            _glyphs(diags, card.name, "sans", card.loc, "the name of the card")
+            _glyphs(diags, card.name, "sans", card.loc, f"the name of the {self.deck.kind.removesuffix('s')}")
         return True
 
     def faces(self, pages: int) -> int:
@@ -42,7 +42,8 @@ class ChecklistFile(Target):
     def write(self, path, name: str, w) -> int:
         from pnpgen.render.checklist import write_checklist
 
-        return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper)
+        noun = self.deck.kind.removesuffix("s")  # card, tile, token
+        return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper, noun)
 
 
 def _glyphs(diags: Diagnostics, text: str, font: str, loc, what: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from pnpgen.errors import counted
 from pnpgen.faces import Text
 from pnpgen.render import INK, MUTED
 from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph, wrapped
@@ -27,19 +28,22 @@ NAME = replace(BODY, size=9.5, leading=11.5, after=0.0)
 TOP, BOTTOM = 15 * MM, 14 * MM
 
 
-def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, int]], paper: str) -> int:
-    """`cards` (name, count) in order as a checklist of the deck `deck` of the game `title`; returns its pages."""
+def write_checklist(
+    path: Path, title: str, deck: str, cards: list[tuple[str, int]], paper: str, noun: str = "card"
+) -> int:
+    """`cards` (name, count) in order as a checklist of the deck `deck` of the game `title`, each a `noun` (card,
+    tile, token); returns its pages."""
     pw, ph = paper_pt(paper)
     width = (pw - 2 * MARGIN - GUTTER) / 2
     head = [
         paragraph(f"{title}: {deck}", TITLE, MARGIN, pw - 2 * MARGIN),
-        paragraph(_summary(cards), SUB, MARGIN, pw - 2 * MARGIN),
+        paragraph(_summary(cards, noun), SUB, MARGIN, pw - 2 * MARGIN),
     ]
     first_top = TOP + sum(b.height + b.after for b in head) + 4
     most = max(1, int((ph - BOTTOM - first_top - 2 * ROW_PAD) // NAME.leading))  # lines any column holds
     rows = [row for name, count in cards for row in _rows(name, count, width, most)]
     pages = _paged(rows, first_top, TOP, ph - BOTTOM)
-    c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards)} ({paper.upper()})")
+    c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards, noun)} ({paper.upper()})")
     pen, goes_on = PdfText(c), False  # whether the row before was a name's part that the next goes on from
     for n, columns in enumerate(pages, 1):
         ops: list = []
@@ -69,11 +73,10 @@ def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, in
     return len(pages)
 
 
-def _summary(cards: list[tuple[str, int]]) -> str:
-    total = sum(n for _, n in cards)
+def _summary(cards: list[tuple[str, int]], noun: str) -> str:
     return (
-        f"{total} card{'s' if total != 1 else ''}, {len(cards)} different. "
-        "Tick each line once its cards are all in the printed deck."
+        f"{counted(sum(n for _, n in cards), noun)}, {len(cards)} different. "
+        f"Tick each line once its {noun}s are all in the printed {'deck' if noun == 'card' else 'set'}."
     )
 
 
