@@ -29,6 +29,25 @@ def test_unknown_game_is_a_usage_error(project):
     assert "no game 'nosuch'" in result.output
 
 
+@pytest.mark.parametrize(
+    "command, said",
+    [
+        (["build"], "built sample:"),
+        (["check"], "sample: "),
+        (["list"], "sample  Sample Game"),
+        (["export", "checklist"], "exported sample:"),
+    ],
+    ids=["build", "check", "list", "export-checklist"],
+)
+def test_a_game_named_twice_is_one_game(project, command, said):
+    """`pnpgen build sample sample` built, wrote (on two workers at once) and counted the game twice."""
+    root = project("basic")
+    out = ["--out", "out"] if command[0] in ("build", "export") else []
+    result = run_cli(*command, "sample", "sample", *out, cwd=root)
+    assert result.exit_code == 0, result.output
+    assert result.output.count(said) == 1, result.output
+
+
 def test_bad_option_is_a_usage_error(project):
     result = run_cli("build", "--paper", "a3", cwd=project("basic"))
     assert result.exit_code == 2
