@@ -189,3 +189,27 @@ def test_the_build_summary_counts_files(project):
     assert n2 == n and r2 + k2 == n2 and r2 == 2, (
         second.output
     )  # the coins and print-all; the board's two kept
+
+
+@pytest.mark.parametrize(
+    "command, said",
+    [
+        (["export", "png", "--dpi", "50"], "exported sample/heroes:"),
+        (["export", "tts"], "heroes"),
+        (["export", "shop", "tgc"], "exported sample/heroes for tgc:"),
+        (["preflight", "tgc"], "preflight sample for tgc:"),
+    ],
+    ids=["png", "tts", "shop", "preflight"],
+)
+def test_a_component_named_twice_is_exported_once(project, command, said):
+    """`export tts sample heroes heroes` failed with 'cannot replace it: No such file or directory'; png and
+    shop exported and reported the deck twice."""
+    root = project("basic")
+    out = (lambda name: ["--out", name]) if command[0] == "export" else (lambda name: [])
+    once = run_cli(*command, "sample", "heroes", *out("once"), "--no-check", cwd=root)
+    twice = run_cli(*command, "sample", "heroes", "heroes", *out("twice"), "--no-check", cwd=root)
+    assert once.exit_code == twice.exit_code == 0, twice.output
+    assert twice.output.replace("twice", "once") == once.output
+    assert said in once.output
+    files = [sorted(p.relative_to(root / n) for p in (root / n).rglob("*")) for n in ("once", "twice")]
+    assert files[0] == files[1]
