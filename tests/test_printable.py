@@ -170,12 +170,16 @@ def test_a_list_held_many_times_is_looked_into_once(monkeypatch):
         ("{{ [{'n': 2}, {'n': 5}] | sum(attribute='n') }}", "7"),
         ("{{ [1.5, 2] | sum }}", "3.5"),
         ("{{ [[1]] | sum(start=[0]) }}", "[0, 1]"),
+        ("{{ [[1], (2,)] | sum(start=[]) }}", "[1, 2]"),
+        ("{{ [card.tags, card.tags] | sum(start=[]) | join(',') }}", "a,b,a,b"),  # a card's own lists
     ],
 )
 def test_sum_adds_numbers_and_joins_lists_as_jinja_does(template, expect):
+    from pnpgen.recorded import ListView
     from pnpgen.templating.jinja import make_environment
 
-    assert make_environment().from_string(template).render() == expect
+    tags = ListView(("a", "b"), "card/tags", lambda *a: None)  # a card's list, as a template reads it
+    assert make_environment().from_string(template).render(card={"tags": tags}) == expect
 
 
 def test_sum_refuses_a_list_too_long_before_it_is_built():
