@@ -368,3 +368,26 @@ def test_a_name_longer_than_a_column_goes_on_and_every_word_is_on_a_page(project
             boxes += sum(1 for r in page.rects if abs(r["width"] - r["height"]) < 0.1)
     assert sorted(found) == sorted([*words, "after"])
     assert boxes == 2  # a tick box for each card, not for each part of the long name
+
+
+@pytest.mark.parametrize("paper", fast_once(["a4", "letter"]))
+def test_a_long_deck_name_is_cut_and_leaves_the_rows_their_page(project, paper):
+    """The heading (the game's title and the deck's name) is cut to three lines with an ellipsis: a deck named in
+    700 words ran off the page and took the card rows with it."""
+    import pdfplumber
+
+    root = _basic(project)
+    minis = root / "content" / "sample" / "decks" / "minis.yaml"
+    long = " ".join(["Longword"] * 700)
+    minis.write_text(minis.read_text(encoding="utf-8").replace("Mini cards", long), encoding="utf-8")
+    result = run_cli("build", "--out", "out", "--paper", paper, cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "out" / "sample" / "minis-checklist.pdf") as pdf:
+        (page,) = pdf.pages
+        foot = page.height - 14 * 72 / 25.4
+        words = page.extract_words()
+        heading = [w for w in words if "Longword" in w["text"] or w["text"].startswith("Long")]
+        rows = [w for w in words if w["text"] in ("Spark", "Sheet", "Sprite")]
+        assert len({round(w["top"]) for w in heading}) == 3 and heading[-1]["text"].endswith("\u2026")
+        assert rows and all(w["bottom"] <= foot and w["x1"] <= page.width for w in heading + rows)
+        assert max(w["bottom"] for w in heading) < min(w["top"] for w in rows)

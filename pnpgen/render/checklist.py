@@ -16,7 +16,7 @@ from pnpgen.render import INK, MUTED
 from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph, wrapped
 from pnpgen.render.pdf import new_canvas
 from pnpgen.render.pdftext import PdfText, colour
-from pnpgen.text.fit import place
+from pnpgen.text.fit import place, shorten
 from pnpgen.text.fonts import pdf_name, runs, unit_width
 from pnpgen.units import MM, paper_pt
 
@@ -26,6 +26,7 @@ GUTTER = 8 * MM  # between the two columns
 ROW_PAD = 1.6  # pt above and below a row's text
 NAME = replace(BODY, size=9.5, leading=11.5, after=0.0)
 TOP, BOTTOM = 15 * MM, 14 * MM
+HEAD_LINES = 3  # the heading's lines at most (the game's title and the deck's name)
 
 
 def write_checklist(
@@ -35,8 +36,9 @@ def write_checklist(
     tile, token); returns its pages."""
     pw, ph = paper_pt(paper)
     width = (pw - 2 * MARGIN - GUTTER) / 2
+    heading = _heading(f"{title}: {deck}", pw - 2 * MARGIN)
     head = [
-        paragraph(f"{title}: {deck}", TITLE, MARGIN, pw - 2 * MARGIN),
+        paragraph(heading, TITLE, MARGIN, pw - 2 * MARGIN),
         paragraph(_summary(cards, noun), SUB, MARGIN, pw - 2 * MARGIN),
     ]
     first_top = TOP + sum(b.height + b.after for b in head) + 4
@@ -65,12 +67,27 @@ def write_checklist(
         c.setFont(pdf_name("sans"), 7)
         c.drawRightString(pw - MARGIN, 8 * MM, f"page {n} of {len(pages)}")
         if n > 1:  # a loose page still says whose list it is
-            c.drawString(MARGIN, ph - 9 * MM, f"{title}: {deck}, continued")
+            c.drawString(MARGIN, ph - 9 * MM, shorten(f"{title}: {deck}", "sans", 7, pw / 2) + ", continued")
         c.setTrimBox((0, 0, pw, ph))  # a page of words: nothing is cut from it
         c.setBleedBox((0, 0, pw, ph))
         c.showPage()
     c.save()
     return len(pages)
+
+
+def _heading(text: str, width: float, most: int = HEAD_LINES) -> str:
+    """`text` as the page's heading: cut with an ellipsis to `most` lines, so that a long title or deck name leaves
+    the rows their page."""
+    if len(wrapped(text, TITLE, width)[0]) <= most:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest start that, with the ellipsis, wraps to `most` lines
+        mid = (lo + hi + 1) // 2
+        if len(wrapped(text[:mid].rstrip() + "\u2026", TITLE, width)[0]) <= most:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "\u2026"
 
 
 def _summary(cards: list[tuple[str, int]], noun: str) -> str:
