@@ -167,3 +167,29 @@ def test_a_sheet_deck_s_count_is_told_at_its_cards_from(project, tmp_path, rows,
     result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
     assert result.exit_code == 1
     assert f"{HEROES}:7:13: error: {expect}" in result.output, result.output
+
+
+def _bad_item(root):
+    p = root / HEROES
+    p.write_text(p.read_text().replace("count: 5", "count: 0").replace("count: 6", "count: lots"))
+    return f"{HEROES}:15:12"
+
+
+def _bad_row(root):
+    (root / HEROES).write_text(SHEET_DECK)
+    (root / "content/sample/decks/heroes.csv").write_text(
+        "name,count,colour,text\nAsh Walker,0,ember,a\nTide Caller,lots,sea,b\n"
+    )
+    return "content/sample/decks/heroes.csv:3:2"
+
+
+@pytest.mark.parametrize("break_one", [_bad_item, _bad_row], ids=["item", "sheet-row"])
+def test_a_card_refused_beside_one_left_out_is_the_only_error(project, tmp_path, break_one):
+    """A card whose count is refused may well be printed once fixed: 'every item has count 0' is not said of a
+    deck whose other cards are left out."""
+    root = project("basic")
+    at = break_one(root)
+    result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
+    assert result.exit_code == 1
+    assert f"{at}: error: 'count' must be a whole number" in result.output, result.output
+    assert "count 0" not in result.output and "failed sample: 1 error;" in result.output
