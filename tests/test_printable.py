@@ -142,21 +142,37 @@ def test_two_processes_say_and_write_the_same(tmp_path):
     assert said[0] == said[1] and said[0][0] == 1, said
 
 
-def test_a_list_held_many_times_is_looked_into_once(monkeypatch):
-    """`[[[0] * 1000] * 1000] * 1000]` is three lists, not a billion values: each is walked once."""
+def _nested(value, levels: int):
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+SHARED_SHAPES = {
+    "held-1000-times-at-each-level": lambda big: [[big] * 1000] * 1000,
+    "held-at-64-depths": lambda big: [_nested(big, depth) for depth in range(63, -1, -1)],
+    "held-under-long-chains": lambda big: [_nested(big, 500), _nested(big, 3), big],
+}
+
+
+@pytest.mark.parametrize("shape", list(SHARED_SHAPES))
+def test_a_list_held_many_times_is_looked_into_once(monkeypatch, shape):
+    """`[[[0] * 1000] * 1000] * 1000]` is three lists, not a billion values: each is walked once, wherever it is
+    held and however deep (it was walked again at each depth it stood less deep: 64 walks of a long list)."""
     from pnpgen.templating import printable
 
-    walked = []
-    real = printable.unprintable
+    entered = []
+    real = printable._inside
 
-    def counting(value, *args, **kwargs):
-        walked.append(1)
-        assert len(walked) < 4_000, "a list held many times was looked into each time"
-        return real(value, *args, **kwargs)
+    def counting(value):
+        entered.append(id(value))
+        return real(value)
 
-    monkeypatch.setattr(printable, "unprintable", counting)
-    shared = [[[0] * 1000] * 1000] * 1000
-    assert printable.printed(shared) is shared
+    monkeypatch.setattr(printable, "_inside", counting)
+    big = [0] * 1000
+    value = SHARED_SHAPES[shape](big)
+    assert printable.printed(value) is value
+    assert entered.count(id(big)) == 1 and len(entered) == len(set(entered))
     # what is found is still found wherever it stands, after a part already found printable
     assert "function" in printable.unprintable([[[0] * 3] * 3, [[0] * 3, [floor_of := round]]])
     assert floor_of is round
