@@ -12,7 +12,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -84,16 +84,15 @@ def bounded_join(parts: Any) -> str:
 def bounded_sum(iterable: Any, start: Any = 0) -> Any:
     """A template's `sum`, bounded: a list or tuple `start` (`| sum(start=[])`, to join lists) is built once, in
     place, each part sized before it is added (Python's `sum` copies the growing list at every step: a thousand
-    long lists took seconds before the result could be refused); numbers are summed as Python sums them."""
+    long lists took seconds before the result could be refused); numbers are summed as Python sums them. Any
+    list joins, the content's own too (read-only sequences to Python, lists to the designer who wrote them)."""
     if not isinstance(start, (list, tuple)):
         return sum(iterable, start)  # numbers (a text `start` is refused by `sum` itself)
     out = list(start)
     for item in iterable:
         charge()
-        if not isinstance(item, type(start)):
-            raise TypeError(
-                f"can only add a {type(start).__name__} to a {type(start).__name__} (got {item!r:.40})"
-            )
+        if not isinstance(item, Sequence) or isinstance(item, (str, bytes)):
+            raise TypeError(f"can only join lists (got {item!r:.40})")
         if len(out) + len(item) > MAX_ITEMS:
             raise TooMuchWork(f"this template builds a text or list of more than {MAX_ITEMS:,} items")
         out.extend(item)

@@ -107,4 +107,4 @@ class Project:
                 from pnpgen.errors import did_you_mean
 
                 raise UnknownGame(f"no game '{name}' in {self.content}; " + did_you_mean(name, by_name))
-        return [by_name[n] for n in names]
+        return [by_name[n] for n in dict.fromkeys(names)]  # a game named twice is still one game

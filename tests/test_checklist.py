@@ -98,7 +98,8 @@ def test_every_deck_gets_a_checklist_of_its_cards_on_the_builds_paper(project, f
         assert len(pages) == 1 and entries[f"{deck}-checklist.pdf"]["pages"] == 1
         w, h, text = pages[0]
         assert (round(w, 1), round(h, 1)) == PAPER_MM[paper]
-        assert f"{sum(n for _, n in cards)} card" in text and f"{len(cards)} different" in text
+        noun = {"hex": "tiles", "tri": "tiles", "coins": "tokens", "squares": "tokens"}.get(deck, "cards")
+        assert f"{sum(n for _, n in cards)} {noun}, {len(cards)} different" in text  # tiles are not cards
         _in_order(text, cards)
         assert entries[f"{deck}-checklist.pdf"]["faces"] == 0  # a page of words: no piece in the face count
 
@@ -254,8 +255,10 @@ def test_a_fresh_checklist_does_not_keep_a_deck_whose_sheets_are_drawn_again(pro
     assert not {"heroes", "minis"} & seen[-1]
 
 
-def test_a_name_given_to_several_cards_says_which_on_each_row(project):
-    """7 Gods' envoys repeat a name once per god: each row then says its card's id, or its place in the deck."""
+@pytest.mark.parametrize("output", ["pdf", "csv"])
+def test_a_name_given_to_several_cards_says_which_on_each_row(project, output):
+    """7 Gods' envoys repeat a name once per god: each row then says its card's id, or its place in the deck, in
+    the checklist PDF and the exported CSV alike."""
     root = _basic(project)
     heroes = root / "content" / "sample" / "decks" / "heroes.yaml"
     heroes.write_text(
@@ -264,14 +267,22 @@ def test_a_name_given_to_several_cards_says_which_on_each_row(project):
         + "  - {name: Ash Walker, count: 1, text: Thrice.}\n",
         encoding="utf-8",
     )
-    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
-    ((_, _, text),) = _pages(root / "out" / "sample" / "heroes-checklist.pdf")
     rows = [
         ("Ash Walker (card 1)", 5),
         ("Tide Caller", 6),
         ("Ash Walker (ash-two)", 2),
         ("Ash Walker (card 4)", 1),
     ]
+    if output == "csv":
+        assert run_cli("export", "checklist", "--out", "out", cwd=root).exit_code == 0
+        with open(
+            root / "out" / "sample" / "checklist" / "checklist.csv", newline="", encoding="utf-8"
+        ) as fh:
+            heroes = [(name, int(n)) for deck, name, n in list(csv.reader(fh))[1:] if deck == "heroes"]
+        assert heroes == rows
+        return
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    ((_, _, text),) = _pages(root / "out" / "sample" / "heroes-checklist.pdf")
     _in_order(text, rows)
 
 
@@ -294,3 +305,89 @@ def test_a_target_of_the_whole_game_stands_on_every_component(project):
         "content/sample/decks/minis.yaml",
     ):
         assert key in target.inputs, sorted(target.inputs)
+
+
+def _name_card(game: Path) -> str:
+    path = game / "decks" / "heroes.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  - {name: Sage 中, text: Calm.}\n", encoding="utf-8")
+    return "content/sample/decks/heroes.yaml:17:5"
+
+
+def _name_row(game: Path) -> str:
+    path = game / "data" / "minis.csv"
+    path.write_text(path.read_text(encoding="utf-8") + "Fox 中,1,Quick.\n", encoding="utf-8")
+    return "content/sample/data/minis.csv:4"
+
+
+def _name_deck(game: Path) -> str:
+    path = game / "decks" / "minis.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("Mini cards", "Mini 中"), encoding="utf-8")
+    return "content/sample/decks/minis.yaml:1:1"
+
+
+@pytest.mark.parametrize("where", fast_once([_name_card, _name_row, _name_deck]))
+def test_a_name_the_checklist_cannot_draw_is_a_warning_at_it(project, where):
+    """A checklist's row or heading that would lose characters (its font has no glyph for them) says so, at the
+    name's place, as a sheet's label does; the cards' own faces may not print the name at all."""
+    root = _basic(project)
+    at = where(root / "content" / "sample")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.splitlines() if "the checklist would not show it" in line]
+    assert len(said) == 1 and said[0].startswith(at) and "'中' (U+4E2D)" in said[0], result.output
+
+
+@pytest.mark.parametrize("paper", fast_once(["a4", "letter"]))
+def test_a_name_longer_than_a_column_goes_on_and_every_word_is_on_a_page(project, paper):
+    """A name wrapped to more lines than a column holds is not drawn past the page's foot: it goes on in the
+    next column or page, without a second tick box, and the card after it keeps its own row."""
+    import pdfplumber
+
+    root = _basic(project)
+    game = root / "content" / "sample"
+    (game / "layouts" / "blank.yaml").write_text("elements: []\n", encoding="utf-8")
+    words = [f"w{n}" for n in range(1500)]
+    (game / "decks" / "long.yaml").write_text(
+        f"id: long\nkind: cards\nsize: mini\nfront: blank\ncards:\n  - name: {' '.join(words)}\n  - name: after\n",
+        encoding="utf-8",
+    )
+    path = game / "game.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("decks/minis.yaml", "decks/minis.yaml\n  - decks/long.yaml")
+    )
+    result = run_cli("build", "--out", "out", "--paper", paper, cwd=root)
+    assert result.exit_code == 0, result.output
+    found, boxes = [], 0
+    with pdfplumber.open(root / "out" / "sample" / "long-checklist.pdf") as pdf:
+        for page in pdf.pages:
+            foot = page.height - 14 * 72 / 25.4  # the rows' lowest line (BOTTOM); the footer is below it
+            for word in page.extract_words():
+                if re.fullmatch(r"w\d+|after", word["text"]):
+                    assert 0 <= word["x0"] and word["x1"] <= page.width and word["bottom"] <= foot, word
+                    found.append(word["text"])
+            boxes += sum(1 for r in page.rects if abs(r["width"] - r["height"]) < 0.1)
+    assert sorted(found) == sorted([*words, "after"])
+    assert boxes == 2  # a tick box for each card, not for each part of the long name
+
+
+@pytest.mark.parametrize("paper", fast_once(["a4", "letter"]))
+def test_a_long_deck_name_is_cut_and_leaves_the_rows_their_page(project, paper):
+    """The heading (the game's title and the deck's name) is cut to three lines with an ellipsis: a deck named in
+    700 words ran off the page and took the card rows with it."""
+    import pdfplumber
+
+    root = _basic(project)
+    minis = root / "content" / "sample" / "decks" / "minis.yaml"
+    long = " ".join(["Longword"] * 700)
+    minis.write_text(minis.read_text(encoding="utf-8").replace("Mini cards", long), encoding="utf-8")
+    result = run_cli("build", "--out", "out", "--paper", paper, cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "out" / "sample" / "minis-checklist.pdf") as pdf:
+        (page,) = pdf.pages
+        foot = page.height - 14 * 72 / 25.4
+        words = page.extract_words()
+        heading = [w for w in words if "Longword" in w["text"] or w["text"].startswith("Long")]
+        rows = [w for w in words if w["text"] in ("Spark", "Sheet", "Sprite")]
+        assert len({round(w["top"]) for w in heading}) == 3 and heading[-1]["text"].endswith("\u2026")
+        assert rows and all(w["bottom"] <= foot and w["x1"] <= page.width for w in heading + rows)
+        assert max(w["bottom"] for w in heading) < min(w["top"] for w in rows)

@@ -29,6 +29,25 @@ def test_unknown_game_is_a_usage_error(project):
     assert "no game 'nosuch'" in result.output
 
 
+@pytest.mark.parametrize(
+    "command, said",
+    [
+        (["build"], "built sample:"),
+        (["check"], "sample: "),
+        (["list"], "sample  Sample Game"),
+        (["export", "checklist"], "exported sample:"),
+    ],
+    ids=["build", "check", "list", "export-checklist"],
+)
+def test_a_game_named_twice_is_one_game(project, command, said):
+    """`pnpgen build sample sample` built, wrote (on two workers at once) and counted the game twice."""
+    root = project("basic")
+    out = ["--out", "out"] if command[0] in ("build", "export") else []
+    result = run_cli(*command, "sample", "sample", *out, cwd=root)
+    assert result.exit_code == 0, result.output
+    assert result.output.count(said) == 1, result.output
+
+
 def test_bad_option_is_a_usage_error(project):
     result = run_cli("build", "--paper", "a3", cwd=project("basic"))
     assert result.exit_code == 2
@@ -170,3 +189,27 @@ def test_the_build_summary_counts_files(project):
     assert n2 == n and r2 + k2 == n2 and r2 == 2, (
         second.output
     )  # the coins and print-all; the board's two kept
+
+
+@pytest.mark.parametrize(
+    "command, said",
+    [
+        (["export", "png", "--dpi", "50"], "exported sample/heroes:"),
+        (["export", "tts"], "heroes"),
+        (["export", "shop", "tgc"], "exported sample/heroes for tgc:"),
+        (["preflight", "tgc"], "preflight sample for tgc:"),
+    ],
+    ids=["png", "tts", "shop", "preflight"],
+)
+def test_a_component_named_twice_is_exported_once(project, command, said):
+    """`export tts sample heroes heroes` failed with 'cannot replace it: No such file or directory'; png and
+    shop exported and reported the deck twice."""
+    root = project("basic")
+    out = (lambda name: ["--out", name]) if command[0] == "export" else (lambda name: [])
+    once = run_cli(*command, "sample", "heroes", *out("once"), "--no-check", cwd=root)
+    twice = run_cli(*command, "sample", "heroes", "heroes", *out("twice"), "--no-check", cwd=root)
+    assert once.exit_code == twice.exit_code == 0, twice.output
+    assert twice.output.replace("twice", "once") == once.output
+    assert said in once.output
+    files = [sorted(p.relative_to(root / n) for p in (root / n).rglob("*")) for n in ("once", "twice")]
+    assert files[0] == files[1]

@@ -110,3 +110,86 @@ def test_list_tells_the_cards_left_out(project):
     listed = json.loads(run_cli("list", "--format", "json", cwd=root).output)
     heroes, minis = listed["games"][0]["components"]
     assert (heroes["faces"], heroes["cards"], heroes["left_out"]) == (6, 1, 1) and minis["left_out"] == 0
+
+
+@pytest.mark.parametrize("leave_out", [_yaml_item, _sheet_row], ids=["item", "sheet"])
+def test_the_editor_writes_the_card_shown_after_one_left_out(project, monkeypatch, leave_out):
+    """serve's editor names a card by its place in its file: the cards left out before it still stand there, so
+    a field set on the card shown (Tide Caller, after Ash Walker's count 0) is written to its own item or row."""
+    from pathlib import Path
+
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.preview import Preview
+
+    root = project("basic")
+    leave_out(root)
+    monkeypatch.chdir(root)
+    proj = Project(Path("content"), Path("out"), resident=True)
+    editor = Editor(proj, Preview(proj, ["sample"]), Sketcher(proj))
+    status, look = editor.get("/look", {"game": ["sample"], "component": ["heroes"], "card": ["0"]})
+    assert status == 200, look
+    card = look["card_edit"]
+    assert card["fields"]["name"] == "Tide Caller" and card["pos"] == 1
+    file = root / card["file"]
+    before = file.read_text()
+    body = {"op": "field", "game": "sample", "file": card["file"], "digest": look["files"][card["file"]]}
+    body |= {"card_pos": card["pos"], "field": "colour", "value": "gold"}
+    status, answer = editor.post("/edit", json.dumps(body).encode())
+    assert status == 200, answer
+    after = file.read_text()
+    assert after == before.replace("colour: sea", "colour: gold").replace(",6,sea,", ",6,gold,")
+    assert after != before
+
+
+@pytest.mark.parametrize(
+    "rows, expect",
+    [
+        (
+            "Ash Walker,0,ember,a\nTide Caller,0,sea,b\n",
+            "every item of the deck has count 0: nothing would be",
+        ),
+        (
+            "Ash Walker,10000,ember,a\nTide Caller,10000,sea,b\n",
+            "the deck has 20,001 pieces; the limit is 20,000",
+        ),
+    ],
+    ids=["all-left-out", "too-many"],
+)
+def test_a_sheet_deck_s_count_is_told_at_its_cards_from(project, tmp_path, rows, expect):
+    """A deck whose items all come from a data sheet has no `cards:` key: what its counts add up to is told at
+    `cards_from`, where its items are given, not at the file's start."""
+    root = project("basic")
+    (root / HEROES).write_text(SHEET_DECK)
+    extra = "Spark,1,sea,c\n" if "10000" in rows else ""
+    (root / "content/sample/decks/heroes.csv").write_text("name,count,colour,text\n" + rows + extra)
+    result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
+    assert result.exit_code == 1
+    assert f"{HEROES}:7:13: error: {expect}" in result.output, result.output
+
+
+def _bad_item(root):
+    p = root / HEROES
+    p.write_text(p.read_text().replace("count: 5", "count: 0").replace("count: 6", "count: lots"))
+    return f"{HEROES}:15:12"
+
+
+def _bad_row(root):
+    (root / HEROES).write_text(SHEET_DECK)
+    (root / "content/sample/decks/heroes.csv").write_text(
+        "name,count,colour,text\nAsh Walker,0,ember,a\nTide Caller,lots,sea,b\n"
+    )
+    return "content/sample/decks/heroes.csv:3:2"
+
+
+@pytest.mark.parametrize("break_one", [_bad_item, _bad_row], ids=["item", "sheet-row"])
+def test_a_card_refused_beside_one_left_out_is_the_only_error(project, tmp_path, break_one):
+    """A card whose count is refused may well be printed once fixed: 'every item has count 0' is not said of a
+    deck whose other cards are left out."""
+    root = project("basic")
+    at = break_one(root)
+    result = run_cli("build", "--out", tmp_path, "--no-check", cwd=root)
+    assert result.exit_code == 1
+    assert f"{at}: error: 'count' must be a whole number" in result.output, result.output
+    assert "count 0" not in result.output and "failed sample: 1 error;" in result.output

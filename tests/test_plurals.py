@@ -73,3 +73,38 @@ def test_one_error_is_singular_in_check_and_build(one_card, tmp_path):
     build = run_cli("build", "one", "--content", one_card, "--out", tmp_path / "out")
     assert "failed one: 1 error; its output was left as it was" in build.output
     assert not ONE_PLURAL.search(check.output + build.output)
+
+
+def _spec_text(one_card, out) -> str:
+    import pypdfium2 as pdfium
+
+    assert run_cli("export", "shop", "tgc", "one", "--content", one_card, "--out", out).exit_code == 0
+    doc = pdfium.PdfDocument(str(out / "one" / "shop" / "tgc" / "spec.pdf"))
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in doc)
+    finally:
+        doc.close()
+
+
+def _deck_subject(one_card, out) -> str:
+    import pypdfium2 as pdfium
+
+    assert run_cli("build", "one", "--content", one_card, "--out", out).exit_code == 0
+    doc = pdfium.PdfDocument(str(out / "one" / "cards.pdf"))
+    try:
+        return doc.get_metadata_dict()["Subject"]
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize(
+    "written, says",
+    [(_spec_text, "1 fact, 0 errors, 0 warnings, 0 errata"), (_deck_subject, "Action cards: 1 card, A4")],
+    ids=["shop-spec", "deck-pdf-subject"],
+)
+def test_a_count_of_one_is_singular_in_the_files_written(one_card, tmp_path, written, says):
+    """What a command writes counts as its summary does: the shop's spec sheet, a deck PDF's description."""
+    text = written(one_card, tmp_path / "out")
+    assert says in text, text
+    wrong = re.search(r"\b1 (cards|facts|errors|warnings|PNG images)\b(?!/)", text)  # not the folder cards/
+    assert not wrong, text

@@ -142,21 +142,37 @@ def test_two_processes_say_and_write_the_same(tmp_path):
     assert said[0] == said[1] and said[0][0] == 1, said
 
 
-def test_a_list_held_many_times_is_looked_into_once(monkeypatch):
-    """`[[[0] * 1000] * 1000] * 1000]` is three lists, not a billion values: each is walked once."""
+def _nested(value, levels: int):
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+SHARED_SHAPES = {
+    "held-1000-times-at-each-level": lambda big: [[big] * 1000] * 1000,
+    "held-at-64-depths": lambda big: [_nested(big, depth) for depth in range(63, -1, -1)],
+    "held-under-long-chains": lambda big: [_nested(big, 500), _nested(big, 3), big],
+}
+
+
+@pytest.mark.parametrize("shape", list(SHARED_SHAPES))
+def test_a_list_held_many_times_is_looked_into_once(monkeypatch, shape):
+    """`[[[0] * 1000] * 1000] * 1000]` is three lists, not a billion values: each is walked once, wherever it is
+    held and however deep (it was walked again at each depth it stood less deep: 64 walks of a long list)."""
     from pnpgen.templating import printable
 
-    walked = []
-    real = printable.unprintable
+    entered = []
+    real = printable._inside
 
-    def counting(value, *args, **kwargs):
-        walked.append(1)
-        assert len(walked) < 4_000, "a list held many times was looked into each time"
-        return real(value, *args, **kwargs)
+    def counting(value):
+        entered.append(id(value))
+        return real(value)
 
-    monkeypatch.setattr(printable, "unprintable", counting)
-    shared = [[[0] * 1000] * 1000] * 1000
-    assert printable.printed(shared) is shared
+    monkeypatch.setattr(printable, "_inside", counting)
+    big = [0] * 1000
+    value = SHARED_SHAPES[shape](big)
+    assert printable.printed(value) is value
+    assert entered.count(id(big)) == 1 and len(entered) == len(set(entered))
     # what is found is still found wherever it stands, after a part already found printable
     assert "function" in printable.unprintable([[[0] * 3] * 3, [[0] * 3, [floor_of := round]]])
     assert floor_of is round
@@ -170,12 +186,16 @@ def test_a_list_held_many_times_is_looked_into_once(monkeypatch):
         ("{{ [{'n': 2}, {'n': 5}] | sum(attribute='n') }}", "7"),
         ("{{ [1.5, 2] | sum }}", "3.5"),
         ("{{ [[1]] | sum(start=[0]) }}", "[0, 1]"),
+        ("{{ [[1], (2,)] | sum(start=[]) }}", "[1, 2]"),
+        ("{{ [card.tags, card.tags] | sum(start=[]) | join(',') }}", "a,b,a,b"),  # a card's own lists
     ],
 )
 def test_sum_adds_numbers_and_joins_lists_as_jinja_does(template, expect):
+    from pnpgen.recorded import ListView
     from pnpgen.templating.jinja import make_environment
 
-    assert make_environment().from_string(template).render() == expect
+    tags = ListView(("a", "b"), "card/tags", lambda *a: None)  # a card's list, as a template reads it
+    assert make_environment().from_string(template).render(card={"tags": tags}) == expect
 
 
 def test_sum_refuses_a_list_too_long_before_it_is_built():
@@ -190,3 +210,21 @@ def test_sum_refuses_a_list_too_long_before_it_is_built():
 
     with pytest.raises(TooMuchWork, match="more than 1,000,000 items"):
         make_environment().from_string("{{ parts | sum(start=[]) | length }}").render(parts=parts())
+
+
+SHARED_FIRST = {  # a value whose first appearance does not look into all of it, then one that would find it
+    "deeper-first": "{% set L = [floor] %}{{ [" + "[" * 63 + "L" + "]" * 63 + ", L] }}",
+    "items-views": "{{ [{'a': 1}.items(), {'b': floor}.items()] }}",
+    "keys-then-values": "{% set d = {'a': floor} %}{{ [d.keys(), d.values()] }}",
+}
+
+
+@pytest.mark.parametrize("case", list(SHARED_FIRST))
+def test_a_value_already_looked_into_elsewhere_is_still_refused(case):
+    """Looking into a list once must not let through what a second look would find: one first met too deep to be
+    looked into whole, or a list made only for the walk (a mapping's items) whose id a later one takes over."""
+    from pnpgen.templating.jinja import make_environment
+
+    with pytest.raises(Exception, match="the function 'floor' itself"):
+        out = make_environment().from_string(SHARED_FIRST[case]).render()
+        assert not ADDRESS.search(out), out

@@ -53,7 +53,7 @@ def loaded(project, game_id: str, check: bool = True):
 
 def components_of(run, components: list[str]) -> list:
     """The named components (all when none), or a usage error naming the game's components."""
-    game = run.game
+    game, components = run.game, list(dict.fromkeys(components))  # one named twice is exported once
     wanted = [game.component(c) for c in components] if components else list(game.components)
     for cid, comp in zip(components, wanted):
         if comp is None:
@@ -64,7 +64,7 @@ def components_of(run, components: list[str]) -> list:
 
 def decks_of(run, components: list[str]) -> list[Deck]:
     game = run.game
-    wanted = components or [c.id for c in game.components if isinstance(c, Deck)]
+    wanted = list(dict.fromkeys(components)) or [c.id for c in game.components if isinstance(c, Deck)]
     for cid in wanted:
         comp = game.component(cid)
         if comp is None:

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from pathlib import Path
 
 from pnpgen.errors import Diagnostics
 from pnpgen.exports import Exported, Folders, _save, loaded, spreadsheet_safe
 from pnpgen.model import Deck
+from pnpgen.pipeline.checklist import told
 from pnpgen.pipeline.target import Export, exported
 
 NAME = "checklist.csv"
@@ -24,8 +26,10 @@ class ChecklistExport(Export):
         self.rows: list[tuple[str, str, int]] = []
 
     def prepare(self, run, diags: Diagnostics) -> bool:
-        decks = [c for c in run.game.components if isinstance(c, Deck)]
-        self.rows = [(deck.id, card.name, card.count) for deck in decks for card in deck.cards]
+        self.rows = []
+        for deck in (c for c in run.game.components if isinstance(c, Deck)):
+            names = Counter(card.name for card in deck.cards)  # a name cards share says which, as on the PDF
+            self.rows += [(deck.id, told(card, names[card.name] > 1), card.count) for card in deck.cards]
         return True
 
     def write_all(self, folder: Path, w) -> list[str]:

@@ -30,6 +30,10 @@ class ChecklistFile(Target):
     def prepare(self, run, diags: Diagnostics) -> bool:
         names = Counter(card.name for card in self.deck.cards)
         self.cards = [(told(card, names[card.name] > 1), card.count) for card in self.deck.cards]
+        heading = f"{run.game.title}: {self.deck.name}"
+        _glyphs(diags, heading, "display-bold", self.deck.loc, "its heading")
+        for card in self.deck.cards:
+            _glyphs(diags, card.name, "sans", card.loc, f"the name of the {self.deck.kind.removesuffix('s')}")
         return True
 
     def faces(self, pages: int) -> int:
@@ -38,7 +42,20 @@ class ChecklistFile(Target):
     def write(self, path, name: str, w) -> int:
         from pnpgen.render.checklist import write_checklist
 
-        return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper)
+        noun = self.deck.kind.removesuffix("s")  # card, tile, token
+        return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper, noun)
+
+
+def _glyphs(diags: Diagnostics, text: str, font: str, loc, what: str) -> None:
+    """A warning for the characters of `text` the checklist's font cannot draw: its row would lose them."""
+    from pnpgen.text.fonts import missing_glyphs
+
+    lost = missing_glyphs(text, font)
+    if lost:
+        codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
+        diags.warning(
+            loc, f"the font {font} has no {codes} in {what} {text!r}; the checklist would not show it"
+        )
 
 
 def told(card, repeated: bool) -> str:

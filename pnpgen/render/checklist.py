@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from pnpgen.errors import counted
 from pnpgen.faces import Text
 from pnpgen.render import INK, MUTED
-from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph
+from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph, wrapped
 from pnpgen.render.pdf import new_canvas
 from pnpgen.render.pdftext import PdfText, colour
+from pnpgen.text.fit import place, shorten
 from pnpgen.text.fonts import pdf_name, runs, unit_width
 from pnpgen.units import MM, paper_pt
 
@@ -24,21 +26,27 @@ GUTTER = 8 * MM  # between the two columns
 ROW_PAD = 1.6  # pt above and below a row's text
 NAME = replace(BODY, size=9.5, leading=11.5, after=0.0)
 TOP, BOTTOM = 15 * MM, 14 * MM
+HEAD_LINES = 3  # the heading's lines at most (the game's title and the deck's name)
 
 
-def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, int]], paper: str) -> int:
-    """`cards` (name, count) in order as a checklist of the deck `deck` of the game `title`; returns its pages."""
+def write_checklist(
+    path: Path, title: str, deck: str, cards: list[tuple[str, int]], paper: str, noun: str = "card"
+) -> int:
+    """`cards` (name, count) in order as a checklist of the deck `deck` of the game `title`, each a `noun` (card,
+    tile, token); returns its pages."""
     pw, ph = paper_pt(paper)
     width = (pw - 2 * MARGIN - GUTTER) / 2
+    heading = _heading(f"{title}: {deck}", pw - 2 * MARGIN)
     head = [
-        paragraph(f"{title}: {deck}", TITLE, MARGIN, pw - 2 * MARGIN),
-        paragraph(_summary(cards), SUB, MARGIN, pw - 2 * MARGIN),
+        paragraph(heading, TITLE, MARGIN, pw - 2 * MARGIN),
+        paragraph(_summary(cards, noun), SUB, MARGIN, pw - 2 * MARGIN),
     ]
     first_top = TOP + sum(b.height + b.after for b in head) + 4
-    rows = [_row(name, count, width) for name, count in cards]
+    most = max(1, int((ph - BOTTOM - first_top - 2 * ROW_PAD) // NAME.leading))  # lines any column holds
+    rows = [row for name, count in cards for row in _rows(name, count, width, most)]
     pages = _paged(rows, first_top, TOP, ph - BOTTOM)
-    c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards)} ({paper.upper()})")
-    pen = PdfText(c)
+    c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards, noun)} ({paper.upper()})")
+    pen, goes_on = PdfText(c), False  # whether the row before was a name's part that the next goes on from
     for n, columns in enumerate(pages, 1):
         ops: list = []
         if n == 1:
@@ -50,14 +58,16 @@ def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, in
             left = MARGIN + col * (width + GUTTER)
             for top, row in placed:
                 ops += [replace(op, x=op.x + left) for op in row.draw(top)]
-                ops.append(("box", left, top + ROW_PAD))
+                if not goes_on:  # a row's first part (a long name's others go on without one)
+                    ops.append(("box", left, top + ROW_PAD))
+                goes_on = row.keep_next
                 ops.append(("rule", left, left + width, top + row.height))
         _draw(c, pen, ops, ph)
         c.setFillColor(colour(MUTED))
         c.setFont(pdf_name("sans"), 7)
         c.drawRightString(pw - MARGIN, 8 * MM, f"page {n} of {len(pages)}")
         if n > 1:  # a loose page still says whose list it is
-            c.drawString(MARGIN, ph - 9 * MM, f"{title}: {deck}, continued")
+            c.drawString(MARGIN, ph - 9 * MM, shorten(f"{title}: {deck}", "sans", 7, pw / 2) + ", continued")
         c.setTrimBox((0, 0, pw, ph))  # a page of words: nothing is cut from it
         c.setBleedBox((0, 0, pw, ph))
         c.showPage()
@@ -65,26 +75,54 @@ def write_checklist(path: Path, title: str, deck: str, cards: list[tuple[str, in
     return len(pages)
 
 
-def _summary(cards: list[tuple[str, int]]) -> str:
-    total = sum(n for _, n in cards)
+def _heading(text: str, width: float, most: int = HEAD_LINES) -> str:
+    """`text` as the page's heading: cut with an ellipsis to `most` lines, so that a long title or deck name leaves
+    the rows their page."""
+    if len(wrapped(text, TITLE, width)[0]) <= most:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest start that, with the ellipsis, wraps to `most` lines
+        mid = (lo + hi + 1) // 2
+        if len(wrapped(text[:mid].rstrip() + "\u2026", TITLE, width)[0]) <= most:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "\u2026"
+
+
+def _summary(cards: list[tuple[str, int]], noun: str) -> str:
     return (
-        f"{total} card{'s' if total != 1 else ''}, {len(cards)} different. "
-        "Tick each line once its cards are all in the printed deck."
+        f"{counted(sum(n for _, n in cards), noun)}, {len(cards)} different. "
+        f"Tick each line once its {noun}s are all in the printed {'deck' if noun == 'card' else 'set'}."
     )
 
 
-def _row(name: str, count: int, width: float) -> Block:
-    """A card's row, its text drawn from x = 0 (the column's left edge is added when it is placed)."""
+def _rows(name: str, count: int, width: float, most: int) -> list[Block]:
+    """A card's row, its text drawn from x = 0 (the column's left edge is added when it is placed); a name of more
+    than `most` lines (what a column holds) goes on in rows of its own, without a count or a tick box."""
     indent = BOX + COUNT + 2 * MM
-    text = paragraph(name, NAME, indent, width - indent)
+    lines, space = wrapped(name, NAME, width - indent)
     label = f"{count}\u00d7"
     label_x = BOX + COUNT - sum(unit_width(part, f) for f, part in runs(label, NAME.font)) * NAME.size
+    out = []
+    for start in range(0, max(len(lines), 1), most):
+        part, first = lines[start : start + most], start == 0
+        height = len(part) * NAME.leading
 
-    def draw(top: float) -> list:
-        count_op = Text(label_x, top + ROW_PAD + NAME.size, NAME.font, NAME.size, INK, label)
-        return [count_op, *text.draw(top + ROW_PAD)]
+        def draw(top: float, part: list = part, height: float = height, first: bool = first) -> list:
+            text = place(
+                part, space, NAME.size, indent, top + ROW_PAD, width - indent, height, height, 1.0, "left", "top",
+                NAME.leading / NAME.size, NAME.color, None,
+            )  # fmt: skip
+            if not first:
+                return text
+            return [Text(label_x, top + ROW_PAD + NAME.size, NAME.font, NAME.size, INK, label), *text]
 
-    return Block(max(text.height, BOX) + 2 * ROW_PAD, 0.0, 0.0, draw)
+        last = start + most >= len(lines)
+        out.append(
+            Block(max(height, BOX if first else 0.0) + 2 * ROW_PAD, 0.0, 0.0, draw, keep_next=not last)
+        )
+    return out
 
 
 def _paged(rows: list[Block], first_top: float, top: float, bottom: float) -> list[list[list]]:

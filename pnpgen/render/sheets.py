@@ -7,6 +7,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD
 
+from pnpgen.errors import counted
 from pnpgen.imposition import Label, PiecePlan, SheetPlan, paginate
 from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.imposition.fold import FoldPlan
@@ -25,7 +26,7 @@ def write_deck(
         path,
         (plan.paper_w, plan.paper_h),
         f"{game_title} — {deck.name}",
-        f"{deck.name}: {len(faces)} cards, {paper.upper()}",
+        f"{deck.name}: {counted(len(faces), deck.kind.removesuffix('s'))}, {paper.upper()}",  # card, tile, token
         icons,
     )
     impose(writer, game_title, drawn, plan, duplex=duplex)

@@ -251,6 +251,7 @@ def load_deck(
     defaults = DEFAULTS.read(v["defaults"], diags) if v["defaults"] is not None else None
     items = v[kind]
     cards: list[Card] = []
+    unread = 0  # items refused (told where they are): what they would print is not known
     if items is None and v["cards_from"] is None and kind not in v.given:
         diags.error(
             data.loc, f"{table.what} needs '{kind}' (its items) or 'cards_from' (a data sheet of them)"
@@ -262,6 +263,7 @@ def load_deck(
             card = _card(item, i + 1, items.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
+            unread += card is None
     refs, names = v["cards_from"] or (), set[str]()
     for ref in refs:  # every sheet's rows, in the order given: one deck
         rows = sheet_rows(
@@ -271,18 +273,20 @@ def load_deck(
             card = _card(row, len(cards) + 1, rows.loc_at(i), defaults, diags)
             if card:
                 cards.append(card)
+            unread += card is None
     if refs[1:] and UNREAD not in names:  # several sheets, all read: a declared column is in one of them
         check_columns(v["columns"] or {}, names, data.loc_of("columns"), diags, several=True)
     _unique_ids(cards, diags)
     left_out = tuple(c for c in cards if not c.count)  # `count: 0`: kept in the file for a later print
     cards = [c for c in cards if c.count]
-    if left_out and not cards:
-        diags.error(
-            data.loc_of(kind), f"every item of the {table.what} has count 0: nothing would be printed"
-        )
+    listed = data.loc_of(
+        next((k for k in (kind, "cards_from") if k in data), kind)
+    )  # where its items are given
+    if left_out and not cards and not unread:
+        diags.error(listed, f"every item of the {table.what} has count 0: nothing would be printed")
     total = sum(c.count for c in cards)
     if total > MAX_CARDS:
-        diags.error(data.loc_of(kind), f"the {table.what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
+        diags.error(listed, f"the {table.what} has {total:,} pieces; the limit is {MAX_CARDS:,}")
     if v["id"] is None or v["size"] is None or v["front"] is None:
         return None
     return Deck(

@@ -158,7 +158,10 @@ def card_fields(deck, index: int) -> dict:
     """Card `index`'s own values as the page may edit them: where it is written (its file, its position among
     that file's cards) and its scalar fields; a workbook is shown read-only, with the place to change it."""
     card = deck.cards[index]
-    before = [c for c in deck.cards[:index] if (c.loc.path, c.loc.sheet) == (card.loc.path, card.loc.sheet)]
+    here = (card.loc.path, card.loc.sheet)  # its place in its file counts the cards left out (`count: 0`) too
+    before = [
+        c for c in (*deck.cards, *deck.left_out) if c.index < card.index and (c.loc.path, c.loc.sheet) == here
+    ]
     values = {"name": card.name}
     for key, value in card.fields.items():
         if isinstance(value, (str, int, float, bool)) or value is None:

@@ -12,6 +12,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnpgen.errors import counted
 from pnpgen.model import Board, Deck
 from pnpgen.units import MM
 
@@ -74,7 +75,7 @@ def rows(components: list, report, files: dict) -> list[SpecRow]:
         check = (
             "held: no finding"
             if not problems
-            else f"{problems.count('error')} errors, {problems.count('warning')} warnings"
+            else f"{counted(problems.count('error'), 'error')}, {counted(problems.count('warning'), 'warning')}"
         )
         if isinstance(comp, Board):
             out.append(
@@ -136,8 +137,9 @@ def write_spec(folder: Path, run, target, components: list, files: dict) -> list
     game = run.game
     summary = [
         f"Target: {target.title} ({target.name}). Players: {game.players_min}-{game.players_max}.",
-        f"Rules check against facts.yaml: {report.facts} facts, {report.count('error')} errors, "
-        f"{report.count('warning')} warnings, {report.count('erratum')} errata (listed in the game's report).",
+        f"Rules check against facts.yaml: {counted(report.facts, 'fact')}, {counted(report.count('error'), 'error')}, "
+        f"{counted(report.count('warning'), 'warning')}, {counted(report.count('erratum'), 'erratum')} (listed in the "
+        "game's report).",
         f"Bleed {target.bleed_pt / MM:.1f} mm on every piece; "
         + (
             f"CMYK, PDF/X-1a:2003, {target.condition_name}, ink at most {target.ink_limit * 100:.0f} %."

@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from pnpgen.errors import Diagnostics
+from pnpgen.errors import Diagnostics, counted
 from pnpgen.exports import SHOP_BLEED, Exported, Folders, _render_pages, _save
 from pnpgen.exports.png import PngExport
 from pnpgen.model import Board, Deck
@@ -161,7 +161,7 @@ def _spec(run, project, components: list, results: list, folders: Folders) -> No
     for r in results:
         images = [n for n in r.files if n.endswith(".png")]
         listing = next((n for n in r.files if n.endswith(".csv")), "")
-        files[r.component] = f"{r.component}/: {len(images)} PNG images and {listing}"
+        files[r.component] = f"{r.component}/: {counted(len(images), 'PNG image')} and {listing}"
     final = project.out_dir(run.game.id) / "shop" / "tgc"
     with Stage(final, project.out) as stage:
         names = write_spec(stage.dir, run, TARGETS["tgc"], components, files)

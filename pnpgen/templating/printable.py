@@ -22,38 +22,28 @@ from pnpgen.budget import MAX_ITEMS, TooMuchWork, charge, check_size
 from pnpgen.errors import did_you_mean
 from pnpgen.recorded import ListView, View
 
-DEPTH = 64  # nesting looked into; content deeper than this is refused at load
-
 
 class Unprintable(ValueError):
     """A value a template may not print: the message says what it is and what to write instead."""
 
 
-def unprintable(
-    value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False, seen: set | None = None
-) -> str:
+def unprintable(value: Any, passed: tuple = (), depth: int = 0, lazy: bool = False) -> str:
     """What `value` is, when its text would differ from one process to the next; '' when it prints the same.
     `passed`: types let through (the template engine's undefined value, which says so itself when printed);
     `lazy`: a sequence not yet made is let through too (not inside another value): it is read, never printed.
-    A list or mapping found printable is looked into once (`seen`, by identity: the walk holds every part alive):
-    `[[0] * 2000] * 2000` is one list of 2,000 held 2,000 times, not four million values."""
+    A list or mapping is looked into whole, each once however often it is held (`_parts`): `[[0] * 2000] * 2000`
+    is one list of 2,000 held 2,000 times, not four million values."""
     kind = type(value)
     if value is None or kind is str or kind is int or kind is float or kind is bool:
         return ""
-    if kind is list or kind is tuple or kind is dict:  # the common containers, before the slower checks
-        return _parts(value, passed, depth, seen)
+    if _container(value):
+        return _parts(value, passed, depth)
     if isinstance(value, passed):
         if depth:  # given to a filter or a method, or in a list: a strict one says which name it lacks
             str(value)
         return "" if depth == 0 else "a value that is not defined (inside a list or a mapping)"
-    if isinstance(value, (str, int, float, View, ListView)) or depth > DEPTH:
+    if isinstance(value, (str, int, float, View, ListView)):
         return ""  # Markup, content as pnpgen reads it (its own values: data)
-    if isinstance(
-        value, (list, tuple, KeysView, ValuesView, Mapping)
-    ):  # a mapping's keys and values: in order
-        return _parts(value, passed, depth, seen)
-    if isinstance(value, ItemsView):
-        return unprintable(list(value), passed, depth, seen=seen)
     if isinstance(value, (set, frozenset)):
         return "a set, whose order changes from one build to the next: sort it first (| sort)"
     if isinstance(value, Iterator):
@@ -66,22 +56,44 @@ def unprintable(
     return f"a {kind.__name__} object, whose text is its place in memory"
 
 
-def _parts(value: Any, passed: tuple, depth: int, seen: set | None) -> str:
-    """`unprintable` of each part of a list, tuple, mapping or a mapping's keys or values, each looked into once."""
-    if depth > DEPTH:
-        return ""
-    if seen is None:
-        seen = set()
-    elif id(value) in seen:
-        return ""
-    parts = value.items() if isinstance(value, Mapping) else ((item,) for item in value)
-    for part in parts:
-        for item in part:
-            found = unprintable(item, passed, depth + 1, seen=seen)
-            if found:
+def _container(value: Any) -> bool:
+    """A list, tuple or mapping (or a mapping's keys, values or items) made by a template: looked into."""
+    kind = type(value)
+    if kind is list or kind is tuple or kind is dict:  # the common ones, before the slower checks
+        return True
+    if kind is str or isinstance(value, (str, View, ListView)):  # Markup; content as pnpgen reads it
+        return False
+    return isinstance(value, (list, tuple, KeysView, ValuesView, ItemsView, Mapping))
+
+
+def _parts(value: Any, passed: tuple, depth: int) -> str:
+    """`unprintable` of every value inside the container `value`, in order, depth first, without recursion (no
+    nesting is too deep to look into). Each container is looked into once, by identity, and held until the walk
+    ends so that none made for it (a mapping's pairs) passes its id on to another."""
+    seen = {id(value): value}
+    stack = [_inside(value)]
+    while stack:
+        for item in stack[-1]:
+            kind = type(item)
+            if kind is int or kind is str or kind is float or kind is bool or item is None:
+                continue  # the usual values, before the slower checks
+            if _container(item):
+                if id(item) not in seen:
+                    seen[id(item)] = item
+                    stack.append(_inside(item))
+                    break  # into it; this container goes on from here once it is done
+            elif found := unprintable(item, passed, depth + len(stack)):
                 return found
-    seen.add(id(value))
+        else:
+            stack.pop()
     return ""
+
+
+def _inside(value: Any) -> Iterator:
+    """What a container holds, in order: a mapping's keys and values in turn; a mapping's items as its pairs."""
+    if isinstance(value, Mapping):
+        return (part for pair in value.items() for part in pair)
+    return iter(value)
 
 
 def printed(value: Any, passed: tuple = ()) -> Any:
