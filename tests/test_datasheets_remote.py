@@ -246,8 +246,11 @@ def test_the_serve_editor_shows_a_card_from_a_url_read_only():
     from pnpgen.serve.look import card_fields
 
     url = "https://docs.google.com/spreadsheets/d/e/x/pub?output=csv"
-    cards = [SimpleNamespace(name=f"c{i}", fields={"cost": i}, loc=Location(url, i + 2, 1)) for i in range(2)]
-    shown = card_fields(SimpleNamespace(cards=cards), 1)
+    cards = [
+        SimpleNamespace(index=i + 1, name=f"c{i}", fields={"cost": i}, loc=Location(url, i + 2, 1))
+        for i in range(2)
+    ]
+    shown = card_fields(SimpleNamespace(cards=cards, left_out=()), 1)
     assert shown["pos"] == 1 and shown["at"] == f"{url}:3:1"
     assert (
         shown["readonly"]
