@@ -4,6 +4,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
+# Python keeps the bytecode it compiles, whatever the shell says (PYTHONDONTWRITEBYTECODE set in the environment
+# made every process of a clean clone's test run compile pnpgen again, 70 ms each, and every xdist worker rewrite
+# the tests' asserts again); __pycache__ is ignored by git and by pnpgen's own code digest
+unexport PYTHONDONTWRITEBYTECODE
+
 # the suite on up to four cores, each test file in one worker (a file's tests keep their order and its fixtures)
 PARALLEL := -n auto --maxprocesses 4 --dist loadfile
 

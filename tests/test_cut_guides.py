@@ -7,6 +7,7 @@ import math
 
 import pypdfium2
 import pytest
+from conftest import fast_once
 
 from pnpgen.faces import Face, Rect
 from pnpgen.imposition.pieces import plan_pieces
@@ -30,7 +31,7 @@ def _points(guide) -> list[tuple[float, float]]:
     return out
 
 
-@pytest.mark.parametrize("art", list(ARTS))
+@pytest.mark.parametrize("art", fast_once(list(ARTS)))
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_cut_guide_stands_out_from_any_art(tmp_path, shape, art):
     w, h = bbox(shape, (25 * MM, 18 * MM))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import FIXTURES, MM, run_cli
+from conftest import FIXTURES, MM, fast_once, run_cli
 
 from pnpgen.commands.build import answer_unchanged
 
@@ -88,7 +88,7 @@ def test_the_cases_cover_every_command_that_takes_paper():
             assert "the game's print.paper, else A4" in (paper.help or ""), name
 
 
-@pytest.mark.parametrize("source", list(SOURCES))
+@pytest.mark.parametrize("source", fast_once(list(SOURCES)))
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_every_command_prints_on_the_paper_resolved_as_duplex_is(tmp_path, monkeypatch, command, source):
     game_paper, profile_paper, flag, want = SOURCES[source]
