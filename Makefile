@@ -45,10 +45,10 @@ test: $(VENV)/.installed-test
 	@command -v gs >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q ghostscript >/dev/null 2>&1; } || \
 		echo "ghostscript is not installed: the PDF/X and CMYK tests will be skipped"
-	$(BIN)/python -m pytest -q $(PARALLEL)
+	PNPGEN_TEST_ONE_CORE=1 $(BIN)/python -m pytest -q $(PARALLEL)
 
-# everything but the tests marked slow (each of those builds or rasterises a lot), each build on one core unless
-# the test asks for workers (tests/conftest.py: _one_core_when_asked): under a minute
+# everything but the tests marked slow (each of those builds or rasterises a lot): under a minute. Both runs build
+# in the test's process unless a test asks for workers (tests/conftest.py: _one_core_when_asked)
 test-fast: $(VENV)/.installed-test
 	PNPGEN_TEST_ONE_CORE=1 $(BIN)/python -m pytest -q -m "not slow" $(PARALLEL)
 
