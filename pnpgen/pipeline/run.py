@@ -59,7 +59,7 @@ class GameRun:
         self.out_dir = project.out_dir(root.name)
         self.roots = [r.resolve() for r in project.roots_of(root)]
         self.previous, sealed = manifest.last(self.out_dir)  # the last build's: its files may have to go
-        self.old = freshness.usable(sealed, project.paper, project.asked_key())  # what may be reused
+        self.old = freshness.usable(sealed, None, None)  # `load` compares how it printed, not who asked
         self.printing = project.printing  # with the game's print: defaults once it is loaded
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
