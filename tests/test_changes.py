@@ -141,3 +141,28 @@ def test_changes_needs_the_earlier_build_once(project):
 def test_the_docs_describe_changes():
     readme = (ROOT / "README.md").read_text()
     assert "pnpgen changes" in readme and "reprint.pdf" in readme
+
+
+# What may happen to a saved build's manifest.json that breaks its seal but not its data: a build from before the
+# seal was made, a copy whose line ends or encoding an editor or a checkout changed, a space added at the end.
+UNSEALED = {
+    "before-the-seal": lambda text: json.dumps(
+        {k: v for k, v in json.loads(text).items() if k != "seal"}, indent=2
+    ),
+    "crlf": lambda text: text.replace("\n", "\r\n"),
+    "bom": lambda text: "\ufeff" + text,
+    "trailing-spaces": lambda text: text.replace("\n", "  \n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNSEALED))
+def test_a_saved_build_whose_seal_does_not_hold_is_still_compared(project, kind):
+    """The seal keeps a hand edit out of the next build's manifest; `changes` writes no manifest, so an earlier
+    build saved before the seal (or re-encoded since) is still the earlier build to compare with."""
+    path = project / "v1/sample/manifest.json"
+    path.write_bytes(UNSEALED[kind](path.read_text(encoding="utf-8")).encode("utf-8"))
+    edit(project, "to move **two** spaces", "to move **three** spaces")
+    result = run_cli("changes", "v1", "--out", "out", cwd=project)
+    assert result.exit_code == 0, result.output
+    assert "sample: 1 changed, 0 added, 0 removed" in result.output
+    assert "changed heroes: 'Ash Walker': front" in result.output

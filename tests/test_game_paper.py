@@ -265,3 +265,31 @@ def test_changes_reprints_on_the_games_paper(tmp_path):
     assert result.exit_code == 0 and "reprint.pdf" in result.output, result.output
     assert _on(root / "out" / "sample" / "changes" / "reprint.pdf", "letter")
     assert _on(root / "out" / "sample" / "heroes.pdf", "letter")
+
+
+# a flag (or a profile) that asks what the game's `print:` already says: (game.yaml's extra print: keys, asked)
+SAME = {
+    "paper": ("paper: letter", ["--paper", "letter"]),
+    "profile's paper": ("paper: letter", ["--printer", "office"]),
+    "duplex": ("duplex: short", ["--duplex", "short"]),
+    "ink": ("ink: low", ["--ink", "low"]),
+}
+
+
+@pytest.mark.parametrize("case", fast_once(list(SAME)))
+def test_a_flag_that_asks_what_the_game_says_draws_nothing_again(tmp_path, case):
+    """The sheets printed the same way are the same bytes: a build asking by flag what the game's `print:`
+    already says (and the plain build after it) reuses every file instead of drawing it again."""
+    extra, asked = SAME[case]
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", root)
+    _game(root, "sample", None, extra)
+    (root / "printers.yaml").write_text("office:\n  paper: letter\n")
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    out = root / "out" / "sample"
+    before = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
+    for args in (asked, []):
+        result = run_cli("build", "--out", "out", *args, cwd=root)
+        assert result.exit_code == 0 and "(0 rendered," in result.output, result.output
+        assert {p.name: p.read_bytes() for p in out.glob("*.pdf")} == before
+    assert _quick(root)

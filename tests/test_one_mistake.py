@@ -136,3 +136,35 @@ def test_an_unknown_icon_is_told_once_by_the_drawing(project, use):
     told = [line for line in result.output.splitlines() if "dropp" in line]
     assert len(told) == 1, result.output
     assert "names no icon" in told[0] and "drop" in told[0].split("dropp", 1)[1], told
+
+
+def _told(kind: str):
+    from pnpgen.errors import Diagnostics, Location
+
+    diags = Diagnostics()
+    cause, follows = Location("hero.yaml", 4, 5), Location("rulebook.md", 3, 1)
+    if kind in ("with-cause", "twice"):
+        diags.error(cause, "undefined value: 'emberr'")
+    if kind == "twice":  # the same cause found by two consumers
+        diags.error(cause, "undefined value: 'emberr'")
+    diags.consequence(follows, "card 'Ash Walker' could not be drawn")
+    diags.warning(Location("a.md", 1, 1), "a warning")
+    diags.warning(Location("a.md", 1, 1), "a warning")
+    return diags
+
+
+@pytest.mark.parametrize("kind", ["with-cause", "twice", "alone"])
+def test_the_serve_page_tells_what_the_command_line_tells(tmp_path, kind):
+    """The page of `serve` shows a failed build's problems as every command prints them (`Diagnostics.sorted`):
+    each once, a consequence only when its cause is not told."""
+    from pnpgen.pipeline.run import GameResult
+    from pnpgen.project import Project
+    from pnpgen.serve.preview import Preview
+
+    diags = _told(kind)
+    preview = Preview(Project(tmp_path / "content", tmp_path / "out"), ["sample"])
+    preview.update([GameResult("sample", False, diags)])
+    (game,) = preview.state(-1, 0)["games"]
+    shown = diags.sorted()
+    assert [e["message"] for e in game["errors"]] == [d.message for d in shown if d.severity == "error"]
+    assert [w["message"] for w in game["warnings"]] == [d.message for d in shown if d.severity == "warning"]

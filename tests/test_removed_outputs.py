@@ -63,3 +63,28 @@ def test_watch_says_it_removed_the_print_all_file(project, tmp_path):
         lines[1]
         == "  removed (no longer built): print-all.pdf; watch leaves print-all out: pnpgen build writes it"
     )
+
+
+@pytest.mark.parametrize("kind", ["before-the-seal", "bom", "trailing-spaces", "hand-edited"])
+def test_the_last_builds_files_go_when_its_manifest_seal_does_not_hold(project, tmp_path, kind):
+    """A manifest whose seal does not hold (a build from before the seal, an editor's re-encoding, a hand edit)
+    is not trusted for what may be reused, but the files it names are still the last build's: one no longer
+    built would print stale, so it is removed and named as any other."""
+    import json
+
+    root = project("basic")
+    out = tmp_path / "out"
+    assert run_cli("build", "--out", out, cwd=root).exit_code == 0
+    path = out / "sample" / "manifest.json"
+    text = path.read_text(encoding="utf-8")
+    text = {
+        "before-the-seal": lambda: json.dumps({k: v for k, v in json.loads(text).items() if k != "seal"}),
+        "bom": lambda: "\ufeff" + text,
+        "trailing-spaces": lambda: text.replace("\n", "  \n"),
+        "hand-edited": lambda: text.replace('"pages": ', '"pages": 1', 1),
+    }[kind]()
+    path.write_bytes(text.encode("utf-8"))
+    result = run_cli("build", "--out", out, "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "  removed (no longer built): print-all.pdf" in result.output
+    assert not (out / "sample" / "print-all.pdf").exists()

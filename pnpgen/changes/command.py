@@ -66,7 +66,7 @@ def _one(project, game: str, old_dir: Path, new_dir: Path, check: bool) -> Writt
             write_proof(result, folder / "proof.pdf")
             wanted = reprint_cards(result)
             if wanted:
-                paper = (manifest.read(new_dir) or {}).get("paper", project.paper)
+                paper = (manifest.read(new_dir, sealed_only=False) or {}).get("paper", project.paper)
                 why = _write_reprint(dataclasses.replace(project, paper=paper), game, wanted, result, folder)
                 if why:
                     notes.append(f"reprint.pdf not written: {why}")

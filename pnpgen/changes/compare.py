@@ -88,7 +88,7 @@ class GameChanges:
 
 def records(out_dir: Path) -> dict[tuple, Record]:
     """The face records of a game's output folder, by key; a usage error when it has none at all."""
-    data = manifest.read(out_dir)
+    data = manifest.read(out_dir, sealed_only=False)  # a build saved before the seal too
     if data is None:
         raise UsageProblem(f"'{out_dir}' holds no pnpgen build (no valid manifest.json)")
     out: dict[tuple, Record] = {}
@@ -165,8 +165,10 @@ def compare(game: str, old_dir: Path, new_dir: Path) -> GameChanges:
         if key not in new:
             result.changes.append(Change("removed", o, None, tuple(o.faces)))
     result.changes.sort(key=lambda c: (c.record.component, c.record.line, c.record.name, c.record.nth))
-    old_files = {e["path"]: e["sha256"] for e in (manifest.read(old_dir) or {"files": []})["files"]}
-    for e in (manifest.read(new_dir) or {"files": []})["files"]:
+    old_files = {
+        e["path"]: e["sha256"] for e in (manifest.read(old_dir, sealed_only=False) or {"files": []})["files"]
+    }
+    for e in (manifest.read(new_dir, sealed_only=False) or {"files": []})["files"]:
         if e.get("kind") == "rulebook" and old_files.get(e["path"]) != e["sha256"]:
             result.other_files.append(e["path"])
     return result

@@ -95,17 +95,18 @@ def entry_fresh(
 
 
 def usable(
-    old: dict[str, Any] | None, paper: str | None, asked: str = DEFAULT.key()
+    old: dict[str, Any] | None, paper: str | None, asked: str | None = DEFAULT.key()
 ) -> dict[str, Any] | None:
     """The old manifest when its outputs may be reused at all: same pnpgen, the same paper when one was asked
     (None: the game's own), the same printing flags (what they and the game's `print:` defaults, its paper among
     them, make is compared once the game is loaded, by `GameRun.load`; game.yaml is among the model's inputs,
-    so an unchanged game.yaml keeps its defaults, and `asked` says whether the paper came from a flag)."""
+    so an unchanged game.yaml keeps its defaults, and `asked` says whether the paper came from a flag). A build
+    passes None for both: it compares the paper and printing once resolved, whoever asked for them."""
     if old is None or old.get("engine") != engine_digest():
         return None
     if paper is not None and old.get("paper") != paper:
         return None
-    if old.get("asked") != asked:
+    if asked is not None and old.get("asked") != asked:
         return None
     return old
 

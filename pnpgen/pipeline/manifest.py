@@ -30,17 +30,30 @@ _SHA = re.compile(r"^[0-9a-f]{64}$")
 _KEY = re.compile(r"^[^/\x00][^\x00]*$")
 
 
-def read(out_dir: Path) -> dict[str, Any] | None:
-    """The manifest of a game's output folder when it has the shape pnpgen writes; None otherwise."""
+def read(out_dir: Path, sealed_only: bool = True) -> dict[str, Any] | None:
+    """The manifest of a game's output folder when it has the shape pnpgen writes; None otherwise.
+
+    `sealed_only=False`: also one whose seal does not hold (a build from before the seal, one an editor saved
+    again): what the last build wrote, to compare with (`changes`) or to remove, never to reuse."""
+    data, sealed = last(out_dir)
+    return sealed if sealed_only else data
+
+
+def last(out_dir: Path) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The manifest of a game's output folder of the shape pnpgen writes (None otherwise), twice: as read, and
+    only when its seal holds (None otherwise): only then may anything it records be reused."""
     path = out_dir / NAME
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode) or os.lstat(path).st_size > 20_000_000:
-            return None
-        text = unsealed(path.read_text(encoding="utf-8"))
-        data = json.loads(text) if text is not None else None
+            return None, None
+        raw = path.read_text(encoding="utf-8")
+        text = unsealed(raw)
+        data = json.loads(text if text is not None else raw.removeprefix("\ufeff"))
     except (OSError, ValueError):
-        return None
-    return data if valid(data) else None
+        return None, None
+    if isinstance(data, dict):
+        data.pop("seal", None)
+    return (data, data if text is not None else None) if valid(data) else (None, None)
 
 
 SEAL = '{\n  "seal": "'

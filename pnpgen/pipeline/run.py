@@ -58,8 +58,8 @@ class GameRun:
         self.reader = project.reader(root)
         self.out_dir = project.out_dir(root.name)
         self.roots = [r.resolve() for r in project.roots_of(root)]
-        self.previous = manifest.read(self.out_dir)  # what the folder holds now: its files may have to go
-        self.old = freshness.usable(self.previous, project.paper, project.asked_key())  # what may be reused
+        self.previous, sealed = manifest.last(self.out_dir)  # the last build's: its files may have to go
+        self.old = freshness.usable(sealed, None, None)  # `load` compares how it printed, not who asked
         self.printing = project.printing  # with the game's print: defaults once it is loaded
         self.check_inputs: dict[str, str] | None = None
         self.checked = False

@@ -227,7 +227,7 @@ def _no_constant(name: str):
 
 
 def _first(exc: ContentError) -> str:
-    d = exc.diagnostics.errors[0] if exc.diagnostics.errors else None
+    d = next((d for d in exc.diagnostics.sorted() if d.severity == "error"), None)  # the cause, as printed
     return printable(f"{d.location}: {d.message}") if d is not None else printable(str(exc))
 
 

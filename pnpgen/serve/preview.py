@@ -60,8 +60,9 @@ class Preview:
                 state = self._game_state(r.game, r.out_dir, getattr(r, "model", None))
             else:
                 state = {**old}  # the last good faces stay; the errors show over them
-            state["errors"] = [_diag(d) for d in r.diagnostics.errors]
-            state["warnings"] = [_diag(d) for d in r.diagnostics.warnings]
+            told = r.diagnostics.sorted()  # as every command prints them: each once, a consequence alone
+            state["errors"] = [_diag(d) for d in told if d.severity == "error"]
+            state["warnings"] = [_diag(d) for d in told if d.severity == "warning"]
             self.games[r.game] = self.built[r.game] = state
         self._pages.clear()
         self._publish(started)
