@@ -201,3 +201,36 @@ def test_files_are_read_byte_for_byte_where_os_has_no_o_nonblock(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["ok", "True"]
+
+
+def _text_writes(tree: ast.AST):
+    """Each call that opens a file for writing text or writes text to a path: `open(..., "w"/"a"/"x")` without
+    "b" in its mode, and `.write_text(...)`, with whether it names its line ends (`newline=`)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        names_newline = any(k.arg == "newline" for k in node.keywords)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "write_text":
+            yield node.lineno, names_newline
+        elif isinstance(func, ast.Name) and func.id == "open":
+            mode = (
+                node.args[1]
+                if len(node.args) > 1
+                else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            )
+            if isinstance(mode, ast.Constant) and isinstance(mode.value, str):
+                if any(c in mode.value for c in "wax") and "b" not in mode.value:
+                    yield node.lineno, names_newline
+
+
+def test_every_text_file_pnpgen_writes_names_its_line_ends():
+    """Text mode writes os.linesep for each \\n: a manifest, a saved object or a CSV written on Windows would be
+    other bytes than on Linux. Every text write in pnpgen says which line ends it writes (`newline=`)."""
+    unnamed = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for line, named in _text_writes(ast.parse(path.read_text(encoding="utf-8")))
+        if not named
+    ]
+    assert not unnamed, "text written in the system's line ends:\n" + "\n".join(unnamed)

@@ -73,7 +73,7 @@ def _one(project, game: str, old_dir: Path, new_dir: Path, check: bool) -> Writt
                 else:
                     files.append("reprint.pdf")
             text = "\n".join(summary(result) + notes) + "\n"
-            (folder / "changes.txt").write_text(text, encoding="utf-8")
+            (folder / "changes.txt").write_text(text, encoding="utf-8", newline="\n")
             files.append("changes.txt")
             swap_folder(folder, final, project.out)
     finally:

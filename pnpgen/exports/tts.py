@@ -102,13 +102,18 @@ class TtsExport(DeckExport):
         desc = dict(deck=deck.id, name=deck.name, cards=len(slots), card_px=[cw, ch], sheets=sheets)
         text = json.dumps(desc, indent=2) + "\n"
         files.append(
-            _save(lambda p: p.write_text(text, encoding="utf-8"), folder, f"{deck.id}.json", deck.loc)
+            _save(
+                lambda p: p.write_text(text, encoding="utf-8", newline="\n"),
+                folder,
+                f"{deck.id}.json",
+                deck.loc,
+            )
         )
         return files
 
 
 def _write_text(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8", newline="\n")  # LF on every system: the same bytes
 
 
 def _tiles(images, slots, cols, rows, cw, ch):

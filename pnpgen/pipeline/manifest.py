@@ -179,7 +179,7 @@ def _inputs_ok(inputs: object) -> bool:
 def write(path: Path, manifest: dict[str, Any]) -> None:
     """Write the manifest to `path` (a file in the staging folder; it is moved into place last), sealed."""
     text = sealed(dumps(manifest) + "\n")
-    with open(path, "w", encoding="utf-8") as fh:
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:  # the same bytes on every system
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
