@@ -58,3 +58,21 @@ def test_a_renamed_card_is_renamed_in_its_caption(project):
     deck.write_text(deck.read_text().replace("Tide Caller", "Tide Singer"))
     assert run_cli("build", "--out", "out", "--no-check", cwd=root).exit_code == 0
     assert "Hero cards: Tide Singer, front and back" in _text(root / "out" / "sample" / "rulebook.pdf")
+
+
+@pytest.mark.parametrize("card", ["Hero card", "Hero cards", "hero card"])
+def test_a_card_named_as_its_component_is_not_named_twice(project, card):
+    """A card whose name only says its component's again, one or many ("Story spinners: Story spinner"), is
+    captioned as the component's own picture is."""
+    root = project("basic")
+    game = root / "content" / "sample"
+    deck = game / "decks" / "heroes.yaml"
+    deck.write_text(deck.read_text().replace("  - name: Tide Caller\n", f"  - name: {card}\n"))
+    (game / "rulebook.md").write_text(
+        f"# Sample Game\n\n## Components\n\n{{{{ picture('heroes', '{card}') }}}}\n"
+    )
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    text = _text(root / "out" / "sample" / "rulebook.pdf")
+    assert "Hero cards: front and back" in text, text
+    assert f"Hero cards: {card}" not in text and "Hero cards, front" not in text, text

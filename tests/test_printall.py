@@ -5,6 +5,7 @@ component apart, and a print-and-build page that says what the content says."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -17,6 +18,7 @@ from test_duplex import texts
 from pnpgen.imposition.gang import BAND_GAP, GangItem, gang_cards, plan_gang
 from pnpgen.imposition.pieces import LABEL_BAND, extent
 from pnpgen.imposition.sheets import MARGIN, PRINT_EDGE
+from pnpgen.render.sheets import GUIDE_HALO, GUIDE_LINE
 from pnpgen.units import PAPERS
 
 ITEMS = [
@@ -234,3 +236,32 @@ def test_print_all_sets_every_character_in_an_embedded_font(shipped_build):
             for page in pdf.pages[:2]:  # the print-and-build page and its blank back: pnpgen's own words
                 fonts = {ch["fontname"] for ch in page.chars}
                 assert fonts and all("Noto" in f for f in fonts), (path, fonts)  # the bullets were Helvetica
+
+
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="deity"))
+def test_the_guide_page_names_the_colour_the_piece_sheets_draw_round_each_piece(shipped_build, game):
+    """Each row that says to cut round a piece's outline names the colour its pages draw that outline in: measured
+    from the strokes of the cut guide's width on the pages the row names (they were black; the page said grey)."""
+    names = {(0.0, 0.0, 0.0): "black", (1.0, 1.0, 1.0): "white", (0.44, 0.44, 0.44): "grey"}
+
+    def key(o) -> tuple:
+        return tuple((round(x, 1), round(y, 1)) for x, y in o["pts"])
+
+    with pdfplumber.open(shipped_build / game / "print-all.pdf") as pdf:
+        rows = [
+            (m.group(1), m.group(2))
+            for line in (pdf.pages[0].extract_text() or "").splitlines()
+            if (m := re.match(r"(\d+(?:–\d+)?) .*cut round each piece on its (\w+) outline", line))
+        ]
+        assert rows, game  # every shipped game has shaped pieces
+        for pages, said in rows:
+            first, _, last = pages.partition("–")
+            seen = set()
+            for n in range(int(first), int(last or first) + 1):
+                strokes = [o for o in pdf.pages[n - 1].objects.get("curve", []) if o.get("stroke")]
+                strokes += [o for o in pdf.pages[n - 1].rects + pdf.pages[n - 1].lines if o.get("stroke")]
+                halos = {key(o) for o in strokes if abs(o["linewidth"] - GUIDE_HALO[1]) < 0.01}
+                for o in strokes:  # a guide: the line drawn on its halo's path
+                    if abs(o["linewidth"] - GUIDE_LINE[1]) < 0.01 and key(o) in halos:
+                        seen.add(names.get(tuple(round(v, 2) for v in o["stroking_color"]), "another colour"))
+            assert seen == {said}, (game, pages, seen, said)

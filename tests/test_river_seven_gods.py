@@ -176,6 +176,7 @@ def test_seven_gods_rulebook_explains_spinner_tokens_and_clouds(shipped_build):
     assert "Story tokens and story spinners (this edition's pieces)" in text
     # the two pictures' captions
     assert "Story tokens: Ra, front and back" in text and "Story spinners" in text
+    assert "Story spinners: Story spinner" not in text  # a card named as its component is not named twice
     assert "spin it on its point like a top" in text
     assert "envoys sail into and through them like any other sea space" in text
     board = yaml.safe_load((CONTENT / "seven-gods" / "boards" / "board.yaml").read_text())

@@ -27,6 +27,8 @@ from pnpgen.pipeline.target import Target
 STEM = "print-all"
 RULEBOOK = "=print-all:rulebook"  # the recorded value: whether the game has a rulebook
 NOUN = {"cards": ("card", "cards"), "tiles": ("tile", "tiles"), "tokens": ("token", "tokens")}
+# How a shaped piece is cut: on its guide, the black hairline `render/sheets.GUIDE_LINE` draws round it.
+CUT_ROUND = "cut round each piece on its black outline"
 
 
 @dataclass
@@ -267,7 +269,7 @@ def _deck_sections(
             Section(
                 "pieces" if pieces else "cards",
                 f"Shared sheets of {what}: {', '.join(names)}",
-                "cut round each piece on its grey outline; each component keeps to its own band"
+                f"{CUT_ROUND}; each component keeps to its own band"
                 if pieces
                 else "cut on the cut marks, as the other card sheets",
                 [sheet for sheet, _ in shared],
@@ -332,7 +334,7 @@ def _shared(game, decks, drawn, leftovers: dict, paper: str, pieces: bool) -> li
 
 def _how(deck, shaped: bool) -> str:
     if shaped:
-        return "cut round each piece on its grey outline"
+        return CUT_ROUND
     if deck.kind == "cards":
         return "cut on the cut marks: straight cuts right across the sheet"
     return "cut on the cut marks, then glue to card or greyboard if you want them sturdier"

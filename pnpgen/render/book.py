@@ -229,9 +229,11 @@ class _Builder:
         front, back = faces
         name = self.components[component_id]["name"]
         called = str(self.card_names.get((component_id, card), card)) if card is not None else name
-        if called.casefold() != name.casefold():  # a picture of a named card names it
+        # a picture of a named card names it, unless that only says the component's name again (one or many)
+        named = called.casefold().removesuffix("s") != name.casefold().removesuffix("s")
+        if named:
             name = f"{name}: {called}"
-        both = ", front and back" if card is not None else ": front and back"
+        both = ", front and back" if named else ": front and back"
         caption = f"{name}{both}" if back is not None else name
         return FacePair(front, back, caption, self.icons)
 
