@@ -166,3 +166,31 @@ def test_a_saved_build_whose_seal_does_not_hold_is_still_compared(project, kind)
     assert result.exit_code == 0, result.output
     assert "sample: 1 changed, 0 added, 0 removed" in result.output
     assert "changed heroes: 'Ash Walker': front" in result.output
+
+
+# (the old build's printing flags, the new build's): each writes a deck in more than one form or ink
+PRINTED = {
+    "old-both-inks": (["--ink", "both"], []),
+    "old-every-form": (["--forms", "all"], []),
+    "new-both-inks": ([], ["--ink", "both"]),
+    "old-short-and-fold": (["--duplex", "short", "--fold"], []),
+}
+
+
+@pytest.mark.parametrize("sealed", [True, False], ids=["sealed", "before-the-seal"])
+@pytest.mark.parametrize("case", sorted(PRINTED))
+def test_builds_printed_other_ways_compare_the_same_faces(project, case, sealed):
+    """A build printed in several forms and inks records each card once per file: the faces compared are the
+    full-colour ones on both sides (a low-ink file's faces are not a change of the card)."""
+    old, new = PRINTED[case]
+    shutil.rmtree(project / "v1")
+    assert run_cli("build", "--out", "v1", *old, cwd=project).exit_code == 0
+    edit(project, "to move **two** spaces", "to move **three** spaces")
+    assert run_cli("build", "--out", "out", *new, cwd=project).exit_code == 0
+    if not sealed:
+        path = project / "v1/sample/manifest.json"
+        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "seal"}))
+    result = run_cli("changes", "v1", "out", cwd=project)
+    assert result.exit_code == 0, result.output
+    assert "sample: 1 changed, 0 added, 0 removed" in result.output
+    assert "changed heroes: 'Ash Walker': front" in result.output

@@ -281,3 +281,28 @@ def test_a_card_too_large_to_fold_is_left_out_with_a_warning_not_an_error(tmp_pa
     assert not (out / "sheet-fold.pdf").exists()
     again = run_cli("build", "--out", "out", "--fold", "--paper", "letter", cwd=project)
     assert "up to date duplex" in again.output  # the form left out is not asked for again and again
+
+
+# back offsets nearer to the last build's than the manifest's printing key tells apart (0.001 pt, 0.001 degree)
+NEAR = {
+    "x": ("0,0", "0.0001,0"),
+    "y": ("1,-2", "1,-2.00005"),
+    "angle": ("0,0,0.2", "0,0,0.2004"),
+    "negative-zero": ("0,0", "-0.0001,-0.0001,-0.0001"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NEAR))
+def test_a_back_offset_the_manifest_cannot_tell_apart_builds_what_a_clean_build_writes(tmp_path, case):
+    """A build reuses the last build's files when its manifest records the same printing: what it records of
+    the back offset must then be all that was drawn, or a build keeps backs placed for another offset."""
+    first, then = NEAR[case]
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "basic", project)
+    assert run_cli("build", "--out", "out", "--back-offset", first, cwd=project).exit_code == 0
+    assert run_cli("build", "--out", "out", "--back-offset", then, cwd=project).exit_code == 0
+    assert run_cli("build", "--out", "clean", "--back-offset", then, cwd=project).exit_code == 0
+    built, clean = project / "out" / "sample", project / "clean" / "sample"
+    assert sorted(p.name for p in built.iterdir()) == sorted(p.name for p in clean.iterdir())
+    for path in clean.iterdir():
+        assert (built / path.name).read_bytes() == path.read_bytes(), path.name

@@ -88,3 +88,29 @@ def test_the_last_builds_files_go_when_its_manifest_seal_does_not_hold(project, 
     assert result.exit_code == 0, result.output
     assert "  removed (no longer built): print-all.pdf" in result.output
     assert not (out / "sample" / "print-all.pdf").exists()
+
+
+@pytest.mark.parametrize("kind", ["before-the-seal", "bom", "trailing-spaces"])
+@pytest.mark.parametrize("name", ["notes.pdf", "heroes-short.pdf"])
+def test_an_unsealed_manifest_removes_only_what_pnpgen_wrote(project, tmp_path, kind, name):
+    """A manifest whose seal does not hold may name files pnpgen never wrote (a hand edit, another tool's copy):
+    a file whose bytes are not the ones it records is someone else's, and stays, whatever its name."""
+    import json
+
+    root = project("basic")
+    out = tmp_path / "out"
+    assert run_cli("build", "--out", out, cwd=root).exit_code == 0
+    mine = out / "sample" / name
+    mine.write_bytes(b"%PDF-1.4 my own notes\n")
+    path = out / "sample" / "manifest.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("seal")
+    data["files"].append({**data["files"][0], "path": name, "sha256": "0" * 64})
+    text = json.dumps(data, indent=2)
+    edited = {"before-the-seal": text, "bom": "\ufeff" + text, "trailing-spaces": text.replace("\n", "  \n")}
+    text = edited[kind]
+    path.write_bytes(text.encode("utf-8"))
+    result = run_cli("build", "--out", out, cwd=root)
+    assert result.exit_code == 0, result.output
+    assert mine.read_bytes() == b"%PDF-1.4 my own notes\n"
+    assert name not in result.output

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TypeGuard
 
 from pnpgen.errors import ContentError, Location, UsageProblem, display_path, printable, short
+from pnpgen.imposition.duplex import Printing
 from pnpgen.pipeline import manifest
 
 _DIGEST = re.compile(r"^[0-9a-f]{16}$")
@@ -93,7 +94,7 @@ def records(out_dir: Path) -> dict[tuple, Record]:
         raise UsageProblem(f"'{out_dir}' holds no pnpgen build (no valid manifest.json)")
     out: dict[tuple, Record] = {}
     seen_any = False
-    for entry in data["files"]:
+    for entry in sorted(data["files"], key=lambda e: Printing.ink_of(e["path"]) == "low"):  # full colour 1st
         rows = entry.get("cards") if "cards" in entry else entry.get("sides")
         if not isinstance(rows, list):
             continue
@@ -101,8 +102,8 @@ def records(out_dir: Path) -> dict[tuple, Record]:
         names: Counter = Counter()
         for row in rows:
             record = _record(entry, row, names)
-            if record is not None:
-                out[record.key] = record
+            if record is not None:  # the first file's: another form or ink prints the same card again
+                out.setdefault(record.key, record)
     if not seen_any and any(e.get("kind") != "rulebook" for e in data["files"]):
         raise UsageProblem(
             f"'{out_dir / manifest.NAME}' records no faces (built by a pnpgen older than 'changes'); build it again"

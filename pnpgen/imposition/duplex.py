@@ -96,6 +96,10 @@ class Printing:
     inks: tuple[str, ...] = ("full",)  # full colour, low ink (`pnpgen.lowink`), or both
     whole: bool = True  # and the print-all file (`pipeline/printall.py`); watch and serve leave it out
 
+    def __post_init__(self) -> None:  # the offset drawn is what `key` records (0.001 pt and degree, no -0)
+        for name in ("dx", "dy", "angle"):
+            object.__setattr__(self, name, round(getattr(self, name), 3) + 0.0)
+
     def duplex(self, flip: str) -> Duplex:
         """The back pages' placing for a duplex form (the fold form has no back pages: it takes none)."""
         return Duplex(flip if flip in FLIPS else "long", self.dx, self.dy, self.angle)

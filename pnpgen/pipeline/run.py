@@ -58,8 +58,8 @@ class GameRun:
         self.reader = project.reader(root)
         self.out_dir = project.out_dir(root.name)
         self.roots = [r.resolve() for r in project.roots_of(root)]
-        self.previous, sealed = manifest.last(self.out_dir)  # the last build's: its files may have to go
-        self.old = freshness.usable(sealed, None, None)  # `load` compares how it printed, not who asked
+        self.previous, self.sealed = manifest.last(self.out_dir)  # the last build's: its files may have to go
+        self.old = freshness.usable(self.sealed, None, None)  # `load` compares how it printed, not who asked
         self.printing = project.printing  # with the game's print: defaults once it is loaded
         self.check_inputs: dict[str, str] | None = None
         self.checked = False
@@ -328,8 +328,9 @@ class GameRun:
                     files.extend(self.old_entries(target))
             manifest.write(stage.path(manifest.NAME), self.manifest(files))
             kept = {e["path"] for e in files}
-            before = self.previous["files"] if self.previous else []
-            gone = [e["path"] for e in before if e["path"] not in kept]  # printed another way last time too
+            # the last build's files not written now (printed another way?); unsealed, only one with its bytes
+            last = [e for e in self.previous["files"] if e["path"] not in kept] if self.previous else []
+            gone = [e["path"] for e in last if self.sealed or freshness.output_intact(self.out_dir, e)]
             stage.commit([j.name for j in jobs] + [manifest.NAME], remove=gone)
         rendered, reused = [t.component for t in stale], [t.component for t in targets if t not in stale]
         result = GameResult(self.game.id, True, Diagnostics(), files, self.out_dir, rendered, reused)
