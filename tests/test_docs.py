@@ -130,7 +130,7 @@ def layout_names(root, monkeypatch) -> tuple[dict, dict]:
     from pnpgen.errors import Diagnostics
     from pnpgen.layout.spec import LayoutLibrary
     from pnpgen.pipeline import faces
-    from pnpgen.pipeline.run import game_icons
+    from pnpgen.pipeline.assets import game_icons
     from pnpgen.project import Project
     from pnpgen.schema import load_game
     from pnpgen.templating import Compiler

@@ -39,7 +39,7 @@ def list_games(project, names: list[str] | None) -> tuple[list[dict], Diagnostic
 
 def icon_names(project, game_name: str | None) -> tuple[list[str], Diagnostics]:
     """The icons layouts may use: the built-in set, plus a game's own."""
-    from pnpgen.pipeline.run import game_icons
+    from pnpgen.pipeline.assets import game_icons
     from pnpgen.schema import load_game
     from pnpgen.schema.icons import BUILTIN, load_icons
 

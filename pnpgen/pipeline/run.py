@@ -11,6 +11,7 @@ from pathlib import Path
 from pnpgen import __version__
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
 from pnpgen.pipeline import freshness, manifest, outputs
+from pnpgen.pipeline.assets import game_fonts, game_icons
 from pnpgen.pipeline.jobs import Job, Writing, beside_writers, write_all
 from pnpgen.pipeline.staging import Stage, refuse_link, sweep
 from pnpgen.pipeline.target import prepared
@@ -375,46 +376,3 @@ class GameRun:
 def _entry(job, res: dict) -> dict:
     """A written file's manifest entry: what its target makes of it, and what its writer added (`write_one`)."""
     return {**job.target.entry(job.name, res["pages"], res["sha256"]), **res["more"]}
-
-
-def game_icons(game, diags: Diagnostics, reader=None) -> dict:
-    """The built-in icons, then the game's own (which may override them)."""
-    from pnpgen.schema.icons import BUILTIN, load_icons
-
-    icons = load_icons(BUILTIN, dict(game.palette), diags)
-    if game.icons_file:
-        load_icons(game.icons_file, dict(game.palette), diags, icons, reader=reader)
-    return icons
-
-
-def game_fonts(game) -> dict[str, str]:
-    """Register the game's own fonts; the names layouts use (`mine`, `mine-bold`) -> registered names. A file
-    ReportLab cannot embed (a file that is no font, an instance a variable font lacks) is an error at its line in
-    game.yaml; a CFF-based OTF is converted to TrueType first (`text.otf`)."""
-    from pnpgen.text.fonts import FontRefused, register_family
-
-    names: dict[str, str] = {}
-    for family, styles in game.fonts.items():
-        try:
-            names.update(
-                register_family(
-                    game.id,
-                    family,
-                    {style: path for style, (path, _, _) in styles.items()},
-                    {style: choice for style, (_, _, choice) in styles.items() if choice is not None},
-                )
-            )
-        except FontRefused as exc:
-            loc = styles[exc.style][1] if exc.style in styles else game.loc
-            raise ContentError.at(
-                loc, f"font '{family}' {exc.style}: '{display_path(exc.path)}' {exc.message}"
-            ) from None
-        except ValueError as exc:
-            style = str(exc).split(":", 1)[0]
-            loc = styles[style][1] if style in styles else game.loc
-            raise ContentError.at(
-                loc,
-                f"font '{family}' {style}: ReportLab cannot embed this file ({str(exc).split(':', 1)[-1].strip()})",
-                "use a TrueType (.ttf) or OpenType (.otf) font",
-            ) from None
-    return names

@@ -107,8 +107,8 @@ class Sketcher:
     def _draw(self, game, reader, changed: list) -> tuple[list[Changed], dict]:
         from pnpgen.errors import ContentError, Diagnostics
         from pnpgen.layout.spec import LayoutLibrary
+        from pnpgen.pipeline.assets import game_fonts
         from pnpgen.pipeline.faces import Painter
-        from pnpgen.pipeline.run import game_fonts
         from pnpgen.templating import Compiler
 
         fonts = game_fonts(game)
@@ -134,8 +134,8 @@ class Sketcher:
     def icons(self, game, reader) -> dict | None:
         """The game's icons: those loaded for its last look while its palette and their files are the same."""
         from pnpgen.errors import Diagnostics
+        from pnpgen.pipeline.assets import game_icons
         from pnpgen.pipeline.freshness import inputs_hold
-        from pnpgen.pipeline.run import game_icons
 
         key = (repr(sorted(game.palette.items())), repr(game.icons_file))
         known = self._icons.get(game.id)

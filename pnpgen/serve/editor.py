@@ -64,7 +64,7 @@ class Editor:
     def _loaded(self, game: str):
         """The game as its files are now: model, reader, layout library, icons and fonts."""
         from pnpgen.layout.spec import LayoutLibrary
-        from pnpgen.pipeline.run import game_fonts
+        from pnpgen.pipeline.assets import game_fonts
         from pnpgen.schema import load_game
         from pnpgen.templating import Compiler
 
