@@ -35,7 +35,7 @@ class ChecklistExport(Export):
     def write_all(self, folder: Path, w) -> list[str]:
         def table(path: Path) -> None:
             with open(path, "w", newline="", encoding="utf-8") as fh:
-                out = csv.writer(fh, lineterminator="\n")
+                out = csv.writer(fh)  # CRLF line ends, as every CSV pnpgen writes (RFC 4180)
                 out.writerow(["deck", "card", "count"])
                 for deck, card, count in self.rows:
                     out.writerow([deck, spreadsheet_safe(card), count])

@@ -13,7 +13,7 @@ from pathlib import Path
 from pnpgen.errors import counted
 from pnpgen.faces import Text
 from pnpgen.render import INK, MUTED
-from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, paragraph, wrapped
+from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, draw_set, paragraph, wrapped
 from pnpgen.render.pdf import new_canvas
 from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fit import place, shorten
@@ -61,7 +61,7 @@ def write_checklist(
                 if not goes_on:  # a row's first part (a long name's others go on without one)
                     ops.append(("box", left, top + ROW_PAD))
                 goes_on = row.keep_next
-                ops.append(("rule", left, left + width, top + row.height))
+                ops.append((left, left + width, top + row.height, 0.25, RULE))
         _draw(c, pen, ops, ph)
         c.setFillColor(colour(MUTED))
         c.setFont(pdf_name("sans"), 7)
@@ -145,21 +145,12 @@ def _paged(rows: list[Block], first_top: float, top: float, bottom: float) -> li
 
 
 def _draw(c, pen: PdfText, ops: list, ph: float) -> None:
-    """Text, tick boxes and rules, at their places from the page's top."""
-    for op in ops:
-        if isinstance(op, Text):
-            pen.fill(op.color)
-            pen.text(op, ph)
-            continue
-        c.saveState()
-        if op[0] == "box":
-            _, x, y = op
-            c.setStrokeColor(colour(INK))
-            c.setLineWidth(0.7)
-            c.rect(x, ph - y - BOX, BOX, BOX, stroke=1, fill=0)
-        else:
-            _, x0, x1, y = op
-            c.setStrokeColor(colour(RULE))
-            c.setLineWidth(0.25)
-            c.line(x0, ph - y, x1, ph - y)
-        c.restoreState()
+    """The page's text and rules (`guide.draw_set`), then its tick boxes."""
+    boxes = [op for op in ops if isinstance(op, tuple) and op[0] == "box"]
+    draw_set(c, pen, [op for op in ops if not (isinstance(op, tuple) and op[0] == "box")], ph)
+    c.saveState()
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(0.7)
+    for _, x, y in boxes:
+        c.rect(x, ph - y - BOX, BOX, BOX, stroke=1, fill=0)
+    c.restoreState()

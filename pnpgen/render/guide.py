@@ -85,19 +85,7 @@ def draw_guide_page(c, title: str, words: dict, pw: float, ph: float) -> None:
     for n, t in enumerate(words["tail"]):  # the closing lines, a little apart from the lists
         blocks.append(paragraph(t, replace(BODY, before=6 + ITEM.after) if n == 0 else BODY, x, width))
     drawn, whole = set_down(blocks, TOP, ph - BOTTOM)
-    pen = PdfText(c)
-    for op in drawn:
-        if isinstance(op, Text):
-            pen.fill(op.color)
-            pen.text(op, ph)
-        else:  # a rule: (x0, x1, y from the page's top, line width, colour)
-            x0, x1, y, line_width, rgb = op
-            c.saveState()
-            c.setStrokeColor(colour(rgb))
-            c.setLineWidth(line_width)
-            c.setLineCap(1)
-            c.line(x0, ph - y, x1, ph - y)
-            c.restoreState()
+    draw_set(c, PdfText(c), drawn, ph)
     if not whole:  # too long for one page (a game of very many components): say so rather than drop rows
         c.setFillColor(colour(NOTE))
         c.setFont(pdf_name("sans"), 7)
@@ -110,6 +98,23 @@ def draw_guide_page(c, title: str, words: dict, pw: float, ph: float) -> None:
     )  # a page of words, not pieces: nothing is cut from it, so its trim is the paper
     c.setBleedBox((0, 0, pw, ph))
     c.showPage()
+
+
+def draw_set(c, pen: PdfText, ops: list, ph: float) -> None:
+    """What `set_down` (or a page of its own, as a checklist's) set on a page of height `ph`: text, and rules as
+    (x0, x1, y from the page's top, line width, colour)."""
+    for op in ops:
+        if isinstance(op, Text):
+            pen.fill(op.color)
+            pen.text(op, ph)
+        else:
+            x0, x1, y, line_width, rgb = op
+            c.saveState()
+            c.setStrokeColor(colour(rgb))
+            c.setLineWidth(line_width)
+            c.setLineCap(1)
+            c.line(x0, ph - y, x1, ph - y)
+            c.restoreState()
 
 
 def set_down(blocks: list[Block], top: float, bottom: float) -> tuple[list, bool]:
