@@ -195,13 +195,17 @@ def write_all(
     )
 
 
-def beside_writers(jobs: list[Job], check: Callable | None, spare: bool) -> tuple[Callable | None, Callable]:
+def beside_writers(
+    jobs: list[Job], check: Callable | None, spare: bool, manifest_needs: Callable[[], object] = lambda: None
+) -> tuple[Callable | None, Callable]:
     """What the building process does while its workers write `jobs`: the rules check (`check`) at once, and the
     manifest's entries made once (what they read, each face's digest, is kept for the real ones, made once the
-    files are in): at once when a core is `spare` (no file needs it: even one file then goes to a worker), else
-    once a worker is done. Returns `write_all`'s (meanwhile, alongside)."""
+    files are in) with whatever else the manifest needs (`manifest_needs`: pnpgen's own digest, 5 ms, once per
+    process): at once when a core is `spare` (no file needs it: even one file then goes to a worker), else once a
+    worker is done. Returns `write_all`'s (meanwhile, alongside)."""
 
     def entries() -> None:
+        manifest_needs()
         for job in jobs:
             job.target.entry(job.name, 0, "")
 

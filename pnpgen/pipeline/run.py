@@ -303,7 +303,7 @@ class GameRun:
 
                 n = min(workers() if callable(workers) else workers, len(some) + 1)  # FreeCores: free now
                 self.progress.planned(len(some))
-                entries, here = beside_writers(some, beside, spare=n > len(some))
+                entries, here = beside_writers(some, beside, n > len(some), freshness.engine_digest)
                 written = write_all(some, n, done=self._shown(some), meanwhile=entries, alongside=here)
                 results.update(zip((id(j) for j in some), written))
                 jobs.extend(some)
