@@ -391,3 +391,21 @@ def test_a_long_deck_name_is_cut_and_leaves_the_rows_their_page(project, paper):
         assert len({round(w["top"]) for w in heading}) == 3 and heading[-1]["text"].endswith("\u2026")
         assert rows and all(w["bottom"] <= foot and w["x1"] <= page.width for w in heading + rows)
         assert max(w["bottom"] for w in heading) < min(w["top"] for w in rows)
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_print_alls_first_page_names_every_checklist_written_beside_it(project, asked):
+    """The page that says how to print names each checklist the build wrote (one per deck), and none when the
+    game asks for none."""
+    root = _basic(project) if asked else project("basic")
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    out = root / "out" / "sample"
+    written = sorted(p.name for p in out.glob("*-checklist.pdf"))
+    first = " ".join(_pages(out / "print-all.pdf")[0][2].split())
+    if not asked:
+        assert not written and "checklist" not in first
+        return
+    assert len(written) == 2
+    assert (
+        f"{', '.join(sorted(written, key=lambda n: first.index(n)))} list every piece of each deck" in first
+    )

@@ -21,6 +21,7 @@ from typing import Any
 
 from pnpgen.errors import Diagnostics
 from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
+from pnpgen.pipeline.checklist import checklists_of
 from pnpgen.pipeline.outputs import BoardFiles, DeckSheets
 from pnpgen.pipeline.target import Target
 
@@ -69,6 +70,7 @@ class PrintDoc:
     rulebook: bool
     pages: int = 0
     folded: tuple = ()  # the fold-over files of this ink written beside it (`--fold`, `print: fold`)
+    checklists: tuple = ()  # each deck's checklist written beside it (`print: checklist`)
 
     @property
     def duplex(self) -> bool:
@@ -219,8 +221,20 @@ def plan_doc(game, parts: list, paper: str, duplex, low: bool, rulebook: bool) -
         for n in p.names()
         if p.printing.flip_of(n, p.deck.id) == "fold" and (p.printing.ink_of(n) == "low") == low
     )
+    checklists = tuple(n for c in checklists_of(game) for n in c.names())
     return PrintDoc(
-        game.title, paper, duplex.flip, offset, low, supply, sections, apart, rulebook, page - 1, folded
+        game.title,
+        paper,
+        duplex.flip,
+        offset,
+        low,
+        supply,
+        sections,
+        apart,
+        rulebook,
+        page - 1,
+        folded,
+        checklists,
     )
 
 

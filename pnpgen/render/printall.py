@@ -110,6 +110,12 @@ def guide_lines(doc) -> dict:
             f"No duplex printer? {', '.join(doc.folded)} {'holds' if len(doc.folded) == 1 else 'hold'} the same "
             "fronts and backs as fold-over sheets: print them single-sided, fold on the dashed line, then cut."
         )
+    if doc.checklists:
+        one = len(doc.checklists) == 1
+        how.append(
+            f"{', '.join(doc.checklists)} {'lists' if one else 'list'} every piece of {'its deck' if one else 'each deck'} "
+            "with how many to make and a box to tick: tick each one as you cut it, and nothing goes missing."
+        )
     if dx or dy or angle:
         how.append(
             f"Backs are shifted by {dx / MM:+.1f} mm across and {dy / MM:+.1f} mm up"
