@@ -203,25 +203,65 @@ def test_files_are_read_byte_for_byte_where_os_has_no_o_nonblock(tmp_path):
     assert done.stdout.split() == ["ok", "True"]
 
 
+MODE_CHARS = set("rwxabt+U")
+TEMPORARY = {"NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile"}
+
+
+def _mode_of(node: ast.Call, place: int):
+    """The mode a call names: the `mode=` keyword, else its positional argument at `place`."""
+    mode = next((k.value for k in node.keywords if k.arg == "mode"), None)
+    if mode is None and len(node.args) > place:
+        mode = node.args[place]
+    return mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else None
+
+
 def _text_writes(tree: ast.AST):
-    """Each call that opens a file for writing text or writes text to a path: `open(..., "w"/"a"/"x")` without
-    "b" in its mode, and `.write_text(...)`, with whether it names its line ends (`newline=`)."""
+    """Each call that opens a file for writing text or writes text to a path, with whether it names its line ends
+    (`newline=`): `open`, `io.open`, `codecs.open`, `os.fdopen` and a path's `.open` with "w", "a" or "x" and no
+    "b" in the mode; the tempfile module's files opened in text mode; `io.TextIOWrapper`; `.write_text(...)`."""
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         names_newline = any(k.arg == "newline" for k in node.keywords)
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == "write_text":
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        mode = None
+        if name == "write_text" or name == "TextIOWrapper":
             yield node.lineno, names_newline
-        elif isinstance(func, ast.Name) and func.id == "open":
-            mode = (
-                node.args[1]
-                if len(node.args) > 1
-                else next((k.value for k in node.keywords if k.arg == "mode"), None)
-            )
-            if isinstance(mode, ast.Constant) and isinstance(mode.value, str):
-                if any(c in mode.value for c in "wax") and "b" not in mode.value:
-                    yield node.lineno, names_newline
+            continue
+        if name == "open" and isinstance(func, ast.Attribute):  # io.open(path, mode) or a Path's .open(mode)
+            first = _mode_of(node, 0)
+            mode = first if first is not None and set(first) <= MODE_CHARS else _mode_of(node, 1)
+        elif name in ("open", "fdopen"):
+            mode = _mode_of(node, 1)
+        elif name in TEMPORARY:
+            mode = _mode_of(node, 0)  # binary ("w+b") unless it says otherwise
+        if mode is not None and any(c in mode for c in "wax") and "b" not in mode:
+            yield node.lineno, names_newline
+
+
+def test_the_line_end_finder_sees_every_way_of_writing_text():
+    """The finder below is the test of every text write: each way of opening text for writing is seen, with or
+    without `newline=`; binary writes and reads are not writes of text."""
+    code = """
+open(p, "w")
+open(p, mode="a", newline="\\n")
+io.open(p, "x")
+codecs.open(p, "w", "utf-8")
+os.fdopen(fd, "w")
+Path(p).open("w")
+Path(p).open(mode="a")
+tempfile.NamedTemporaryFile(mode="w+")
+tempfile.TemporaryFile("w")
+io.TextIOWrapper(buffer)
+p.write_text(t)
+p.write_text(t, newline="\\n")
+open(p, "wb"); open(p); Path(p).open(); Path(p).open("rb"); zf.open(part); os.fdopen(fd, "rb")
+tempfile.NamedTemporaryFile(delete=False); io.open(p, "r")
+"""
+    found = list(_text_writes(ast.parse(code)))
+    assert [line for line, _ in found] == list(range(2, 14))
+    assert [named for _, named in found] == [False, True] + [False] * 9 + [True]
 
 
 def test_every_text_file_pnpgen_writes_names_its_line_ends():
