@@ -23,13 +23,12 @@ from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
 from pnpgen.templating import TemplateProblem, content, made, read
 from pnpgen.templating.printable import unprintable
+from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 
 if TYPE_CHECKING:
     from pnpgen.layout.spec import Element, Layout
 
 MAX_REPEAT = 1_000
-TEXT_WARN_PT = 7.0  # pt: the smallest text a print shop recommends; under it, a warning at the element
-TEXT_ERROR_PT = 6.0  # pt: under it, an error (the build fails) unless the element says `small_text: allowed`
 MAX_OPS = 20_000  # shapes one face may draw: repeats are bounded in product, not only one by one
 _AREA = Area()
 _UNSET: Any = object()

@@ -17,6 +17,7 @@ from typing import Any
 from pnpgen import units
 from pnpgen.errors import Location
 from pnpgen.faces import Ellipse, Icon, Image, Rect, Text, Vector
+from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 from pnpgen.text.fonts import unit_width, vertical_metrics
 
 TOLERANCE_PT = 1.0  # boxes that share less than this, across and down, only touch
@@ -237,8 +238,6 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
     """Every layout warning of one drawn face, with the elements' boxes (for the editor's page). `spans` are the
     face's `FaceContext.origins[face][0]`: draw with `origins` given (`Painter.deck(deck, diags, origins={})`,
     or `fc = painter.context(deck); fc.origins = {}`); `fc` gives the safe zone, the size and the icons."""
-    from pnpgen.layout.draw import TEXT_ERROR_PT, TEXT_WARN_PT
-
     parts = parts_of(face.ops, spans, fc.icons)
     out = overlaps(parts)
     safe = units.mm(fc.safe_pt)
