@@ -155,7 +155,7 @@ BREAKS = [
         12,
         "irrigation-validated",
     ),
-    ("deity", "placement", {"Earth terrain, at: E3": "Water terrain, at: E3"}, 19, "placement-marks"),
+    ("deity", "placement", {"Earth terrain, at: A3": "Water terrain, at: A3"}, 14, "placement-marks"),
     (
         "orbis",
         "worship",

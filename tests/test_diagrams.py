@@ -200,3 +200,21 @@ def test_a_view_may_cut_a_piece_when_it_says_which_part_is_shown(diagram_game):
     with pdfplumber.open(diagram_game / "out" / "sample" / "rulebook.pdf") as pdf:
         text = " ".join((p.extract_text() or "") for p in pdf.pages)
     assert "the hero on the right is cut at its" in " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "width, line, message",
+    [
+        ("63mm", 6, "the diagram's view cuts the words 'Tide Caller' printed on this piece"),  # B1, mid-title
+        ("103mm", 10, "the diagram's view cuts the label 'here'"),  # C2's label; both heroes whole
+    ],
+    ids=["a-piece's-words", "a-label"],
+)
+def test_part_excuses_a_cut_piece_but_never_cut_words(diagram_game, width, line, message):
+    # `part:` says which part of a piece is shown; a word the view cuts in half (on the piece, or a label)
+    # still reads as a typo on the page (River's strip printed 'IVER' and 'THE I'), so it stays an error.
+    table = diagram_game / "content" / "sample" / "diagrams" / "table.yaml"
+    table.write_text(table.read_text() + f"view: {{x: 0mm, y: 0mm, w: {width}, h: 90mm}}\npart: cut\n")
+    result = run_cli("build", "--out", "out", cwd=diagram_game)
+    assert result.exit_code == 1, result.output
+    assert f"content/sample/diagrams/table.yaml:{line}:5: error: {message}" in result.output, result.output

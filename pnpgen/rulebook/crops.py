@@ -114,6 +114,18 @@ def _text_boxes(face):
             yield op.text, (op.x, op.y - op.size * 0.8, op.x + w, op.y + op.size * 0.25)
 
 
+def _piece_words(face, cx, cy, w, h, rotate):
+    """The boxes of a piece's own words in the plan, as `render/diagram.py` draws the piece: scaled to w x h,
+    centred on (cx, cy) and turned `rotate` degrees anticlockwise."""
+    k, a = w / face.width_pt, math.radians(rotate)
+    cos, sin = math.cos(a), math.sin(a)
+    for text, (x0, y0, x1, y1) in _text_boxes(face):
+        corners = [(u * k - w / 2, v * k - h / 2) for u in (x0, x1) for v in (y0, y1)]
+        xs = [cx + dx * cos + dy * sin for dx, dy in corners]
+        ys = [cy - dx * sin + dy * cos for dx, dy in corners]
+        yield text, (min(xs), min(ys), max(xs), max(ys))
+
+
 def seen_text_only(face, view):
     """The board's face without the words that lie wholly outside the view: cut away, they would still be in the
     page's text (a search, a screen reader, a copy would find them, over the caption)."""
@@ -140,21 +152,32 @@ def _known(font: str) -> bool:
     return True
 
 
-def check_crops(plan, data, diags: Diagnostics) -> None:
+def check_crops(plan, data, diags: Diagnostics, part: bool = False) -> None:
     """Report, at the diagram file's line, every piece, label or printed word of the board that the view cuts in
-    half, and every arrow whose label would cover it. A diagram with `part:` says which part it shows."""
+    half, and every arrow whose label would cover it. A diagram with `part:` says which part of a piece it shows:
+    the view may cut the piece then, but not a word printed on it (take the word whole or leave it out)."""
     view, scale = plan.view, printed_scale(plan)
-    hint = (
-        "move or widen the 'view' to take it whole, or leave it out; or say which part is shown with 'part:'"
-    )
+    hint = "move or widen the 'view' to take it whole, or leave it out"  # words: `part:` excuses none
     shown = "" if "view" in data else " (no 'view': the grid and its margin, or the board)"
-    for (_face, cx, cy, w, h, rotate), loc in zip(plan.pieces, plan.locs, strict=True):
-        if _cut(_piece_box(cx, cy, w, h, rotate), view):
+    for (face, cx, cy, w, h, rotate), loc in zip(plan.pieces, plan.locs, strict=True):
+        if _cut(_piece_box(cx, cy, w, h, rotate), view) and part:
+            for text, box in _piece_words(face, cx, cy, w, h, rotate):
+                if _cut(box, view):
+                    diags.error(
+                        loc,
+                        f"the diagram's view cuts the words {text!r} printed on this piece",
+                        "move or widen the 'view' so that the words are whole in it, or wholly outside it",
+                    )
+        elif _cut(_piece_box(cx, cy, w, h, rotate), view):
             sizes = (
                 f"it is {w / MM:.4g} x {h / MM:.4g} mm, the view {view[2] / MM:.4g} x {view[3] / MM:.4g} mm"
             )
             message = f"the diagram's view cuts this piece in half: {sizes}{shown}"
-            diags.error(loc, message, "draw it smaller with 'size:', or " + hint)
+            diags.error(
+                loc,
+                message,
+                f"draw it smaller with 'size:', or {hint}; or say which part is shown with 'part:'",
+            )
     for (x, y, text, size, _colour), loc in zip(plan.labels, plan.label_locs, strict=True):
         hw, hh = (d / scale for d in label_half(text, size))
         if _cut((x - hw, y - hh, x + hw, y + hh), view):

@@ -155,10 +155,9 @@ def load_diagram(
     for cell, mark_fill, cross, _loc in scene.marks:
         cx, cy = grid.centre(cell)
         plan.marks.append((cx - grid.cw / 2, cy - grid.ch / 2, grid.cw, grid.ch, mark_fill, cross))
-    if not top["part"]:
-        from pnpgen.rulebook.crops import check_crops
+    from pnpgen.rulebook.crops import check_crops
 
-        check_crops(plan, data, diags)
+    check_crops(plan, data, diags, part=bool(top["part"]))
     return plan if len(diags.errors) == before else None
 
 
