@@ -146,3 +146,63 @@ def test_a_partial_sheet_marks_only_the_cut_lines_of_its_faces(paper, size):
     assert lines(row)[0] == lines(p.marks)[0] and lines(row)[1] == [round(s.y, 3), round(s.y + s.h, 3)]
     backs = p.back_marks(present=[True] + [False] * (p.per_sheet - 1))
     assert len(backs) == 8  # the back page mirrors the same lines
+
+
+def _label_box(lb):
+    """The label's box (x0, y0, x1, y1) on the page."""
+    along, across = lb.length / 2, lb.thickness / 2
+    dx, dy = (across, along) if lb.rotate else (along, across)
+    return lb.x - dx, lb.y - dy, lb.x + dx, lb.y + dy
+
+
+# every named size, and square pieces from 10 to 40 mm with 1 to 3 mm of bleed (tokens, tiles)
+SIZES = [(w, h, 3) for w, h in CARD_SIZES.values()] + [
+    (s, s, b) for s in range(10, 41, 2) for b in (1, 1.5, 2, 3)
+]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_label_crosses_no_mark_and_stays_in_the_margin_whatever_the_size(paper):
+    """On every sheet plan, of cards or of small pieces close together: the label's box touches no mark and no
+    card's bleed, lies inside the 5 mm margin, and every mark (those shortened for a lane included) is at least
+    3 mm long."""
+    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    held = 0
+    for w, h, bleed in SIZES:
+        p = plan_sheet(paper, w * MM, h * MM, bleed * MM)
+        if p.label.thickness < 2.2 * MM:
+            continue  # no band or lane anywhere: set at the smallest size in what there is (a few sizes, below)
+        held += 1
+        x0, y0, x1, y1 = _label_box(p.label)
+        assert MARGIN - 1e-6 <= x0 and x1 <= pw - MARGIN + 1e-6, (w, h, bleed)
+        assert MARGIN - 1e-6 <= y0 and y1 <= ph - MARGIN + 1e-6, (w, h, bleed)
+        for m in p.marks:
+            assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) >= 3 * MM - 1e-6
+            mx0, mx1, my0, my1 = min(m.x1, m.x2), max(m.x1, m.x2), min(m.y1, m.y2), max(m.y1, m.y2)
+            e = 1e-6  # touching is not crossing: a lane ends where the marks do
+            assert mx1 <= x0 + e or mx0 >= x1 - e or my1 <= y0 + e or my0 >= y1 - e, (w, h, bleed, m)
+        bx0, by0, _bx1, _by1 = p.bleed_box
+        assert y1 <= by0 + 1e-6 or x1 <= bx0 + 1e-6, (w, h, bleed)  # below the grid's bleed, or beside it
+    assert held >= len(SIZES) * 0.9
+
+
+def _typical(lb) -> float:
+    return min(7.0, lb.thickness * 0.7, lb.length / 30)  # as render/sheets.py sets a label of about 30 em
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_wherever_the_marks_leave_room_for_a_lane_the_label_is_set_whole(paper):
+    """Small pieces put their marks 10-30 mm apart: between two of them a label was cut short at 3.5 pt. Wherever
+    the bottom marks, kept 3 mm long, leave a 3 mm lane below them, the label is set at 5 pt or more (in that lane,
+    or somewhere better)."""
+    lanes = 0
+    for w, h, bleed in SIZES:
+        p = plan_sheet(paper, w * MM, h * MM, bleed * MM)
+        trim_bottom = p.trim_box[1]
+        below = [m for m in p.marks if m.x1 == m.x2 and max(m.y1, m.y2) < trim_bottom]
+        start = trim_bottom - max(max(m.y1, m.y2) for m in below)
+        if any(m.over for m in below) or trim_bottom - MARGIN - start - 3 * MM < 3 * MM - 1e-6:
+            continue
+        lanes += 1
+        assert _typical(p.label) >= 5.0, (w, h, bleed, p.label)
+    assert lanes >= 10  # the test meets the class it is about

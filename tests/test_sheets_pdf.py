@@ -283,3 +283,25 @@ def test_every_cut_mark_of_a_fold_over_sheet_lies_on_an_edge_of_a_card_on_its_pa
             assert all(any(abs(y - e) < near for e in edges_y) for y in ys), (paper, i, sorted(ys), edges_y)
             assert all(any(abs(x - e) < near for x in xs) for e in edges_x), (paper, i, sorted(xs), edges_x)
             assert all(any(abs(y - e) < near for y in ys) for e in edges_y), (paper, i, sorted(ys), edges_y)
+
+
+@pytest.mark.parametrize("paper, size", [("a4", 24), ("letter", 18)])
+def test_small_tokens_print_their_label_whole_and_clear_of_the_marks(project, tmp_path, paper, size):
+    """Small square tokens put their cut marks 18-24 mm apart: the label between two of them was cut short and set
+    at 3.5 pt ("Piec… · sheet 1 of 1 · fronts"). It is set whole, at 5 pt or more, below every cut mark."""
+    root = project("pieces")
+    squares = root / "content" / "pieces" / "tiles" / "squares.yaml"
+    squares.write_text(
+        squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: 2mm"),
+        encoding="utf-8",
+    )
+    result = run_cli("build", "--out", tmp_path, "--paper", paper, "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "pieces" / "squares.pdf") as pdf:
+        for page in pdf.pages:
+            (line,) = [ln for ln in page.extract_text_lines(return_chars=True) if "sheet 1 of" in ln["text"]]
+            assert line["text"].startswith("Pieces Test · Squares · sheet 1 of 1 · "), line["text"]
+            assert min(c["size"] for c in line["chars"]) >= 5.0
+            top_of_label = line["top"]
+            marks_end = max(max(e["top"], e["bottom"]) for e in page.edges if e["orientation"] == "v")
+            assert top_of_label >= marks_end - 0.01  # every vertical mark ends above the label

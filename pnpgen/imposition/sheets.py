@@ -237,17 +237,18 @@ def plan_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> SheetP
             for v in (y0 + r * (card_h + gap), y0 + r * (card_h + gap) + card_h)
         }
     )
-    marks = []
     top, bottom, left, right = y0 + grid_h, y0, x0, x0 + grid_w
+    span_y = _mark_span(room_y, ob_y, y0 - PRINT_EDGE)
+    span_x = _mark_span(room_x, ob_x, x0 - PRINT_EDGE)
+    label, end_left, end_below = _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y, span_x, span_y)
+    (start_y, end_y, over_y), (start_x, end_x, over_x) = span_y, span_x
+    marks = []
     for x in xs:
-        start, end, over = _mark_span(room_y, ob_y, y0 - PRINT_EDGE)
-        marks.append(Mark(x, top + start, x, top + end, over))
-        marks.append(Mark(x, bottom - start, x, bottom - end, over))
+        marks.append(Mark(x, top + start_y, x, top + end_y, over_y))
+        marks.append(Mark(x, bottom - start_y, x, bottom - end_below, over_y))
     for y in ys:
-        start, end, over = _mark_span(room_x, ob_x, x0 - PRINT_EDGE)
-        marks.append(Mark(left - start, y, left - end, y, over))
-        marks.append(Mark(right + start, y, right + end, y, over))
-    label = _label(pw, ph, x0, y0, grid_w, grid_h, xs, ys, ob_x, ob_y)
+        marks.append(Mark(left - start_x, y, left - end_left, y, over_x))
+        marks.append(Mark(right + start_x, y, right + end_x, y, over_x))
     return SheetPlan(
         paper, pw, ph, card_w, card_h, bleed, mode, cols, rows, tuple(slots), tuple(marks), label
     )
@@ -286,21 +287,65 @@ def _label(
     ys: list[float],
     ob_x: float,
     ob_y: float,
-) -> Label:
-    """The widest free stretch of margin for the label: below the grid, else beside it (rotated)."""
+    span_x: tuple[float, float, bool],
+    span_y: tuple[float, float, bool],
+) -> tuple[Label, float, float]:
+    """Where the label goes, and where the left and bottom marks end (from the trim; `_mark_span`'s unless they
+    give up length for the label). Below the grid between two bottom marks, when a typical label is set there at
+    5 pt or more; else wherever it is set largest (the earlier of equals): there, beside the grid between two side
+    marks (rotated), or in a lane of margin beyond the marks, below them (the page's width) or beside them (its
+    height, rotated). Small pieces put their marks close together: between two of them a label was cut short at
+    3.5 pt, while a lane below them holds it whole (the marks there shortened for it as far as `LABEL_LANE` asks,
+    never under `MARK_MIN`)."""
     band_y = y0 - ob_y - MARGIN  # thickness of the band below the grid
     band_x = x0 - ob_x - MARGIN
+    ends = (span_x[1], span_y[1])
     need = 2.2 * MM
+    found: list[tuple[Label, float, float]] = []  # in order of preference, where set as large
     if band_y >= need:
         length, centre = _widest_gap(xs, x0, x0 + grid_w)
-        if length >= 30 * MM:
-            return Label(centre, MARGIN + band_y / 2, length - 2 * MM, band_y, False)
+        below = Label(centre, MARGIN + band_y / 2, length - 2 * MM, band_y, False)
+        if _label_size(below) >= 5.0:
+            return below, *ends
+        found.append((below, *ends))
     if band_x >= need:
         length, centre = _widest_gap(ys, y0, y0 + grid_h)
-        return Label(MARGIN + band_x / 2, centre, length - 2 * MM, band_x, True)
+        found.append((Label(MARGIN + band_x / 2, centre, length - 2 * MM, band_x, True), *ends))
+    lane_y, end_y = _lane(y0 - MARGIN, *span_y)
+    if lane_y >= need:
+        found.append(
+            (Label(pw / 2, MARGIN + lane_y / 2, pw - 2 * MARGIN - 2 * MM, lane_y, False), ends[0], end_y)
+        )
+    lane_x, end_x = _lane(x0 - MARGIN, *span_x)
+    if lane_x >= need:
+        found.append(
+            (Label(MARGIN + lane_x / 2, ph / 2, ph - 2 * MARGIN - 2 * MM, lane_x, True), end_x, ends[1])
+        )
+    if found:
+        return max(found, key=lambda f: _label_size(f[0]))  # the first of the largest
     # no band is thick enough: use the bottom one at the smallest size
     length, centre = _widest_gap(xs, x0, x0 + grid_w)
-    return Label(centre, MARGIN + max(band_y, 0) / 2, length - 2 * MM, max(band_y, 0.1 * MM), False)
+    return Label(centre, MARGIN + max(band_y, 0) / 2, length - 2 * MM, max(band_y, 0.1 * MM), False), *ends
+
+
+LABEL_EM = 30  # a typical label ("Game · Deck · sheet 1 of 2 · fronts") is about this many em long in sans
+LABEL_LANE = 3 * MM  # a lane this thick beyond the marks sets a label at about 6 pt
+
+
+def _label_size(lb: Label) -> float:
+    """The size in pt a typical label is set at in `lb` (as `render.sheets` sets labels: at most 7 pt)."""
+    return min(7.0, lb.thickness * 0.7, lb.length / LABEL_EM)
+
+
+def _lane(room: float, start: float, end: float, over: bool) -> tuple[float, float]:
+    """The lane of margin beyond one side's marks, and where the marks then end: as long as they are, or shortened
+    (never under `MARK_MIN`) until the lane is `LABEL_LANE` thick. Marks drawn over the bleed keep their length."""
+    lane = room - end
+    most = room - start - MARK_MIN  # the widest lane the marks can give
+    if over or lane >= LABEL_LANE or most <= lane:
+        return lane, end
+    lane = min(LABEL_LANE, most)
+    return lane, room - lane
 
 
 def _widest_gap(cuts: list[float], lo: float, hi: float) -> tuple[float, float]:
