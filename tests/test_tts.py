@@ -249,11 +249,10 @@ def test_exported_pieces_are_cut_to_their_shape_and_show_their_back(tmp_path):
                 measure_cut(im.convert("RGBA"), comp.shape)
         (pieces,) = [o for o in bag["ContainedObjects"] if o["Nickname"] == comp.name]
         for piece in pieces["ContainedObjects"]:
-            image = piece["CustomImage"]
             expected = "Custom_Tile" if comp.shape in ("square", "rect", "circle") else "Custom_Token"
             assert piece["Name"] == expected
             side = "back" if comp.back is not None else "front"
-            assert image["ImageSecondaryURL"].endswith(f"-{side}.png")  # the back shows when turned over
+            assert tts_schema.underneath(piece).endswith(f"-{side}.png")  # the back shows when turned over
 
 
 def test_a_lone_card_a_kept_aspect_and_stable_unique_keys():

@@ -36,6 +36,7 @@ from pnpgen.exports.savedobject import (
     deck_object,
     piece_objects,
     piece_scale,
+    placed,
     save_state,
     transform,
 )
@@ -209,8 +210,7 @@ def _in_front(ids: Ids, pieces, mine: list[dict], index: int, seat: Seat) -> lis
     scale = 1.0 if pieces.stand_in else piece_scale(pieces)
     out = []
     for piece, (x, z) in zip(mine, seat.lay(len(mine), size)):
-        placed = dict(piece)
-        placed["Transform"] = transform(x, z, scale, rot_y=seat.rot)
-        placed["Nickname"] = f"{name}: {piece['Nickname']}"
-        out.append(placed)
+        here = placed(piece, transform(x, z, scale, rot_y=seat.rot))
+        here["Nickname"] = f"{name}: {piece['Nickname']}"
+        out.append(here)
     return out

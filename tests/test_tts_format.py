@@ -1,0 +1,74 @@
+"""The Tabletop Simulator files held against TTS's own format, not against our writer: its Knowledge Base and
+scripting API (`tts_schema.py` names the pages) and the objects of a published mod's save (argonui/SCED, kept
+unpacked one object a file: no Custom_Token of its 105 has a second image). What TTS would load wrong fails
+here for every kind of object it concerns."""
+
+from __future__ import annotations
+
+import pytest
+import tts_schema
+from test_tts import export, fixture, objects, read, round_trip
+
+from pnpgen.exports import savedobject as so
+
+SHAPES = ("square", "rect", "hex", "hex-flat", "triangle", "circle")
+url = "file:///x/".__add__
+
+
+@pytest.mark.parametrize("back", ["none", "same", "own"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_piece_shows_its_back_as_tts_reads_it(tmp_path, shape, back):
+    """A tile's bottom image is its back; a token has one image, so a back of its own is its second state."""
+    w, h = (30.0, 20.0) if shape == "rect" else (25.0, 25.0)
+    other = {"none": None, "same": "f.png", "own": "b.png"}[back]
+    pieces = so.PieceSet("p", "P", "tiles", shape, w, h, [so.Piece("A", 2, "f.png", other)])
+    made = so.piece_objects(so.Ids("g"), pieces, url, so.transform(0.0, 0.0))
+    assert len(made) == 2 and {o["Name"] for o in made} <= {"Custom_Tile", "Custom_Token"}
+    for piece in made:
+        assert piece["CustomImage"]["ImageURL"] == url("f.png")
+        assert tts_schema.underneath(piece) == url(other or "f.png")
+    data = so.save_state("t", made)
+    assert tts_schema.problems(data) == []
+    round_trip(data, tmp_path / "unpacked")
+
+
+def test_exported_pieces_show_their_backs_in_the_box_and_at_the_seats(tmp_path):
+    """Through the command: every tile and token of the saved object and of the save, wherever it is set out,
+    shows its set's back underneath, its other state lying where it lies."""
+    project = fixture(tmp_path, "pieces")
+    folder = export(project, "pieces", "--save", "--players", "2")
+    backs = {"hex": True, "tri": True, "squares": True, "coins": False}
+    for name in ("pieces-saved-object.json", "pieces-save-2p.json"):
+        found = 0
+        for piece in objects(read(folder / name)):
+            if piece["Name"] not in ("Custom_Tile", "Custom_Token"):
+                continue
+            found += 1
+            set_id = piece["CustomImage"]["ImageURL"].rsplit("/", 1)[1].rsplit("-", 2)[0]
+            side = "back" if backs[set_id] else "front"
+            assert tts_schema.underneath(piece).endswith(f"-{side}.png"), (name, piece["Nickname"])
+            for state in (piece.get("States") or {}).values():
+                assert state["Transform"] == piece["Transform"]
+        assert found == 35 + 17 + 12 + 30, name
+
+
+def test_the_schema_check_finds_a_lost_token_back_and_a_misnumbered_state():
+    image = {
+        "ImageURL": url("f.png"),
+        "ImageSecondaryURL": url("b.png"),
+        "ImageScalar": 1.0,
+        "WidthScale": 0.0,
+    }
+    image["CustomToken"] = {
+        "Thickness": 0.2,
+        "MergeDistancePixels": 15.0,
+        "StandUp": False,
+        "Stackable": True,
+    }
+    token = so.obj("Custom_Token", "a1b2c3", "T", so.transform(0.0, 0.0), CustomImage=image)
+    assert any("its back is lost" in p for p in tts_schema.problems(so.save_state("t", [token])))
+    state = so.obj(
+        "Custom_Token", "a1b2c4", "T", so.transform(0.0, 0.0), CustomImage=dict(image, ImageSecondaryURL="")
+    )
+    token = dict(token, CustomImage=dict(image, ImageSecondaryURL=""), States={"1": state})
+    assert any("state '1'" in p for p in tts_schema.problems(so.save_state("t", [token])))
