@@ -326,6 +326,12 @@ def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path,
     folder = export(project, game, "--save", "--players", players)
     check_game(project, game, folder, tmp_path, players=players)
     save = read(folder / f"{game}-save-{players}p.json")
+    hands = tts_schema.hands(save)  # a hand zone a seat (TTS's seats), nothing on the table under one
+    assert len(hands) == players
+    on_table = [o for o in save["ObjectStates"] if o["Name"] != "HandTrigger"]
+    assert not [
+        o["Nickname"] for o in on_table for h in hands.values() if tts_schema.in_hand(o["Transform"], h)
+    ]
     for deck in [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]:
         assert deck["Transform"]["rotZ"] == 180.0  # face down
         assert deck["DeckIDs"] != sorted(deck["DeckIDs"]) or len(set(deck["DeckIDs"])) < 10  # shuffled

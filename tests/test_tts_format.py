@@ -10,6 +10,7 @@ import tts_schema
 from test_tts import export, fixture, objects, read, round_trip
 
 from pnpgen.exports import savedobject as so
+from pnpgen.exports.table import SEATS
 
 SHAPES = ("square", "rect", "hex", "hex-flat", "triangle", "circle")
 url = "file:///x/".__add__
@@ -72,3 +73,39 @@ def test_the_schema_check_finds_a_lost_token_back_and_a_misnumbered_state():
     )
     token = dict(token, CustomImage=dict(image, ImageSecondaryURL=""), States={"1": state})
     assert any("state '1'" in p for p in tts_schema.problems(so.save_state("t", [token])))
+
+
+def laid_out(players: int) -> dict:
+    """A save for `players` of a game with a board, a deck and three pieces a seat, one kind a seat."""
+    from pnpgen.exports.table import save
+
+    sheet = so.DeckSheet("d-sheet-1.png", "d-back.png", 10, 7, False)
+    deck = so.CardDeck("d", "Deck", 63.5, 88.9, [sheet], [(f"c{i}", "", 1, i) for i in range(20)])
+    kinds = [so.Piece(f"K{i}", 4, f"k{i}.png", None) for i in range(10)]
+    meeples = so.PieceSet("m", "Markers", "tokens", "circle", 25.0, 25.0, kinds)
+    board = so.BoardSide("b/front", "Board", "b.png", 500.0, 400.0)
+    needs = {"m": {n: 3 * n for n in range(1, 11)}}
+    return save("g", "Game", players, [deck], [meeples], [board], needs, url)
+
+
+@pytest.mark.parametrize("players", range(1, 11))
+def test_every_seat_is_a_hand_zone_beyond_its_pieces(tmp_path, players):
+    """TTS seats a player, and deals, at the hand zone of their colour (Knowledge Base: Zone Tools, Player
+    Hands): one a seat, White's at the front edge, each turned to its edge, none over anything on the table."""
+    data = laid_out(players)
+    assert tts_schema.problems(data) == []
+    hands = tts_schema.hands(data)
+    assert list(hands) == list(SEATS[:players])
+    for i, (colour, hand) in enumerate(hands.items()):
+        front = i % 2 == 0  # White and every odd seat along the front edge (negative z)
+        assert (hand["posZ"] < 0) == front and hand["rotY"] == (0.0 if front else 180.0), colour
+        mine = [o for o in data["ObjectStates"] if o["Nickname"].startswith(f"{colour}: ")]
+        assert len(mine) == 3 and all(abs(o["Transform"]["posZ"]) < abs(hand["posZ"]) for o in mine)
+        assert all((o["Transform"]["posZ"] < 0) == front for o in mine)
+    others = [o for o in data["ObjectStates"] if o["Name"] != "HandTrigger"]
+    under = [o["Nickname"] for o in others for h in hands.values() if tts_schema.in_hand(o["Transform"], h)]
+    assert under == []
+    spots = list(hands.values())
+    for a, h in enumerate(spots):  # no two hands overlap
+        assert all(not tts_schema.in_hand(h, k) for k in spots[a + 1 :])
+    round_trip(data, tmp_path / "unpacked")
