@@ -5,6 +5,8 @@ here for every kind of object it concerns."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import tts_schema
 from test_tts import export, fixture, objects, read, round_trip
@@ -109,3 +111,66 @@ def test_every_seat_is_a_hand_zone_beyond_its_pieces(tmp_path, players):
     for a, h in enumerate(spots):  # no two hands overlap
         assert all(not tts_schema.in_hand(h, k) for k in spots[a + 1 :])
     round_trip(data, tmp_path / "unpacked")
+
+
+def clear_edges(image) -> bool:
+    alpha = image.convert("RGBA").getchannel("A")
+    w, h = alpha.size
+    return all(
+        alpha.crop(box).getextrema()[1] == 0
+        for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h))
+    )
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_token_image_has_a_clear_frame_a_tile_image_none(shape):
+    """TTS cuts a token from its image's transparency, best with a transparent border (Knowledge Base, Custom
+    Token: Tips); a tile takes the image's own shape."""
+    from PIL import Image
+
+    from pnpgen.exports.tts import tts_picture
+
+    w, h = (300, 200) if shape == "rect" else (260, 260)
+    picture, frame = tts_picture(Image.new("RGB", (w, h), "#336699"), shape)
+    if shape in so.TILE_TYPES:
+        assert picture.size == (w, h) and frame == 1.0
+        return
+    assert clear_edges(picture) and frame == max(picture.size) / max(w, h) > 1.0
+    left, top, right, bottom = picture.getchannel("A").getbbox()
+    assert (right - left, bottom - top) == (w, h)  # the piece itself, whole, inside the frame
+
+
+def test_every_exported_piece_is_its_printed_size_and_every_token_framed(tmp_path):
+    """Each tile and token of the saved object, read as TTS sizes it (a tile or token is 2 units a side at scale
+    1, fitted to its image): the piece inside the image comes out at its printed size, to 1%."""
+    from urllib.parse import unquote, urlparse
+
+    from PIL import Image
+
+    from pnpgen.exports import loaded
+    from pnpgen.model import Board
+    from pnpgen.project import Project
+
+    project = fixture(tmp_path, "pieces")
+    folder = export(project, "pieces")
+    run, _ = loaded(Project(project / "content", project / "out"), "pieces", check=False)
+    printed = {
+        c.id: max(c.width_pt, c.height_pt) / 72 for c in run.game.components if not isinstance(c, Board)
+    }
+    seen = set()
+    for piece in objects(read(folder / "pieces-saved-object.json")):
+        if piece["Name"] not in ("Custom_Tile", "Custom_Token"):
+            continue
+        states = [piece, *(piece.get("States") or {}).values()]
+        for one in states:
+            path = Path(unquote(urlparse(one["CustomImage"]["ImageURL"]).path))
+            set_id = path.name.rsplit("-", 2)[0]
+            with Image.open(path) as im:
+                box = im.convert("RGBA").getchannel("A").getbbox()
+                inside = max(box[2] - box[0], box[3] - box[1]) / max(im.size)
+                if piece["Name"] == "Custom_Token":
+                    assert clear_edges(im), path.name
+            shown = one["Transform"]["scaleX"] * so.TILE_IN * inside
+            assert shown == pytest.approx(printed[set_id], rel=0.01), path.name
+            seen.add((piece["Name"], set_id))
+    assert {s for _, s in seen} == {"hex", "tri", "squares", "coins"}

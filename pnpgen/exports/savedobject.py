@@ -77,6 +77,7 @@ class PieceSet:
     height_mm: float
     pieces: list = field(default_factory=list)  # Piece
     stand_in: str | None = None  # TTS's own piece in its place: BlockSquare, Checker_white, PlayerPawn
+    frame: float = 1.0  # the image's larger side over the piece's: a token's image has a clear frame
 
 
 @dataclass
@@ -204,7 +205,8 @@ def card_scale(deck: CardDeck) -> float:
 
 
 def piece_scale(pieces: PieceSet) -> float:
-    return max(pieces.width_mm, pieces.height_mm) / INCH_MM / TILE_IN
+    """TTS fits a tile's or token's image to its size: a framed image is scaled up by its frame."""
+    return max(pieces.width_mm, pieces.height_mm) * pieces.frame / INCH_MM / TILE_IN
 
 
 def board_scale(side: BoardSide) -> float:
