@@ -203,6 +203,12 @@ def test_every_shape_is_cut_out(shape):
     measure_cut(cut, shape)
 
 
+def unframed(image: Image.Image) -> Image.Image:
+    """A piece's exported image without the clear frame round a token's: the piece's own bounding box."""
+    cut = image.convert("RGBA")
+    return cut.crop(cut.getchannel("A").getbbox())
+
+
 def measure_cut(image: Image.Image, shape: str) -> None:
     """Alpha 0 a few pixels outside the outline, 255 a few inside, along every edge and at the middle."""
     from pnpgen.shapes import outline
@@ -246,14 +252,13 @@ def test_exported_pieces_are_cut_to_their_shape_and_show_their_back(tmp_path):
             continue
         for png in folder.glob(f"{comp.id}-*.png"):
             with Image.open(png) as im:
-                measure_cut(im.convert("RGBA"), comp.shape)
+                measure_cut(unframed(im), comp.shape)
         (pieces,) = [o for o in bag["ContainedObjects"] if o["Nickname"] == comp.name]
         for piece in pieces["ContainedObjects"]:
-            image = piece["CustomImage"]
             expected = "Custom_Tile" if comp.shape in ("square", "rect", "circle") else "Custom_Token"
             assert piece["Name"] == expected
             side = "back" if comp.back is not None else "front"
-            assert image["ImageSecondaryURL"].endswith(f"-{side}.png")  # the back shows when turned over
+            assert tts_schema.underneath(piece).endswith(f"-{side}.png")  # the back shows when turned over
 
 
 def test_a_lone_card_a_kept_aspect_and_stable_unique_keys():
@@ -327,6 +332,12 @@ def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path,
     folder = export(project, game, "--save", "--players", players)
     check_game(project, game, folder, tmp_path, players=players)
     save = read(folder / f"{game}-save-{players}p.json")
+    hands = tts_schema.hands(save)  # a hand zone a seat (TTS's seats), nothing on the table under one
+    assert len(hands) == players
+    on_table = [o for o in save["ObjectStates"] if o["Name"] != "HandTrigger"]
+    assert not [
+        o["Nickname"] for o in on_table for h in hands.values() if tts_schema.in_hand(o["Transform"], h)
+    ]
     for deck in [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]:
         assert deck["Transform"]["rotZ"] == 180.0  # face down
         assert deck["DeckIDs"] != sorted(deck["DeckIDs"]) or len(set(deck["DeckIDs"])) < 10  # shuffled
@@ -338,7 +349,7 @@ def test_every_shipped_game_exports_a_conforming_saved_object_and_save(tmp_path,
             continue
         for png in folder.glob(f"{comp.id}-[0-9][0-9][0-9]-*.png"):
             with Image.open(png) as im:
-                measure_cut(im.convert("RGBA"), comp.shape)
+                measure_cut(unframed(im), comp.shape)
     for tile in [o for o in objects(save) if o["Name"] == "Custom_Tile"]:
         with Image.open(Path(unquote(urlparse(tile["CustomImage"]["ImageURL"]).path))) as im:
             assert tile["CustomImage"]["CustomTile"]["Stretch"] == (abs(im.width - im.height) <= 1)

@@ -5,7 +5,8 @@ classes, `CustomDeckState`, `CustomImageState`, `TransformState`, `ColorState`, 
 `CustomDeck` is "the hundreds place" of a `CardID`), its Custom Deck page (a sheet is at most 10 x 7 cards, the
 last slot the hidden card; unique backs or one back), Custom Tile (types box, hex, circle, rounded; thickness,
 stackable, stretch), Custom Token (cut from the image's transparency; thickness, merge distance, stackable),
-Custom Board (its size from its image), and the object fields of TTS's scripting API (`GUID`, `GMNotes`,
+Custom Board (its size from its image), the scripting API's `setCustomObject` (a Custom_Token takes one image,
+a Custom_Tile a top and a bottom one), and the object fields of TTS's scripting API (`GUID`, `GMNotes`,
 `Hands`, `HideWhenFaceDown`, `SidewaysCard`...), which the Knowledge Base's page predates.
 
 `problems(data)` returns every problem found (an empty list: the file conforms).
@@ -15,15 +16,17 @@ from __future__ import annotations
 
 import re
 
-# Save File Format's object name list, and the two custom objects its custom-content pages add
+# Save File Format's object name list, the two custom objects its custom-content pages add, and the hand zone
+# (Zone Tools page; a HandTrigger with its FogColor in every save TTS writes now, e.g. argonui/SCED's)
 OBJECT_NAMES = {
     "Bag", "BlockRectangle", "BlockSquare", "BlockTriangle", "Card", "Checker_black", "Checker_red",
     "Checker_white", "Chip_10", "Chip_100", "Chip_1000", "Chip_50", "Chip_500", "Custom_Board", "Custom_Model",
     "Deck", "DeckCustom", "Die_10", "Die_12", "Die_20", "Die_4", "Die_6", "Die_6_Rounded", "Die_8",
     "Die_Piecepack", "go_game_piece_black", "go_game_piece_white", "PiecePack_Arms", "PiecePack_Crowns",
     "PiecePack_Moons", "PiecePack_Suns", "PlayerPawn", "Quarter", "reversi_chip",
-    "Custom_Tile", "Custom_Token",
+    "Custom_Tile", "Custom_Token", "HandTrigger",
 }  # fmt: skip
+PLAYER_COLOURS = {"White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink"}
 TABLES = {"", "Table_Circular", "Table_Custom", "Table_Glass", "Table_Hexagon", "Table_Octagon", "Table_Poker",
           "Table_RPG", "Table_Square"}  # fmt: skip
 SKIES = {"", "Sky_Field", "Sky_Forest", "Sky_Museum", "Sky_Tunnel"}
@@ -36,7 +39,7 @@ OBJECT_KEYS = {  # ObjectState's fields (Knowledge Base) and the scripting API's
     "Sticky": bool, "Tooltip": bool, "GridProjection": bool, "HideWhenFaceDown": bool, "Hands": bool,
     "SidewaysCard": bool, "CardID": int, "DeckIDs": list, "CustomDeck": dict, "CustomImage": dict,
     "ContainedObjects": list, "LuaScript": str, "LuaScriptState": str, "XmlUI": str, "MaterialIndex": int,
-    "MeshIndex": int, "Number": int,
+    "MeshIndex": int, "Number": int, "States": dict, "FogColor": str,
 }  # fmt: skip
 SCRIPT_KEYS = ("LuaScript", "LuaScriptState", "XmlUI")
 DECK_KEYS = {"FaceURL": str, "BackURL": str, "NumWidth": int, "NumHeight": int, "BackIsHidden": bool,
@@ -115,6 +118,8 @@ def _object(where: str, obj: dict, state: dict, out: list[str]) -> None:
         _cards(where, obj, state, out)
     elif "CardID" in obj or "DeckIDs" in obj or "CustomDeck" in obj:
         out.append(f"{where}: card keys on an object that is not a card or deck")
+    if name == "HandTrigger" and obj.get("FogColor") not in PLAYER_COLOURS:
+        out.append(f"{where}: a hand zone for {obj.get('FogColor')!r}, not a player colour")
     if name in ("Custom_Tile", "Custom_Token", "Custom_Board"):
         _image(where, name, obj.get("CustomImage"), out)
     elif "CustomImage" in obj:
@@ -126,6 +131,10 @@ def _object(where: str, obj: dict, state: dict, out: list[str]) -> None:
         out.append(f"{where}: a {name} holds no objects")
     for k, inner in enumerate(contained or []):
         _object(f"{where}/{k}", inner, state, out)
+    for key, other in (obj.get("States") or {}).items():  # ObjectState.States: the others, numbered from 2
+        if not key.isdigit() or int(key) < 2:
+            out.append(f"{where}: state {key!r} (the object itself is state 1)")
+        _object(f"{where} state {key}", other, state, out)
 
 
 def _transform(where: str, t, out: list[str]) -> None:
@@ -187,9 +196,35 @@ def _image(where: str, name: str, image, out: list[str]) -> None:
     _typed(f"{where}.CustomImage", image, keys, out)
     if not image.get("ImageURL"):
         out.append(f"{where}: no ImageURL")
+    back = image.get("ImageSecondaryURL")
+    if name == "Custom_Token" and back and back != image.get("ImageURL"):  # one image (Custom Token page)
+        out.append(f"{where}: a custom token shows one image; its back is lost")
     if extra:
         _typed(f"{where}.{extra[0]}", image.get(extra[0], {}), extra[1], out)
         if image.get(extra[0], {}).get("Thickness", 0) <= 0:
             out.append(f"{where}: no thickness")
     if name == "Custom_Tile" and image.get("CustomTile", {}).get("Type") not in (0, 1, 2, 3):
         out.append(f"{where}: tile type must be 0 box, 1 hex, 2 circle or 3 rounded")
+
+
+def underneath(piece: dict) -> str:
+    """The image TTS shows on the other side of a custom tile or token: a tile's bottom image (its top one when
+    it has none); a token has one image and shows it again underneath, so its back can only be another state."""
+    image = piece["CustomImage"]
+    if piece["Name"] == "Custom_Tile":
+        return image.get("ImageSecondaryURL") or image["ImageURL"]
+    assert piece["Name"] == "Custom_Token", piece["Name"]
+    states = piece.get("States") or {}
+    return states["2"]["CustomImage"]["ImageURL"] if "2" in states else image["ImageURL"]
+
+
+def hands(data: dict) -> dict[str, dict]:
+    """Each player colour's hand zone in a save (its Transform): where TTS seats that player and deals to."""
+    return {o["FogColor"]: o["Transform"] for o in data["ObjectStates"] if o["Name"] == "HandTrigger"}
+
+
+def in_hand(where: dict, hand: dict) -> bool:
+    """Whether a point of the table (a Transform's x and z) lies under a hand zone, turned 0 or 180 degrees."""
+    return abs(where["posX"] - hand["posX"]) <= hand["scaleX"] / 2 and abs(where["posZ"] - hand["posZ"]) <= (
+        hand["scaleZ"] / 2
+    )

@@ -10,8 +10,11 @@ save-file format: a `GUID` (six hex digits), `Name` (the kind of object), `Trans
   they stay the same from build to build and differ between games (two saves loaded together do not show one
   deck's cards for another's), and they are unique in the file.
 - Rectangles and circles are `Custom_Tile`s (types 0 and 2), hexes, triangles and any other outline
-  `Custom_Token`s, which TTS cuts from the image's transparency; both carry the piece's back as the secondary
-  image. A tile keeps its aspect (`Stretch` only for a square one).
+  `Custom_Token`s, which TTS cuts from the image's transparency. A tile shows the piece's back as its
+  secondary image; a token has one image (the Knowledge Base's Custom Token page, the scripting API's
+  `setCustomObject`: TTS draws its front again underneath), so a token whose back differs carries it as its
+  second state (`States`, switched in TTS like any stated object). A tile keeps its aspect (`Stretch`, which
+  squares the tile, only for a square one).
 - Each board side is a `Custom_Board`, whose size TTS takes from its image.
 - A set that stands in for wooden pieces (`stand_in: {piece: cube|disc|pawn, colour: FIELD}`) is TTS's own
   `BlockSquare`, `Checker_white` or `PlayerPawn`, one per printed piece, tinted in the colour its field names.
@@ -74,6 +77,7 @@ class PieceSet:
     height_mm: float
     pieces: list = field(default_factory=list)  # Piece
     stand_in: str | None = None  # TTS's own piece in its place: BlockSquare, Checker_white, PlayerPawn
+    frame: float = 1.0  # the image's larger side over the piece's: a token's image has a clear frame
 
 
 @dataclass
@@ -201,7 +205,8 @@ def card_scale(deck: CardDeck) -> float:
 
 
 def piece_scale(pieces: PieceSet) -> float:
-    return max(pieces.width_mm, pieces.height_mm) / INCH_MM / TILE_IN
+    """TTS fits a tile's or token's image to its size: a framed image is scaled up by its frame."""
+    return max(pieces.width_mm, pieces.height_mm) * pieces.frame / INCH_MM / TILE_IN
 
 
 def board_scale(side: BoardSide) -> float:
@@ -270,34 +275,55 @@ def deck_object(ids: Ids, deck: CardDeck, url, where: dict, order: list[int] | N
 
 def piece_objects(ids: Ids, pieces: PieceSet, url, where: dict) -> list[dict]:
     """One object per printed piece: a tile for a rectangle or a circle, else a token cut from transparency.
-    Either shows the piece's back (or its front again) on its other side."""
+    A tile shows the piece's back (or its front again) underneath; a token, which has one image, carries a back
+    that differs as its second state."""
     if pieces.stand_in is not None:
         return stand_ins(ids, pieces, pieces.stand_in, where)
     tile_type = TILE_TYPES.get(pieces.shape)
     square = abs(pieces.width_mm - pieces.height_mm) < 0.01
+    name = "Custom_Token" if tile_type is None else "Custom_Tile"
     out = []
     for p, piece in enumerate(pieces.pieces):
-        image = {
+        image: dict = {
             "ImageURL": url(piece.front),
-            "ImageSecondaryURL": url(piece.back or piece.front),
+            "ImageSecondaryURL": "",
             "ImageScalar": 1.0,
             "WidthScale": 0.0,
         }
-        if tile_type is None:
+        back = piece.back if piece.back != piece.front else None
+        if tile_type is not None:
+            image["ImageSecondaryURL"] = url(back or piece.front)
+            image["CustomTile"] = {"Type": tile_type, "Thickness": 0.2, "Stackable": True, "Stretch": square}
+        else:
             image["CustomToken"] = {
                 "Thickness": 0.2,
                 "MergeDistancePixels": 15.0,
                 "StandUp": False,
                 "Stackable": True,
             }
-        else:
-            image["CustomTile"] = {"Type": tile_type, "Thickness": 0.2, "Stackable": True, "Stretch": square}
-        name = "Custom_Tile" if tile_type is not None else "Custom_Token"
         for c in range(piece.count):
             seed = f"piece:{pieces.id}/{p}/{c}"
-            out.append(
-                obj(name, ids.guid(seed), piece.name, dict(where), piece.description, CustomImage=image)
-            )
+            one = obj(name, ids.guid(seed), piece.name, dict(where), piece.description, CustomImage=image)
+            if tile_type is None and back is not None:  # the token's back: its state 2
+                turned = dict(image, ImageURL=url(back))
+                other = obj(
+                    name,
+                    ids.guid(seed + "/back"),
+                    piece.name,
+                    dict(where),
+                    piece.description,
+                    CustomImage=turned,
+                )
+                one = placed(dict(one, States={"2": other}), where)
+            out.append(one)
+    return out
+
+
+def placed(thing: dict, where: dict) -> dict:
+    """A copy of an object at `where`, its other states with it."""
+    out = dict(thing, Transform=dict(where))
+    if "States" in thing:
+        out["States"] = {k: dict(s, Transform=dict(where)) for k, s in thing["States"].items()}
     return out
 
 

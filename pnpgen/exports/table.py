@@ -13,7 +13,12 @@ What goes where, from the content and the facts the rules checker holds it again
   piece is in the save;
 - seat 1 (TTS's White) and every odd seat along the front edge, the others along the back, each with a strip
   of the edge for its pieces, laid in rows from the boards outwards, a set to a row, named after TTS's player
-  colours.
+  colours;
+- a hand zone (`HandTrigger`) for each seat, beyond its strip: in TTS a hand zone is the seat, it is where a
+  player of its colour sits and what TTS's deal deals to (Knowledge Base: Zone Tools, Player Hands), so a save
+  without them seats nobody where its pieces are set out. Their size and height are those of TTS's own hands
+  on this table (a save TTS wrote: 11.8 wide, 4.9 deep, 4.8 up, 20 from the middle), turned as TTS turns
+  them (0 at the front edge, 180 at the back).
 
 Positions are in TTS's units (about an inch); the table is `Table_RPG`, the largest of TTS's own tables.
 """
@@ -34,13 +39,28 @@ from pnpgen.exports.savedobject import (
     board_scale,
     card_scale,
     deck_object,
+    obj,
     piece_objects,
     piece_scale,
+    placed,
     save_state,
     transform,
 )
 
 SEATS = ("White", "Red", "Yellow", "Green", "Blue", "Purple", "Pink", "Orange", "Teal", "Brown")
+COLOURS = {  # the scripting API's player colours (Player Colors page), r g b
+    "White": (1.0, 1.0, 1.0), "Red": (0.856, 0.1, 0.094), "Yellow": (0.905, 0.898, 0.172),
+    "Green": (0.192, 0.701, 0.168), "Blue": (0.118, 0.53, 1.0), "Purple": (0.627, 0.125, 0.941),
+    "Pink": (0.96, 0.439, 0.807), "Orange": (0.956, 0.392, 0.113), "Teal": (0.129, 0.694, 0.607),
+    "Brown": (0.443, 0.231, 0.09),
+}  # fmt: skip
+HAND = (
+    11.8,
+    9.2,
+    4.9,
+    4.8,
+    20.1,
+)  # a TTS hand zone on Table_RPG: width, height, depth, its y, its distance out
 SPAN = 36.0  # the length of each long edge the seats share
 GAP = 0.4  # between pieces laid out
 LOOSE = 24  # more pieces than this for one seat go in a bag in front of it
@@ -151,6 +171,7 @@ def save(
             )
         for i, seat_pieces in enumerate(mine):
             objects += _in_front(ids, pieces, seat_pieces, i, places[i])
+    objects += [_hand(ids, i, seat) for i, seat in enumerate(places)]
     for n, held in enumerate(supply):
         held["Transform"] = transform(-ends, (n - (len(supply) - 1) / 2) * 3.0)
         objects.append(held)
@@ -209,8 +230,19 @@ def _in_front(ids: Ids, pieces, mine: list[dict], index: int, seat: Seat) -> lis
     scale = 1.0 if pieces.stand_in else piece_scale(pieces)
     out = []
     for piece, (x, z) in zip(mine, seat.lay(len(mine), size)):
-        placed = dict(piece)
-        placed["Transform"] = transform(x, z, scale, rot_y=seat.rot)
-        placed["Nickname"] = f"{name}: {piece['Nickname']}"
-        out.append(placed)
+        here = placed(piece, transform(x, z, scale, rot_y=seat.rot))
+        here["Nickname"] = f"{name}: {piece['Nickname']}"
+        out.append(here)
     return out
+
+
+def _hand(ids: Ids, index: int, seat: Seat) -> dict:
+    """The seat's hand zone, just beyond what is laid in front of it (and no nearer the middle than TTS's own)."""
+    name = SEATS[index % len(SEATS)]
+    width, height, depth, y, out = HAND
+    z = seat.out * max(abs(seat.z) + GAP + depth / 2, out)
+    where = transform(seat.x, z, min(width, seat.width), depth, y=y, rot_y=(seat.rot + 180.0) % 360.0)
+    r, g, b = COLOURS[name]
+    colour = {"r": r, "g": g, "b": b, "a": 0.0}
+    hand = obj("HandTrigger", ids.guid(f"hand:{index}"), "", dict(where, scaleY=height), ColorDiffuse=colour)
+    return dict(hand, Locked=True, Grid=False, FogColor=name)

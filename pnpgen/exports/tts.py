@@ -137,7 +137,8 @@ def _text(card) -> str:
 
 class TtsPieces(DeckExport):
     """A tile set or token sheet for Tabletop Simulator: one image per distinct front and back (at most 1024 px
-    a side), transparent outside the piece's outline (`cut_out`), for the saved object's tiles and tokens."""
+    a side, a token's with a clear frame), transparent outside the piece's outline (`tts_picture`), for the
+    saved object's tiles and tokens."""
 
     kind = "tts"
     info: tts.PieceSet | None = None
@@ -152,17 +153,19 @@ class TtsPieces(DeckExport):
         dpi = min(300.0, 1024 / (max(deck.width_pt, deck.height_pt) / 72))
         files: list[str] = []
         named: dict = {}  # face -> file: a back shared by every piece is one image
+        info = tts.PieceSet(
+            deck.id, deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM
+        )
 
         def image(face, side: str, n: int) -> str:
             if face not in named:
-                picture = cut_out(next(_render_pages([face], 0.0, w.icons, dpi, deck, folder)), deck.shape)
+                drawn = next(_render_pages([face], 0.0, w.icons, dpi, deck, folder))
+                picture, info.frame = tts_picture(drawn, deck.shape)
                 named[face] = _save(_png(picture, dpi), folder, f"{deck.id}-{n:03d}-{side}.png", deck.loc)
                 files.append(named[face])
             return named[face]
 
-        self.info = tts.PieceSet(
-            deck.id, deck.name, deck.kind, deck.shape, deck.width_pt / MM, deck.height_pt / MM
-        )
+        self.info = info
         if deck.stand_in is not None:
             self.info.stand_in = tts.STAND_INS[deck.stand_in[0]]
         for n, ((front, back, count, name), card) in enumerate(zip(cards, deck.cards), 1):
@@ -171,6 +174,21 @@ class TtsPieces(DeckExport):
             colour = _stand_in_colour(deck, card, self.palette) if deck.stand_in else None
             self.info.pieces.append(tts.Piece(name, count, front_image, back_image, _text(card), colour))
         return files
+
+
+def tts_picture(drawn, shape: str):
+    """A piece's image as TTS takes it, and how much larger than the piece the image is: cut to its outline;
+    a token's (TTS cuts its shape from the transparency) inside a clear frame of 2% a side at least 2 px, as
+    the Knowledge Base's Custom Token page advises for a clean cut, where the outline met the image's edges."""
+    from PIL import Image
+
+    picture = cut_out(drawn, shape)
+    if shape in tts.TILE_TYPES:  # a tile: TTS gives it the image's shape
+        return picture, 1.0
+    pad = max(2, round(max(picture.size) * 0.02))
+    framed = Image.new("RGBA", (picture.width + 2 * pad, picture.height + 2 * pad), (0, 0, 0, 0))
+    framed.paste(picture, (pad, pad))
+    return framed, max(framed.size) / max(picture.size)
 
 
 def _stand_in_colour(deck, card, palette: dict) -> dict:
