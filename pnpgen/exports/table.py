@@ -54,13 +54,8 @@ COLOURS = {  # the scripting API's player colours (Player Colors page), r g b
     "Pink": (0.96, 0.439, 0.807), "Orange": (0.956, 0.392, 0.113), "Teal": (0.129, 0.694, 0.607),
     "Brown": (0.443, 0.231, 0.09),
 }  # fmt: skip
-HAND = (
-    11.8,
-    9.2,
-    4.9,
-    4.8,
-    20.1,
-)  # a TTS hand zone on Table_RPG: width, height, depth, its y, its distance out
+# a TTS hand zone on Table_RPG: width, height, depth, its y, its distance out from the middle
+HAND = (11.8, 9.2, 4.9, 4.8, 20.1)
 SPAN = 36.0  # the length of each long edge the seats share
 GAP = 0.4  # between pieces laid out
 LOOSE = 24  # more pieces than this for one seat go in a bag in front of it
