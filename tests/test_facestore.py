@@ -142,3 +142,39 @@ def test_two_copies_of_a_game_never_take_each_others_faces(project, tmp_path, mo
     _store(monkeypatch, "off")
     assert run_cli("build", "-j", "1", "--out", "clean", cwd=root).exit_code == 0
     _same_files(root / "out", root / "clean")
+
+
+def test_a_rulebook_redrawn_for_one_deck_pictures_the_kept_decks_from_the_store(
+    project, tmp_path, monkeypatch
+):
+    """A rulebook picturing two decks, drawn again because one of them changed: the other deck's picture is the
+    face the store kept (its card is not drawn anew), and every file, the rulebook and the inputs the manifest
+    records for it included, is what a build from scratch writes."""
+    from pnpgen.pipeline.faces import Painter
+
+    root = project("basic")
+    game = root / "content" / "sample"
+    (game / "rulebook.md").write_text(
+        "# Sample\n\n## Heroes\n\n{{ picture('heroes') }}\n\n## Minis\n\n{{ picture('minis') }}\n",
+        encoding="utf-8",
+    )
+    _store(monkeypatch, tmp_path / "store")
+    args = ("build", "-j", "1", "--out")
+    assert run_cli(*args, "out", cwd=root).exit_code == 0
+    _edit(root, "sample", "decks/heroes.yaml", "Ash Walker", "Ash Runner")  # the card its picture shows
+    cards: list = []
+    real = Painter.card
+
+    def card(self, deck, one, *a, **k):
+        cards.append((deck.id, one.name))
+        return real(self, deck, one, *a, **k)
+
+    monkeypatch.setattr(Painter, "card", card)
+    result = run_cli(*args, "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "3 rendered" in result.output, result.output  # the deck, the rulebook and print-all
+    assert cards and all(deck == "heroes" for deck, _ in cards), cards  # minis' picture came from the store
+    monkeypatch.setattr(Painter, "card", real)
+    _store(monkeypatch, "off")
+    assert run_cli(*args, "clean", cwd=root).exit_code == 0
+    _same_files(root / "out", root / "clean")

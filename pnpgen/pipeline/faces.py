@@ -163,6 +163,13 @@ class Painter:
         front, back, ok = self.card(deck, deck.cards[pictured], self.context(deck), Diagnostics())
         return (front, back) if ok and front is not None else None
 
+    def taken(self, drawn: DeckFaces | BoardFaces) -> None:
+        """A component's faces taken from the last build (`facestore`), as if this painter had drawn them: `first`
+        and `board_again` give them again (a rulebook redrawn for one deck's edit pictured every other deck by
+        drawing its card anew). Only with what drawing the picture read, which `first` records again."""
+        if (drawn.first_read if isinstance(drawn, DeckFaces) else drawn.read) is not None:
+            self._drawn[drawn.deck.id if isinstance(drawn, DeckFaces) else drawn.board.id] = drawn
+
     def board(self, board: Board, diags: Diagnostics, origins: dict | None = None) -> BoardFaces | None:
         """Each side of a board at its true size; `origins` as for `deck`."""
         before = len(diags.warnings)

@@ -27,7 +27,7 @@ from types import MappingProxyType
 from pnpgen import codecache
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, face_digest
 
-FORMAT = "pnpgen-faces-1"
+FORMAT = "pnpgen-faces-2"
 MAX_ENTRY = 64 * 1024 * 1024  # bytes: a larger entry is not read
 # the draw operations an entry may name, by class name (read-only: no mutable module globals)
 OPS = MappingProxyType(
@@ -83,7 +83,7 @@ def unflat(values: tuple) -> Face:
 
 def _encode(forms: dict) -> dict:
     """{"full": faces, "low": faces}, each a list of faces or of (front, back) pairs, as plain values; a face
-    shared by several places is stored once."""
+    shared by several places is stored once. "read", when given, is kept as it is (`outputs._forms`)."""
     table: list = []
     seen: dict[int, int] = {}
 
@@ -98,6 +98,9 @@ def _encode(forms: dict) -> dict:
 
     out: dict = {}
     for ink, faces in forms.items():
+        if ink == "read":  # what drawing the rulebook's picture read: plain text keys and digests
+            out[ink] = dict(faces)
+            continue
         out[ink] = tuple((ix(f[0]), ix(f[1])) if isinstance(f, tuple) else ix(f) for f in faces)
     return {"table": tuple(table), **out}
 
@@ -121,8 +124,8 @@ def _decode(data: dict, ink: str) -> list | None:
 # -- load and keep ----------------------------------------------------------------------------------------
 def load(run, part, inks: set) -> dict | None:
     """The kept faces of a component whose files this build keeps, in the forms `inks` asks ("full", "low"), each
-    checked against its manifest records; None when there are none to take. What drawing them read is recorded
-    again, as drawing them would."""
+    checked against its manifest records, and what drawing the rulebook's picture of it read ("read", when it was
+    kept); None when there are none to take. What drawing them read is recorded again, as drawing them would."""
     if part.component not in run.kept:
         return None
     slot, inputs = _slot(run, part.component), _old_inputs(run, part)
@@ -138,9 +141,12 @@ def load(run, part, inks: set) -> dict | None:
         fmt, key, data = marshal.loads(raw)
         if fmt != FORMAT or key != _key(run, part.component, inputs):
             return None
-        forms = {ink: _decode(data, ink) for ink in inks}
+        forms: dict = {ink: _decode(data, ink) for ink in inks}
         if any(f is None for f in forms.values()) or not _as_recorded(run, part, forms):
             return None
+        read = data.get("read")
+        if isinstance(read, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in read.items()):
+            forms["read"] = read
     except (OSError, ValueError, EOFError, TypeError, KeyError, IndexError):
         return None
     run.reader.replay(inputs)

@@ -133,9 +133,10 @@ class DeckSheets(Target):
             self.plan = plan_for(self.deck, run.paper)
         except ImpositionError:
             return False
-        self.drawn = DeckFaces(self.deck, forms["full"])
+        self.drawn = DeckFaces(self.deck, forms["full"], first_read=forms.get("read"))
         if forms.get("low") is not None:
             self.drawn_low = DeckFaces(self.deck, forms["low"])
+        run.painter.taken(self.drawn)  # the rulebook's picture of the deck, not drawn again
         return True
 
     def _plan_of(self, name: str):
@@ -164,10 +165,14 @@ class DeckSheets(Target):
 
 
 def _forms(target) -> dict:
-    """A deck's or board's drawn faces by ink ("full", and "low" when drawn)."""
+    """A deck's or board's drawn faces by ink ("full", and "low" when drawn), and what drawing the rulebook's
+    picture of it read ("read": a deck's pictured card, a board's sides), when recorded."""
     out = {"full": target.drawn.faces}
     if target.drawn_low is not None:
         out["low"] = target.drawn_low.faces
+    read = getattr(target.drawn, "first_read", None) or getattr(target.drawn, "read", None)
+    if read is not None:
+        out["read"] = read
     return out
 
 
@@ -210,9 +215,10 @@ class BoardFiles(Target):
     def take(self, run, forms: dict) -> bool:
         from pnpgen.pipeline.faces import BoardFaces
 
-        self.drawn = BoardFaces(self.board, forms["full"])
+        self.drawn = BoardFaces(self.board, forms["full"], read=forms.get("read"))
         if forms.get("low") is not None:
             self.drawn_low = BoardFaces(self.board, forms["low"])
+        run.painter.taken(self.drawn)  # a rulebook diagram's board, not drawn again
         return True
 
     def entry(self, name: str, pages: int, sha256: str) -> dict:
