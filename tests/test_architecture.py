@@ -25,6 +25,7 @@ FOUNDATION = {
     "inputs",
     "source",
     "bounds",
+    "sheetkinds",
 }
 
 # What each part of pnpgen must never import (its own package excepted).
