@@ -1,6 +1,7 @@
 """Card data changed where it is kept: a field of a card in a YAML file (its line, in place, as `mapping` does
 for layouts) or a cell of a CSV file (its delimiter and quoting kept). A workbook (XLSX, ODS, XLS) is never
-written: the refusal names the sheet and the cell to change in a spreadsheet program.
+written: the refusal names the sheet and the cell to change in a spreadsheet program. Nor is a JSON list of cards
+(any kind `sheetkinds` does not mark `edited`): its refusal stands at the card's field.
 
 `card` is the card's position in the file (from 0: the items of its `cards:`, `tiles:` or `tokens:` list, or the
 sheet's rows after the header, empty rows not counted, as the build reads them) or its `name`. A board's side is
