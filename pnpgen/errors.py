@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
+from pnpgen.sheetkinds import kind_of
+
 
 @dataclass(frozen=True, order=True)
 class Location:
@@ -40,7 +42,7 @@ class Location:
         """Whether this is a data sheet's cell: a workbook's, a CSV file's, or a sheet's fetched from a URL."""
         return (
             bool(self.sheet)
-            or self.path.lower().endswith(".csv")
+            or getattr(kind_of(self.path), "cells", False)
             or self.path.startswith(("http://", "https://"))
         )
 

@@ -4,12 +4,16 @@ every problem names its cell; a sheet is an input like any other file."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
+import yaml
 from conftest import fast_once, run_cli
+
+from pnpgen.sheetkinds import KINDS, kind_of
 
 HEADER = ["name", "count", "colour", "text"]
 ROWS = [
@@ -120,21 +124,33 @@ def with_sheet(root: Path, name: str, data: bytes | str, ref: str) -> Path:
     return root
 
 
-@pytest.mark.parametrize(
-    "name, make, ref",
-    fast_once(
-        [
-            ("heroes.csv", lambda: csv_text([HEADER, *ROWS]), "data/heroes.csv"),
-            (
-                "heroes-semicolons.csv",
-                lambda: "\ufeff" + csv_text([HEADER, *ROWS], ";"),
-                "data/heroes-semicolons.csv",
-            ),
-            ("heroes.xlsx", lambda: xlsx([HEADER, *ROWS]), "{file: data/heroes.xlsx, sheet: Heroes}"),
-            ("heroes.ods", lambda: ods([HEADER, *ROWS]), "{file: data/heroes.ods, sheet: Heroes}"),
-        ]
+def cards(rows: list[list]) -> list[dict]:
+    """The rows as cards (an empty cell left out, as in a sheet)."""
+    return [{k: v for k, v in zip(HEADER, row, strict=True) if v != ""} for row in rows]
+
+
+# One case of each kind of file `cards_from` reads (`pnpgen.sheetkinds.KINDS`: a new kind fails the test after
+# this one until it has one here), and a CSV file of another delimiter.
+EVERY_KIND = [
+    ("heroes.csv", lambda: csv_text([HEADER, *ROWS]), "data/heroes.csv"),
+    (
+        "heroes-semicolons.csv",
+        lambda: "\ufeff" + csv_text([HEADER, *ROWS], ";"),
+        "data/heroes-semicolons.csv",
     ),
-)
+    ("heroes.xlsx", lambda: xlsx([HEADER, *ROWS]), "{file: data/heroes.xlsx, sheet: Heroes}"),
+    ("heroes.ods", lambda: ods([HEADER, *ROWS]), "{file: data/heroes.ods, sheet: Heroes}"),
+    ("heroes.yml", lambda: yaml.safe_dump(cards(ROWS), sort_keys=False), "data/heroes.yml"),
+    ("heroes.json", lambda: json.dumps(cards(ROWS), indent="\t"), "data/heroes.json"),
+]
+
+
+def test_every_kind_of_sheet_has_a_case():
+    covered = {kind_of(name).name for name, _, _ in EVERY_KIND}
+    assert covered == {k.name for k in KINDS}, "add a case of the new kind of sheet to EVERY_KIND"
+
+
+@pytest.mark.parametrize("name, make, ref", fast_once(EVERY_KIND))
 def test_a_sheet_gives_the_same_pdf_as_the_same_cards_in_yaml(project, name, make, ref):
     yaml_root = project("basic")
     assert run_cli("build", "--out", "out", "--strict", cwd=yaml_root).exit_code == 0

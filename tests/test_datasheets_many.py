@@ -1,18 +1,19 @@
 """A deck from several sheets or files (`cards_from: [a.xlsx:Market, a.xlsx:Events, b.csv, c.yaml]`): one deck,
-whatever mix of CSV, XLSX, ODS and YAML lists it is made of. It prints as the same cards written in YAML; the
+whatever mix of CSV, XLSX, ODS, YAML and JSON lists it is made of. It prints as the same cards written in YAML; the
 rules checker counts the whole deck; every card keeps its own file and cell; a change in any one of the files
 rebuilds the deck."""
 
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
 from conftest import fast_once, run_cli
-from test_datasheets import HEADER, ROWS, _copy, csv_text, ods
+from test_datasheets import HEADER, ROWS, _copy, cards, csv_text, ods
 
 ASH, TIDE = ROWS
 
@@ -104,6 +105,11 @@ MIXES = {
         "[data/a.csv, data/b.yaml]",
         ("a.csv", "b.yaml"),
     ),
+    "a json list then a yaml list": (
+        lambda a, b: {"a.json": json.dumps(cards(a), indent=2), "b.yaml": yaml_cards(b)},
+        "[data/a.json, data/b.yaml]",
+        ("a.json", "b.yaml"),
+    ),
 }
 
 DECK = """id: heroes
@@ -166,6 +172,8 @@ def test_each_card_keeps_its_own_file_and_cell(project, mix, second):
     sheet = {"market.xlsx": "Events" if second else "Market", "b.xlsx": "B", "a.ods": "A"}.get(name)
     if name.endswith(".yaml"):
         expected = f"content/sample/data/{name}:2:10: error: 'count'"  # the value on its `count:` line
+    elif name.endswith(".json"):
+        expected = f"content/sample/data/{name}:4:14: error: 'count'"  # the value, below `[`, `{` and "name"
     elif sheet:
         expected = f"content/sample/data/{name}:{sheet}!B2: error: 'count'"
     else:

@@ -18,7 +18,8 @@ The API (stable: extended, never renamed):
   `move_order(path, element, to, expect_digest=None) -> Edit` (its new position, from 0).
 - `set_card_field(source_file, card, field, value, expect_digest=None, sheet=None) -> Edit`: a card field in
   a YAML file (a board side's `fields:` too) or a CSV cell (`card`: its position in the file from 0, or its
-  name; a side's id); a workbook (XLSX, ODS, XLS) is refused with the sheet and cell to change.
+  name; a side's id); a workbook (XLSX, ODS, XLS) is refused with the sheet and cell to change, a JSON list
+  at the card's field.
 - `writable_reason(game_root, path, card_files=()) -> str`: why the editor may not write a file ('' when it
   may): the game's own `layouts/*.yaml`, and `card_files_of(game.decks, project.root)`.
 

@@ -1,6 +1,7 @@
 """Card data changed where it is kept: a field of a card in a YAML file (its line, in place, as `mapping` does
 for layouts) or a cell of a CSV file (its delimiter and quoting kept). A workbook (XLSX, ODS, XLS) is never
-written: the refusal names the sheet and the cell to change in a spreadsheet program.
+written: the refusal names the sheet and the cell to change in a spreadsheet program. Nor is a JSON list of cards
+(any kind `sheetkinds` does not mark `edited`): its refusal stands at the card's field.
 
 `card` is the card's position in the file (from 0: the items of its `cards:`, `tiles:` or `tokens:` list, or the
 sheet's rows after the header, empty rows not counted, as the build reads them) or its `name`. A board's side is
@@ -16,10 +17,10 @@ from pnpgen.edit.layout import Edit, changed_lines, reads_back
 from pnpgen.edit.textfile import TextFile, digest, read, write
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
 from pnpgen.inputs import plain_text
+from pnpgen.sheetkinds import SheetKind, kind_of
 from pnpgen.source import LList, LMap, Node, load_text, outline
 
 LISTS = ("cards", "tiles", "tokens")
-WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
 
 
 def set_card_field(
@@ -31,11 +32,13 @@ def set_card_field(
     sheet: str | None = None,
 ) -> Edit:
     """Set one field of one card where the build reads it (None: a YAML card loses the field, a cell empties)."""
-    suffix = source_file.suffix.lower()
-    if suffix in WORKBOOKS:
+    kind = kind_of(source_file.name)  # None: a component's own YAML file
+    if kind and kind.sheets:
         raise _workbook(source_file, card, field, sheet)
     tf = read(source_file, expect_digest)
-    if suffix == ".csv":
+    if kind and not kind.edited:
+        raise _readonly(tf, kind, card, field)
+    if kind and kind.cells:
         return _csv(tf, card, field, value)
     return _yaml(tf, card, field, value)
 
@@ -221,6 +224,19 @@ def _cell(text: str, quoted: bool, delimiter: str, quote: str) -> str:
     if quoted or any(ch in text for ch in (delimiter, quote, "\n", "\r")) or text != text.strip():
         return quote + text.replace(quote, quote * 2) + quote
     return text
+
+
+def _readonly(tf: TextFile, kind: SheetKind, card: int | str, field: str) -> ContentError:
+    """The refusal for a card of a list pnpgen does not write (`sheetkinds`: JSON): at the card's field."""
+    from pnpgen.schema.cardlists import load_json
+
+    cards = load_json(tf.plain, tf.display)
+    rows = [c for c in cards if isinstance(c, LMap)] if isinstance(cards, LList) else []
+    row = rows[_pick([r.get("name") for r in rows], card, Location(tf.display), "file")]
+    return ContentError.at(
+        row.loc_of(field) if field in row else row.loc,
+        f"a {kind.name} is read-only here: change '{field}' of this card in the file itself",
+    )
 
 
 # -- workbooks ---------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 
 from pnpgen.edit.layout import Ref, Where, open_layout
 from pnpgen.errors import ContentError, Location, display_path
+from pnpgen.sheetkinds import kind_of
 from pnpgen.source import LMap
 
 BOX_KEYS = ("x", "y")
@@ -114,6 +115,6 @@ def card_files_of(decks: Iterable[Any], project_root: Path) -> set[Path]:
     for deck in decks:
         out.add(Path(deck.path))
         for key in getattr(deck, "inputs", {}):
-            if key.lower().endswith((".csv", ".yaml", ".yml")) and not key.startswith(REMOTE):
+            if getattr(kind_of(key), "edited", False) and not key.startswith(REMOTE):
                 out.add(path_of(key, project_root))
     return out

@@ -87,9 +87,12 @@ class Length(Kind):
 
 @dataclass(frozen=True)
 class Number(Kind):
+    """A number from `lo` to `hi`; `whole`: a count (5 or 5.0, not 5.5)."""
+
     lo: float | None = None
     hi: float | None = None
     default: Any = None
+    whole: bool = False
 
     def parse(self, value, known) -> float:
         try:
@@ -101,6 +104,8 @@ class Number(Kind):
         finite(f, value, MAX_NUMBER)
         if (self.lo is not None and f < self.lo) or (self.hi is not None and f > self.hi):
             raise Bad(f"must be between {self.lo} and {self.hi} (got {value!r})")
+        if self.whole and not f.is_integer():
+            raise Bad(f"must be a whole number (got {value!r})")
         return f
 
 
@@ -306,6 +311,7 @@ OPACITY = Number(0, 1, 1)
 PAINT = {"fill": COLOUR, "stroke": COLOUR, "stroke_width": STROKE_WIDTH, "dash": Dash(), "opacity": OPACITY}
 
 
-def paint(p) -> tuple:
-    """A shape's fill, stroke, stroke width, dash and opacity, evaluated for one card."""
-    return tuple(p.get(key) for key in PAINT)
+def paint(p) -> dict[str, Any]:
+    """A shape's fill, stroke, stroke width, dash and opacity, evaluated for one card, by name: `Rect`, `Ellipse`
+    and `Polygon` take them as keywords (`Polygon(points, **paint(p))`), in whatever order each declares them."""
+    return {key: p.get(key) for key in PAINT}

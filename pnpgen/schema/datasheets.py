@@ -8,7 +8,7 @@ numbers stay numbers; a column may be declared a list (`{list: ";"}`) or a type 
 `text`).
 
 `cards_from` names one sheet or a list of them (`as_sheets`): CSV files, workbook sheets (`file.xlsx:Sheet`),
-YAML files holding a list of cards, and http(s) addresses (`pnpgen.bounds.remote`: fetched, bounded, kept in
+YAML and JSON files holding a list of cards (the kinds by suffix: `pnpgen.sheetkinds`), and http(s) addresses (`pnpgen.bounds.remote`: fetched, bounded, kept in
 `.pnpgen/sheets/`); their rows, in order, make one deck, each row keeping its own place.
 """
 
@@ -22,16 +22,18 @@ from pathlib import Path
 
 from pnpgen.bounds.remote import is_url
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.schema.cardlists import list_rows
 from pnpgen.schema.fields import Invalid, describe
+from pnpgen.sheetkinds import KINDS, expected, kind_of
 from pnpgen.source import LList, LMap
 
 MAX_ROWS = 20_000
 MAX_COLUMNS = 200
 MAX_CELL = 5_000  # characters in one cell
 MAX_UNPACKED = 200_000_000  # bytes a workbook (a zip) may unpack to
-WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
-PLAIN = (".csv", ".yaml", ".yml")  # sheets without sheets: CSV, and YAML lists of cards
 TYPES = ("int", "number", "bool", "text")
+if [k.name for k in KINDS if k.cells] != ["CSV file", "workbook"]:  # the lists are `cardlists`'
+    raise TypeError("pnpgen.sheetkinds.KINDS has a kind of sheet that pnpgen.schema.datasheets does not read")
 UNREAD = ""  # among a deck's sheets' header names: a sheet could not be read (no header names a column "")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # an address, not a path
 _INT = re.compile(r"^[+-]?\d+$")
@@ -56,7 +58,7 @@ def one_sheet(value, loc: Location) -> tuple:
     if isinstance(value, str) and value:
         file, colon, name = value.rpartition(":")
         # `file:Sheet` when what comes before the last colon is a data sheet (a colon is in no portable file name)
-        if colon and name and Path(file).suffix.lower() in (*WORKBOOKS, *PLAIN):
+        if colon and name and kind_of(file):
             return file, name, loc
         return value, None, loc
     if isinstance(value, LMap) and isinstance(value.get("file"), str) and set(value) <= {"file", "sheet"}:
@@ -84,8 +86,8 @@ def sheet_rows(
         sheet_path = reader.inside(root, file, loc, "data sheet")
         if not reader.probe(sheet_path, "data sheet", loc):
             raise ContentError.at(loc, f"data sheet '{file}' not found")
-        if sheet_path.suffix.lower() in PLAIN[1:]:
-            rows = _yaml_rows(reader, sheet_path, sheet, loc)
+        if not getattr(kind_of(file), "cells", True):
+            rows = list_rows(reader, sheet_path, sheet, loc)
             if names is not None:
                 names.update(str(k) for item in rows if isinstance(item, LMap) for k in item)
         else:
@@ -96,8 +98,8 @@ def sheet_rows(
             names.add(UNREAD)  # its header is unknown: `columns:` is not checked against the others alone
         return LList()
     if not rows:
-        yaml = sheet_path.suffix.lower() in PLAIN[1:]
-        diags.error(loc, f"{named} has no cards" if yaml else f"{named} has a header but no rows")
+        cards = not getattr(kind_of(file), "cells", True)  # a YAML or JSON list
+        diags.error(loc, f"{named} has no cards" if cards else f"{named} has a header but no rows")
     return rows
 
 
@@ -129,17 +131,6 @@ def _remote_rows(
     return rows
 
 
-def _yaml_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
-    """A YAML file of cards: a list of card mappings, each located at its line."""
-    if sheet:
-        raise ContentError.at(loc, f"a YAML file has no sheets (got sheet {sheet!r})")
-    data = reader.load_yaml(path, "data sheet", loc)
-    if not isinstance(data, LList):
-        where = getattr(data, "loc", Location(display_path(path)))
-        raise ContentError.at(where, f"a YAML card file is a list of cards (got {describe(data)})")
-    return data
-
-
 def load_rows(
     reader,
     path: Path,
@@ -161,13 +152,11 @@ def load_rows(
         text = _decode(fetched[1], display) if fetched else reader.read_text(path, "data sheet")
         table = _csv_cells(text, display)
         sheet_name = ""
-    elif suffix in WORKBOOKS:
+    elif getattr(kind_of(suffix), "sheets", False):
         data = fetched[1] if fetched else reader.read_bytes(path, "data sheet")
         table, sheet_name = _workbook_cells(data, display, sheet, loc)
     else:
-        raise ContentError.at(
-            loc, f"'{display}' is not a data sheet: expected .csv, .xlsx, .ods, .xls or a .yaml list"
-        )
+        raise ContentError.at(loc, f"'{display}' is not a data sheet: expected {expected()}")
     if sheet and not sheet_name:
         raise ContentError.at(loc, f"a CSV file has no sheets (got sheet {sheet!r})")
 

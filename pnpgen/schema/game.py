@@ -24,6 +24,7 @@ from pnpgen.schema.fields import (
     listing,
     mapping,
 )
+from pnpgen.sheetkinds import kind_of
 from pnpgen.source import LMap
 from pnpgen.units import PAPERS
 
@@ -280,8 +281,8 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
 
 
 def in_sheet(loc: Location) -> bool:
-    """Whether a place is a cell of a data sheet (a workbook's sheet, or a CSV file)."""
-    return bool(loc.sheet) or loc.path.lower().endswith(".csv")
+    """Whether a place is a cell of a data sheet (a workbook's sheet, or a CSV file: `sheetkinds`)."""
+    return bool(loc.sheet) or getattr(kind_of(loc.path), "cells", False)
 
 
 class PartialGame(ContentError):

@@ -16,6 +16,7 @@ from typing import Any
 from pnpgen import units
 from pnpgen.errors import ContentError, Diagnostics, Location, printable
 from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.sheetkinds import kind_of
 
 ZOOM_DPI = 220  # the editor's faces: a poker card about 550 px wide, sharp at twice the page's size
 MAX_PX = 2400  # ... and a board's longest side at most this many pixels
@@ -151,9 +152,6 @@ def filterable(card) -> dict[str, str]:
     }
 
 
-WORKBOOKS = (".xlsx", ".xlsm", ".ods", ".xls")
-
-
 def card_fields(deck, index: int) -> dict:
     """Card `index`'s own values as the page may edit them: where it is written (its file, its position among
     that file's cards) and its scalar fields; a workbook is shown read-only, with the place to change it."""
@@ -167,12 +165,12 @@ def card_fields(deck, index: int) -> dict:
         if isinstance(value, (str, int, float, bool)) or value is None:
             values[str(key)] = value
     remote = card.loc.path[:8].lower().startswith(("http://", "https://"))  # a sheet fetched from a URL
-    workbook = not remote and Path(card.loc.path).suffix.lower() in WORKBOOKS
+    kind = None if remote else kind_of(card.loc.path)  # None: a component's own YAML file
     readonly = (
         f"a sheet from a URL, shown read-only: change it where it is published, at {card.loc}"
         if remote
-        else f"a workbook, shown read-only: change it at {card.loc}"
-        if workbook
+        else f"a {kind.name}, shown read-only: change it at {card.loc}"
+        if kind and not kind.edited
         else ""
     )
     return {

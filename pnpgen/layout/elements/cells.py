@@ -134,8 +134,8 @@ TYPE = ElementType(
     keys={
         **BOX,
         "shape": Choice(SHAPES, "square"),
-        "cols": Number(1, 200, 1),
-        "rows": Number(1, 200, 1),
+        "cols": Number(1, 200, 1, whole=True),
+        "rows": Number(1, 200, 1, whole=True),
         "cell_fill": Colour("#f3ecdc"),
         "cell_stroke": Colour("#4a4036"),
         "stroke_width": Length("pt", 0.6, "zero"),

@@ -8,7 +8,7 @@ from pnpgen.layout.kinds import BOX, PAINT, Area, ElementType, paint
 
 def draw(p, fc, ops, label, diags) -> None:
     x, y, w, h = p.box()
-    ops.append(Ellipse(x, y, w, h, *paint(p)))
+    ops.append(Ellipse(x, y, w, h, **paint(p)))
 
 
 TYPE = ElementType(

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from pnpgen.faces import Polygon
-from pnpgen.layout.kinds import PAINT, ElementType, Points
+from pnpgen.layout.kinds import PAINT, ElementType, Points, paint
 
 
 def draw(p, fc, ops, label, diags) -> None:
-    ops.append(
-        Polygon(
-            p.get("points"),
-            p.get("fill"),
-            p.get("stroke"),
-            p.get("stroke_width"),
-            p.get("opacity"),
-            p.get("dash"),
-        )
-    )
+    ops.append(Polygon(p.get("points"), **paint(p)))
 
 
 TYPE = ElementType(

@@ -8,7 +8,7 @@ from pnpgen.layout.kinds import BOX, PAINT, Area, ElementType, Length, paint
 
 def draw(p, fc, ops, label, diags) -> None:
     x, y, w, h = p.box()
-    ops.append(Rect(x, y, w, h, p.get("radius"), *paint(p)))
+    ops.append(Rect(x, y, w, h, p.get("radius"), **paint(p)))
 
 
 TYPE = ElementType(
