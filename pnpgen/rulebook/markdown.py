@@ -42,6 +42,8 @@ def parse(
         tokens = MarkdownIt("commonmark").enable("table").parse(text)
         if kept is not None:
             kept[str(path)] = (text, tokens)
+    if _too_deep(tokens, text, display_path(path), diags):
+        return book
     counters = book.counters
     display = display_path(path)
     pos = 0
@@ -206,6 +208,53 @@ def _few_marks(text: str, book: Rulebook, display: str, diags: Diagnostics) -> b
             return False
     book.marks += len(_MARKS.findall(text))
     return True
+
+
+# markdown-it reads lists and quotes nested at most this many tokens deep (its `maxNesting`); past it, it stops
+# reading and the rest of the file is silently gone: a list ten deep dropped every chapter after it
+_NESTING = 20
+_CONTAINERS = ("blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open")
+_OPENER = re.compile(r"[ \t]*(>|[-*+]|[0-9]{1,9}[.)])")
+
+
+def _too_deep(tokens: list, text: str, display: str, diags: Diagnostics) -> bool:
+    """An error at the list or quote that Markdown nests too deeply to read on (True), where markdown-it would
+    drop the rest of the file without a word."""
+    for n, tok in enumerate(tokens):
+        if tok.type in _CONTAINERS and tok.level >= _NESTING - 1 and tok.map:
+            line = tok.map[0] + 1
+            source = text.split("\n", line)[line - 1] if line <= text.count("\n") + 1 else ""
+            # its mark: the k-th on its line, after those of the quotes around it (`> > - x` nests three on a line)
+            k = sum(
+                1
+                for t in _enclosing(tokens[:n])
+                if t.type == "blockquote_open" or (t.type == "list_item_open" and t.map[0] == line - 1)
+            )
+            column, at = 1, 0
+            for _ in range(k + 1):
+                m = _OPENER.match(source, at)
+                if m is None:
+                    break
+                column, at = m.start(1) + 1, m.end()
+            diags.error(
+                Location(display, line, column),
+                "lists and quotes are nested too deeply here for Markdown to read on: the rest of the rulebook "
+                "would be lost",
+                "nest fewer lists or quotes inside each other (a list nine deep reads)",
+            )
+            return True
+    return False
+
+
+def _enclosing(tokens: list) -> list:
+    """The lists, items and quotes still open after `tokens`, outermost first."""
+    open_: list = []
+    for t in tokens:
+        if t.type in _CONTAINERS and t.map:
+            open_.append(t)
+        elif t.type.replace("_close", "_open") in _CONTAINERS and open_:
+            open_.pop()
+    return open_
 
 
 def _paragraph(inline: str, line: int, display: str) -> list:
