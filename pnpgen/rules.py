@@ -246,8 +246,30 @@ def measured(scene: Scene, game, measures: dict, diags: Diagnostics) -> tuple[di
             except (TypeError, ValueError) as exc:
                 diags.error(item.loc, f"measure '{item.measure}': {exc}")
                 continue
+            wrong = _not_printable(value)
+            if wrong:  # `str` of it printed a memory address, a repr, `nan`, `None` into the example
+                diags.error(
+                    measures[item.measure].loc_of("value"),
+                    f"measure '{item.measure}' gives {wrong}: a diagram prints only a number or a text",
+                )
+                continue
             out[i] = f"{value:g}" if isinstance(value, float) else str(value)
     return arrows, labels
+
+
+def _not_printable(value) -> str:
+    """What a measure's value is, when it is not a finite number or a text; '' when it is one."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return ""
+    if isinstance(value, float):
+        return "" if math.isfinite(value) else f"a number that is not finite ({value})"
+    if value is None or isinstance(value, bool):
+        return f"{str(value).lower()}, not a number"
+    if callable(value):
+        return "a function rather than its result"
+    if isinstance(value, dict | list | tuple | set):
+        return f"a {'mapping' if isinstance(value, dict) else 'list'}"
+    return "a sequence still to be read (end it with '| sum' or '| join')"
 
 
 def _known(measures: dict) -> str:
