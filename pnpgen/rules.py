@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, display_path, short
 from pnpgen.schema.scene import Scene, read_scene
 from pnpgen.templating import Compiler, TemplateProblem, made, read
 
@@ -264,12 +264,12 @@ def _not_printable(value) -> str:
     if isinstance(value, float):
         return "" if math.isfinite(value) else f"a number that is not finite ({value})"
     if value is None or isinstance(value, bool):
-        return f"{str(value).lower()}, not a number"
+        return str(value).lower()
     if callable(value):
         return "a function rather than its result"
     if isinstance(value, dict | list | tuple | set):
         return f"a {'mapping' if isinstance(value, dict) else 'list'}"
-    return "a sequence still to be read (end it with '| sum' or '| join')"
+    return "a sequence still to be read"
 
 
 def _known(measures: dict) -> str:
@@ -290,8 +290,9 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
             for item in items:
                 held = _eval(compiler, rule, "holds", scope.names(item))
                 if not isinstance(held, bool):
+                    got = _not_printable(held) or short(repr(held))  # never an address, nor 100 kB
                     raise TemplateProblem(
-                        rule.loc_of("holds"), f"'holds' must give true or false (got {held!r})"
+                        rule.loc_of("holds"), f"'holds' must give true or false (got {got})"
                     )
                 if not held:
                     loc = _where(item, scope) or scene.data.loc
