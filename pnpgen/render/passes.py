@@ -20,7 +20,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 from pnpgen import __version__
 from pnpgen.errors import ContentError, Location
 from pnpgen.render.diagram import DiagramFlowable
-from pnpgen.render.flowables import FacePair, HeadingPara, RichText
+from pnpgen.render.flowables import FacePair, HeadingPara, RichText, esc
 from pnpgen.rulebook.blocks import Heading, ListBlock, Para, Quote, TableBlock
 from pnpgen.text.fonts import pdf_name
 from pnpgen.units import MM
@@ -90,7 +90,8 @@ class BookDoc(BaseDocTemplate):
             self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
             if not self.body_here:  # the page opens with this heading
                 self.shown = self.current
-            self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
+            # the contents sets its entries as ReportLab markup: the heading's own `&` and `<` escaped as its own are
+            self.notify("TOCEntry", (level, esc(flowable.toc_text), self.page, flowable.toc_key))
             self.canv.bookmarkPage(flowable.toc_key)
             # a PDF outline steps down one level at a time: a book whose first heading is a subsection has it
             # at the top level (ReportLab refuses the jump)
@@ -187,7 +188,7 @@ def headings(story: list) -> list[tuple]:
     out = []
     for flowable in story:
         if isinstance(flowable, HeadingPara):
-            out.append((flowable.toc_level, flowable.toc_text, flowable.toc_key))
+            out.append((flowable.toc_level, esc(flowable.toc_text), flowable.toc_key))
         elif isinstance(getattr(flowable, "_content", None), list):  # KeepTogether: its parts go on alone
             out += headings(flowable._content)
     return out
