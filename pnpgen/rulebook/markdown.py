@@ -174,7 +174,7 @@ def parse(
                         "HTML is not drawn in a rulebook: it is printed as it is written",
                         "write it in Markdown (or as a comment, <!-- ... -->, to leave it out)",
                     )
-                out.append(Para(tok.content.strip(), line, display))
+                out.append(Para(_as_written(tok.content.strip()), line, display))
             else:
                 if tok.type.endswith("_open"):
                     diags.warning(Location(display, line, 1), f"Markdown '{tok.type}' is not printed")
@@ -280,6 +280,13 @@ def _paragraph(inline: str, line: int, display: str) -> list:
 
 
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ICON_COLON = re.compile(r":(?=[a-z0-9][a-z0-9_-]*:)")
+
+
+def _as_written(text: str) -> str:
+    """Code or HTML printed as it is written: its `*` (U+2217) and an icon's first `:` (U+2236) are characters
+    that look the same but set no emphasis and draw no icon (`a * b * c` lost its signs, `b` set italic)."""
+    return _ICON_COLON.sub("\u2236", text.replace("*", "\u2217"))
 
 
 def _inline(tok, lost: list[str] | None = None) -> str:
@@ -314,7 +321,7 @@ def _inline(tok, lost: list[str] | None = None) -> str:
         elif t in ("em_open", "em_close"):
             out.append("*")
         elif t == "code_inline":
-            out.append(child.content)
+            out.append(_as_written(child.content))
         elif t in ("softbreak",):
             out.append(" ")
         elif t == "hardbreak":
@@ -322,7 +329,7 @@ def _inline(tok, lost: list[str] | None = None) -> str:
         elif t == "html_inline":
             if _COMMENT.fullmatch(child.content):
                 continue  # a comment: left out, as Markdown means it
-            out.append(child.content)
+            out.append(_as_written(child.content))
             lost.append(
                 f"HTML is not drawn in a rulebook: '{short(child.content)}' is printed as it is written"
             )
