@@ -262,11 +262,14 @@ def _paragraph(inline: str, line: int, display: str) -> list:
     out: list = []
     last = 0
     for m in _MARKER.finditer(inline):
+        try:  # a marker typed into the text, not made by picture(): its card may be no hex of UTF-8 (text, then)
+            card = bytes.fromhex(m.group(3)).decode("utf-8") if m.group(3) else None
+        except ValueError:
+            continue
         before = inline[last : m.start()].strip()
         if before:
             out.append(Para(before, line, display))
         if m.group(1) == "picture":
-            card = bytes.fromhex(m.group(3)).decode("utf-8") if m.group(3) else None
             out.append(Picture(m.group(2), line, display, card))
         elif m.group(1) == "diagram":
             out.append(Diagram(m.group(2), line, display))
