@@ -21,7 +21,7 @@ from pnpgen import __version__
 from pnpgen.errors import ContentError, Location
 from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import FacePair, HeadingPara, RichText, esc
-from pnpgen.rulebook.blocks import Heading, ListBlock, Para, Quote, TableBlock
+from pnpgen.rulebook.blocks import ComponentTable, Diagram, Heading, ListBlock, Para, Quote, TableBlock
 from pnpgen.text.fonts import pdf_name
 from pnpgen.units import MM
 
@@ -64,7 +64,10 @@ class BookDoc(BaseDocTemplate):
     def handle_flowable(self, flowables):
         """Set the next flowable; `placing` is the file, line and kind of the block last begun (its split parts
         follow it), where a block no page can hold is told."""
-        self.placing = getattr(flowables[0], "_pnpgen_at", None) or getattr(self, "placing", None)
+        first = flowables[0]
+        while getattr(first, "_pnpgen_at", None) is None and getattr(first, "_content", None):
+            first = first._content[0]  # a chain: what it sets first
+        self.placing = getattr(first, "_pnpgen_at", None) or getattr(self, "placing", None)
         super().handle_flowable(flowables)
 
     def _allSatisfied(self):
@@ -107,6 +110,8 @@ WHAT = {
     TableBlock: "a row of this table",
     ListBlock: "an item of this list",
     Quote: "this call-out",
+    Diagram: "this diagram",
+    ComponentTable: "a row of the components' table",
 }
 
 
