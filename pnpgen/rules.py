@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from pnpgen.errors import ContentError, Diagnostics, Location, display_path, short
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path, short
 from pnpgen.schema.scene import Scene, read_scene
 from pnpgen.templating import Compiler, TemplateProblem, made, read
 
@@ -192,6 +192,7 @@ def check_diagrams(game, reader, rules: list, report, measures: dict | None = No
     except ContentError as exc:
         report.add_file_problems("diagrams", exc.diagnostics)
         return
+    _named(rules, {p.stem for p in paths}, report)
     compiler = Compiler()
     for path in paths:
         display = display_path(path)
@@ -215,6 +216,31 @@ def check_diagrams(game, reader, rules: list, report, measures: dict | None = No
         if not scene.illegal:
             for rule, loc in broken:
                 report.add("error", f"diagram {scene.id}", f"breaks rule '{rule['id']}': {rule['says']}", loc)
+
+
+def _named(rules: list, ids: set[str], report) -> None:
+    """A rule's `diagrams` naming no diagram of the game (a typo, or none at all): the rule would never be
+    checked, without a word."""
+    for rule in rules:
+        named = rule["diagrams"]
+        if named is None:
+            continue
+        where = rule.loc_of("diagrams")
+        if not named:
+            hint = "leave 'diagrams' out to hold every diagram to it"
+            report.add(
+                "error",
+                f"rule {rule['id']}",
+                "'diagrams' names none: no diagram is held to it",
+                where,
+                hint=hint,
+            )
+        for d in dict.fromkeys(named):
+            if d not in ids:
+                message = (
+                    f"'diagrams' names '{short(d)}', which diagrams/ does not hold: it is never checked there"
+                )
+                report.add("error", f"rule {rule['id']}", message, where, hint=did_you_mean(d, ids))
 
 
 def measured(scene: Scene, game, measures: dict, diags: Diagnostics) -> tuple[dict, dict]:
