@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from pnpgen.errors import ContentError, Diagnostics, Location, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path, short
 from pnpgen.schema.scene import Scene, read_scene
 from pnpgen.templating import Compiler, TemplateProblem, made, read
 
@@ -192,6 +192,7 @@ def check_diagrams(game, reader, rules: list, report, measures: dict | None = No
     except ContentError as exc:
         report.add_file_problems("diagrams", exc.diagnostics)
         return
+    _named(rules, {p.stem for p in paths}, report)
     compiler = Compiler()
     for path in paths:
         display = display_path(path)
@@ -215,6 +216,31 @@ def check_diagrams(game, reader, rules: list, report, measures: dict | None = No
         if not scene.illegal:
             for rule, loc in broken:
                 report.add("error", f"diagram {scene.id}", f"breaks rule '{rule['id']}': {rule['says']}", loc)
+
+
+def _named(rules: list, ids: set[str], report) -> None:
+    """A rule's `diagrams` naming no diagram of the game (a typo, or none at all): the rule would never be
+    checked, without a word."""
+    for rule in rules:
+        named = rule["diagrams"]
+        if named is None:
+            continue
+        where = rule.loc_of("diagrams")
+        if not named:
+            hint = "leave 'diagrams' out to hold every diagram to it"
+            report.add(
+                "error",
+                f"rule {rule['id']}",
+                "'diagrams' names none: no diagram is held to it",
+                where,
+                hint=hint,
+            )
+        for d in dict.fromkeys(named):
+            if d not in ids:
+                message = (
+                    f"'diagrams' names '{short(d)}', which diagrams/ does not hold: it is never checked there"
+                )
+                report.add("error", f"rule {rule['id']}", message, where, hint=did_you_mean(d, ids))
 
 
 def measured(scene: Scene, game, measures: dict, diags: Diagnostics) -> tuple[dict, dict]:
@@ -246,8 +272,30 @@ def measured(scene: Scene, game, measures: dict, diags: Diagnostics) -> tuple[di
             except (TypeError, ValueError) as exc:
                 diags.error(item.loc, f"measure '{item.measure}': {exc}")
                 continue
+            wrong = _not_printable(value)
+            if wrong:  # `str` of it printed a memory address, a repr, `nan`, `None` into the example
+                diags.error(
+                    measures[item.measure].loc_of("value"),
+                    f"measure '{item.measure}' gives {wrong}: a diagram prints only a number or a text",
+                )
+                continue
             out[i] = f"{value:g}" if isinstance(value, float) else str(value)
     return arrows, labels
+
+
+def _not_printable(value) -> str:
+    """What a measure's value is, when it is not a finite number or a text; '' when it is one."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return ""
+    if isinstance(value, float):
+        return "" if math.isfinite(value) else f"a number that is not finite ({value})"
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    if callable(value):
+        return "a function rather than its result"
+    if isinstance(value, dict | list | tuple | set):
+        return f"a {'mapping' if isinstance(value, dict) else 'list'}"
+    return "a sequence still to be read"
 
 
 def _known(measures: dict) -> str:
@@ -268,8 +316,9 @@ def _broken(scene: Scene, game, rules: list, compiler: Compiler, report, measure
             for item in items:
                 held = _eval(compiler, rule, "holds", scope.names(item))
                 if not isinstance(held, bool):
+                    got = _not_printable(held) or short(repr(held))  # never an address, nor 100 kB
                     raise TemplateProblem(
-                        rule.loc_of("holds"), f"'holds' must give true or false (got {held!r})"
+                        rule.loc_of("holds"), f"'holds' must give true or false (got {got})"
                     )
                 if not held:
                     loc = _where(item, scope) or scene.data.loc

@@ -6,11 +6,12 @@ the bytes, whatever the server says."""
 from __future__ import annotations
 
 import http.server
+import socket
 import threading
 import time
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 from test_datasheets import HEADER, ROWS, csv_text, xlsx
 
 from pnpgen.bounds import remote
@@ -353,3 +354,47 @@ def test_a_bad_window_is_a_located_error(project, site, monkeypatch, value):
         f"PNPGEN_SHEET_MAX_AGE must be a number of seconds from 0 (got '{value}')"
     ) in result.output, result.output
     assert "Traceback" not in result.output
+
+
+# what a server drips a byte at a time, each within the timeout: before the body, it held a build for days
+DRIPS = {
+    "status-line": (b"", b"H"),
+    "header": (b"HTTP/1.1 200 OK\r\n", b"X"),
+    "many-headers": (b"HTTP/1.1 200 OK\r\n", b"X-Y: z\r\n"),
+    "body": (b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", b"a"),
+}
+
+
+@pytest.mark.parametrize("part", fast_once(sorted(DRIPS)))
+def test_a_server_dripping_any_part_of_its_answer_is_cut_off(part):
+    first, drip = DRIPS[part]
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            try:
+                conn.sendall(first)
+                while not stop.wait(0.05):
+                    conn.sendall(drip)
+            except OSError:  # the client gave up
+                pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    got: list = []
+
+    def fetch():
+        try:
+            remote.fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/s.csv", timeout=0.2)
+        except remote.Refused as exc:
+            got.append(str(exc))
+
+    asking = threading.Thread(target=fetch, daemon=True)
+    asking.start()
+    asking.join(20)  # a bound, far over the answer's 0.6 s: without it the test would wait for days
+    stop.set()
+    listener.close()
+    assert not asking.is_alive(), "the fetch is still waiting for the server"
+    assert got == ["took over 0.6 s to arrive"]

@@ -1,6 +1,7 @@
 """Data sheets from a URL (a published Google Sheets CSV or XLSX link), fetched bounded and kept in a cache.
 
-Only http and https; the standard library's urllib, with a timeout, a size bound (the `Content-Length` first,
+Only http and https; the standard library's urllib, with a timeout (each read; the whole answer, its status
+line and headers too, within `WHOLE` of them), a size bound (the `Content-Length` first,
 then the bytes as they come) and at most `MAX_REDIRECTS` redirects, each to http(s) again. What a sheet is
 (CSV, a zip workbook, an XLS file) is sniffed from its bytes (`kind`), never taken from the server's word.
 
@@ -22,6 +23,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from pnpgen.bounds import Refused
 
@@ -64,7 +66,7 @@ def answer(
 ) -> tuple[bytes | None, dict[str, str]]:
     """(the bytes at `url`, the validators it came with), or (None, {}) when the server answers 304 to the
     `validators` (`etag`, `modified`) of the copy kept; bounded, any failure `Refused` saying what happened."""
-    timeout = TIMEOUT if timeout is None else timeout
+    wait: float = TIMEOUT if timeout is None else timeout
     limit = MAX_BYTES if limit is None else limit
     import urllib.error  # here: the freshness check imports this module for every game
     import urllib.request
@@ -80,8 +82,18 @@ def answer(
 
     if not is_url(url):
         raise Refused("is not an http or https address")
-    opener = urllib.request.build_opener(Redirects())
-    deadline = time.monotonic() + timeout * WHOLE
+    deadline = time.monotonic() + wait * WHOLE
+    late = f"took over {wait * WHOLE:g} s to arrive"
+
+    class Http(urllib.request.HTTPHandler):  # every read, status line and headers too, ends by the deadline
+        def do_open(self, http_class, req, **kw):
+            return super().do_open(_by(http_class, deadline, wait), req, **kw)
+
+    class Https(urllib.request.HTTPSHandler):
+        def do_open(self, http_class, req, **kw):
+            return super().do_open(_by(http_class, deadline, wait), req, **kw)
+
+    opener = urllib.request.build_opener(Redirects(), Http(), Https())
     headers = {"User-Agent": "pnpgen"}
     if validators.get("etag"):
         headers["If-None-Match"] = validators["etag"]
@@ -89,14 +101,14 @@ def answer(
         headers["If-Modified-Since"] = validators["modified"]
     request = urllib.request.Request(url, headers=headers)
     try:
-        with opener.open(request, timeout=timeout) as got:
+        with opener.open(request, timeout=wait) as got:
             size = got.headers.get("Content-Length")
             if size is not None and size.isdigit() and int(size) > limit:
                 raise Refused(f"is {int(size):,} bytes; the limit is {limit:,}")
             chunks, total = [], 0
             while block := got.read1(1 << 14):  # what has come, not a full block
                 if time.monotonic() > deadline:
-                    raise Refused(f"took over {timeout * WHOLE:g} s to arrive")
+                    raise Refused(late)
                 total += len(block)
                 if total > limit:
                     raise Refused(f"is over {limit:,} bytes; the limit is {limit:,}")
@@ -115,10 +127,61 @@ def answer(
             ) from None
         raise Refused(f"answered {exc.code} {exc.reason}") from None
     except urllib.error.URLError as exc:
-        raise Refused(f"cannot be fetched ({_reason(exc.reason)})") from None
+        raise Refused(
+            late if isinstance(exc.reason, _Late) else f"cannot be fetched ({_reason(exc.reason)})"
+        ) from None
+    except _Late:
+        raise Refused(late) from None
     except (TimeoutError, OSError) as exc:
         raise Refused(f"cannot be fetched ({_reason(exc)})") from None
     return b"".join(chunks), {k: v for k, v in given.items() if v}
+
+
+class _Late(TimeoutError):
+    """The whole answer was not in by its deadline."""
+
+
+def _by(http_class: Any, deadline: float, timeout: float) -> Any:
+    """`http_class` (http.client's connection) whose socket's reads end by `deadline`: a server dripping its
+    status line or headers a byte at a time, each within `timeout`, held a build for days."""
+
+    class Connection(http_class):
+        def connect(self):
+            super().connect()
+            self.sock = _Timed(self.sock, deadline, timeout)  # type: ignore[has-type]
+
+    return Connection
+
+
+class _Timed:
+    """A socket (plain or TLS) whose every read waits no longer than what is left until the deadline."""
+
+    def __init__(self, sock, deadline: float, timeout: float):
+        self._sock, self._deadline, self._timeout = sock, deadline, timeout
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def makefile(self, mode="rb", *args, **kwargs):  # http.client reads the answer through this
+        import io
+        import socket
+
+        self._sock._io_refs += (
+            1  # as socket.makefile counts it: the socket closes once this file is closed too
+        )
+        return io.BufferedReader(socket.SocketIO(self, "rb"))  # type: ignore[arg-type]
+
+    def recv_into(self, *args):
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise _Late()
+        self._sock.settimeout(min(left, self._timeout))
+        try:
+            return self._sock.recv_into(*args)
+        except TimeoutError:
+            if time.monotonic() >= self._deadline:
+                raise _Late() from None
+            raise
 
 
 def _reason(exc: object) -> str:

@@ -45,7 +45,7 @@ from pnpgen.render.flowables import (
     toc_styles,
 )
 from pnpgen.render.keep import KeptList, KeptTable, bound, chains, tail
-from pnpgen.render.passes import BookDoc, headings, lay_out
+from pnpgen.render.passes import BookDoc, fits_across, headings, lay_out, placed
 from pnpgen.rulebook import (
     ComponentTable,
     Diagram,
@@ -90,7 +90,7 @@ class _Builder:
     def story(self, blocks) -> list:
         """The book's blocks as flowables, where no page may come between two blocks that `bound` ties (the last
         piece of the one, the first of the other) nor inside a heading: see `keep.chains` and `keep.tail`."""
-        made = [self.block(b, self.width) for b in blocks]
+        made = [placed(self.block(b, self.width), b) for b in blocks]
         ties = [i + 1 < len(blocks) and bound(b, blocks[i + 1]) for i, b in enumerate(blocks)]
         return tail(chains(made, ties, [isinstance(b, Heading) for b in blocks]), self.width)
 
@@ -102,6 +102,7 @@ class _Builder:
         if isinstance(b, ListBlock):
             return self.list(b, width)
         if isinstance(b, TableBlock):
+            fits_across(b, width)
             return [self.table(b.header, b.rows, width), Spacer(1, 6)]
         if isinstance(b, Quote):
             if width < 60 * MM:  # quoted too deeply to box again: the rest is set at this width

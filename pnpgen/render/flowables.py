@@ -14,7 +14,7 @@ from reportlab.platypus import (
 from pnpgen.faces import Icon, Text
 from pnpgen.render import ACCENT, INK, MUTED
 from pnpgen.render.pdf import FaceDrawer, colour
-from pnpgen.text.fit import parse, place, wrap
+from pnpgen.text.fit import broken, parse, place, wrap
 from pnpgen.text.fonts import pdf_name, unit_width, vertical_metrics
 from pnpgen.units import MM
 
@@ -85,7 +85,7 @@ class RichText(Flowable):
     def wrap(self, aw, ah):
         if self._lines is None or abs(aw - self._width) > 0.01:
             if self._lines is None or self.markup is not None:
-                self._lines, _, self._space = wrap(self._paragraphs(), aw, self.size)
+                self._lines, _, self._space = wrap(broken(self._paragraphs(), aw, self.size), aw, self.size)
         self._width = aw
         return aw, self._height(len(self._lines))
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from pnpgen.faces import Text
 from pnpgen.render import ACCENT, INK, MUTED
 from pnpgen.render.pdftext import PdfText, colour
-from pnpgen.text.fit import place, words_of, wrap
-from pnpgen.text.fonts import pdf_name, runs, unit_width
+from pnpgen.text.fit import break_word, place, words_of, wrap
+from pnpgen.text.fonts import pdf_name
 from pnpgen.units import MM
 
 MARGIN = 15 * MM  # the page's left and right margins; the table's rules run from one to the other
@@ -197,23 +197,6 @@ def table(head: tuple, rows: list, pw: float) -> list[Block]:
 def wrapped(text: str, style: Style, width: float) -> tuple[list, float]:
     """`text` in lines of words no wider than `width`, measured in the font it is drawn in (a character the font
     lacks in the fallback font that draws it); a word wider than the column is broken where it must be."""
-    pieces = [part for word in text.split() for part in _broken(word, style.font, style.size, width)]
+    pieces = [part for word in text.split() for part in break_word(word, style.font, style.size, width)]
     lines, _, space = wrap(words_of(" ".join(pieces), style.font), width, style.size)
     return lines, space
-
-
-def _broken(word: str, font: str, size: float, width: float) -> list[str]:
-    if _width(word, font, size) <= width:
-        return [word]
-    parts, start = [], 0
-    while start < len(word):
-        end = start + 1  # at least one character a line, however narrow the column
-        while end < len(word) and _width(word[start : end + 1], font, size) <= width:
-            end += 1
-        parts.append(word[start:end])
-        start = end
-    return parts
-
-
-def _width(text: str, font: str, size: float) -> float:
-    return sum(unit_width(part, f) for f, part in runs(text, font)) * size

@@ -18,9 +18,12 @@ from reportlab.platypus import Paragraph, Table
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError
 
 from pnpgen import __version__
+from pnpgen.errors import ContentError, Location
 from pnpgen.render.diagram import DiagramFlowable
-from pnpgen.render.flowables import FacePair, HeadingPara, RichText
+from pnpgen.render.flowables import FacePair, HeadingPara, RichText, esc
+from pnpgen.rulebook.blocks import ComponentTable, Diagram, Heading, ListBlock, Para, Quote, TableBlock
 from pnpgen.text.fonts import pdf_name
+from pnpgen.units import MM
 
 
 class BookDoc(BaseDocTemplate):
@@ -58,6 +61,15 @@ class BookDoc(BaseDocTemplate):
         finally:
             self.drafting = False
 
+    def handle_flowable(self, flowables):
+        """Set the next flowable; `placing` is the file, line and kind of the block last begun (its split parts
+        follow it), where a block no page can hold is told."""
+        first = flowables[0]
+        while getattr(first, "_pnpgen_at", None) is None and getattr(first, "_content", None):
+            first = first._content[0]  # a chain: what it sets first
+        self.placing = getattr(first, "_pnpgen_at", None) or getattr(self, "placing", None)
+        super().handle_flowable(flowables)
+
     def _allSatisfied(self):
         return (self.passes > 1 or self.seeded) and super()._allSatisfied()
 
@@ -81,13 +93,56 @@ class BookDoc(BaseDocTemplate):
             self.current = (flowable.toc_text, "") if level == 0 else (self.current[0], flowable.toc_text)
             if not self.body_here:  # the page opens with this heading
                 self.shown = self.current
-            self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
+            # the contents sets its entries as ReportLab markup: the heading's own `&` and `<` escaped as its own are
+            self.notify("TOCEntry", (level, esc(flowable.toc_text), self.page, flowable.toc_key))
             self.canv.bookmarkPage(flowable.toc_key)
             # a PDF outline steps down one level at a time: a book whose first heading is a subsection has it
             # at the top level (ReportLab refuses the jump)
             level = min(level, self.outline_level + 1)
             self.outline_level = level
             self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
+
+
+MIN_COLUMN = 5 * MM  # a rulebook table's column at its narrowest: a character between the cell's paddings
+WHAT = {
+    Heading: "this heading",
+    Para: "this paragraph",
+    TableBlock: "a row of this table",
+    ListBlock: "an item of this list",
+    Quote: "this call-out",
+    Diagram: "this diagram",
+    ComponentTable: "a row of the components' table",
+}
+
+
+def fits_across(b: TableBlock, width: float) -> None:
+    """A table with more columns than fit across the column it is set in is an error at its line (its cells
+    would have no width: ReportLab fails with its own words)."""
+    ncols = max([len(b.header)] + [len(r) for r in b.rows])
+    if ncols * MIN_COLUMN > width:
+        raise ContentError.at(
+            Location(b.path, b.line, 1),
+            f"a table of {ncols} columns does not fit across the page: at most {int(width // MIN_COLUMN)} fit here",
+            "split it into narrower tables, or turn it so that its columns become rows",
+        )
+
+
+def placed(made: list, b) -> list:
+    """A block's flowables, each knowing the block's file and line and what it is (`BookDoc.placing`): what
+    cannot be set on any page is told there. A list or a call-out is at its first block."""
+    first = b
+    while first is not None and not hasattr(first, "line"):
+        if isinstance(first, Quote):
+            first = first.blocks[0] if first.blocks else None
+        elif isinstance(first, ListBlock):
+            first = first.items[0][0] if first.items and first.items[0] else None
+        else:
+            first = None  # a rule
+    if first is not None:
+        at = (first.path, first.line, WHAT.get(type(b), "this picture"))
+        for f in made:
+            f._pnpgen_at = at
+    return made
 
 
 BODY = (RichText, Table, DiagramFlowable, FacePair, Paragraph)  # what a page's text is (not spaces or rules)
@@ -138,7 +193,7 @@ def headings(story: list) -> list[tuple]:
     out = []
     for flowable in story:
         if isinstance(flowable, HeadingPara):
-            out.append((flowable.toc_level, flowable.toc_text, flowable.toc_key))
+            out.append((flowable.toc_level, esc(flowable.toc_text), flowable.toc_key))
         elif isinstance(getattr(flowable, "_content", None), list):  # KeepTogether: its parts go on alone
             out += headings(flowable._content)
     return out
@@ -164,11 +219,13 @@ def _passes(doc, story: list, source: Path, max_passes: int) -> None:
 
         doc.multiBuild(story, maxPasses=max_passes, canvasmaker=FiniteCanvas)
     except LayoutError:
-        from pnpgen.errors import ContentError, Location, display_path
+        from pnpgen.errors import display_path
 
+        at = getattr(doc, "placing", None)
         raise ContentError.at(
-            Location(display_path(source)),
-            "rulebook: a table row or call-out is taller than a page; split it into shorter ones",
+            Location(at[0], at[1], 1) if at else Location(display_path(source)),
+            f"rulebook: {at[2] if at else 'a table row or call-out'} is taller than a page; "
+            "split it into shorter ones",
         ) from None
 
 

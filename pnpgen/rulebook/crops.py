@@ -93,10 +93,21 @@ def _cut(box, view) -> bool:
     vx0, vy0, vx1, vy1 = view[0], view[1], view[0] + view[2], view[1] + view[3]
     x0, y0, x1, y1 = box
     inside = x0 < vx1 - TOLERANCE and x1 > vx0 + TOLERANCE and y0 < vy1 - TOLERANCE and y1 > vy0 + TOLERANCE
-    whole = (
-        x0 >= vx0 - TOLERANCE and x1 <= vx1 + TOLERANCE and y0 >= vy0 - TOLERANCE and y1 <= vy1 + TOLERANCE
+    return inside and not _within(box, view)
+
+
+def _within(box, view) -> bool:
+    """Whether a box (x0, y0, x1, y1) lies wholly inside the view."""
+    vx0, vy0, vx1, vy1 = view[0], view[1], view[0] + view[2], view[1] + view[3]
+    x0, y0, x1, y1 = box
+    return x0 >= vx0 - TOLERANCE and x1 <= vx1 + TOLERANCE and y0 >= vy0 - TOLERANCE and y1 <= vy1 + TOLERANCE
+
+
+def _shows(view, x1, y1, x2, y2) -> bool:
+    """Whether any part of the segment lies inside the view."""
+    return box_meets_segment(
+        view[0] + view[2] / 2, view[1] + view[3] / 2, view[2] / 2, view[3] / 2, x1, y1, x2, y2
     )
-    return inside and not whole
 
 
 def _piece_box(cx, cy, w, h, rotate):
@@ -194,6 +205,13 @@ def check_crops(plan, data, diags: Diagnostics, part: bool = False) -> None:
             diags.error(loc, f"the arrow's label {label!r} would cover {whose}: move or shorten one of them")
         elif _cut((cx - hw, cy - hh, cx + hw, cy + hh), view):
             diags.error(loc, f"the diagram's view cuts the arrow's label {label!r}", hint)
+        elif not _within((cx - hw, cy - hh, cx + hw, cy + hh), view) and _shows(view, x1, y1, x2, y2):
+            # wholly outside while its arrow is shown (a long label set beside it): printed nowhere
+            diags.error(
+                loc,
+                f"the diagram's view leaves out the arrow's label {label!r}: it would not print",
+                "shorten the label, or move or widen the 'view' to take it whole",
+            )
     if plan.board is not None:
         where = data.loc_of("view") if "view" in data else data.loc
         for text, box in _text_boxes(plan.board):

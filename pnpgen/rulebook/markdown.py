@@ -42,6 +42,8 @@ def parse(
         tokens = MarkdownIt("commonmark").enable("table").parse(text)
         if kept is not None:
             kept[str(path)] = (text, tokens)
+    if _too_deep(tokens, text, display_path(path), diags):
+        return book
     counters = book.counters
     display = display_path(path)
     pos = 0
@@ -172,7 +174,7 @@ def parse(
                         "HTML is not drawn in a rulebook: it is printed as it is written",
                         "write it in Markdown (or as a comment, <!-- ... -->, to leave it out)",
                     )
-                out.append(Para(tok.content.strip(), line, display))
+                out.append(Para(_as_written(tok.content.strip()), line, display))
             else:
                 if tok.type.endswith("_open"):
                     diags.warning(Location(display, line, 1), f"Markdown '{tok.type}' is not printed")
@@ -208,16 +210,66 @@ def _few_marks(text: str, book: Rulebook, display: str, diags: Diagnostics) -> b
     return True
 
 
+# markdown-it reads lists and quotes nested at most this many tokens deep (its `maxNesting`); past it, it stops
+# reading and the rest of the file is silently gone: a list ten deep dropped every chapter after it
+_NESTING = 20
+_CONTAINERS = ("blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open")
+_OPENER = re.compile(r"[ \t]*(>|[-*+]|[0-9]{1,9}[.)])")
+
+
+def _too_deep(tokens: list, text: str, display: str, diags: Diagnostics) -> bool:
+    """An error at the list or quote that Markdown nests too deeply to read on (True), where markdown-it would
+    drop the rest of the file without a word."""
+    for n, tok in enumerate(tokens):
+        if tok.type in _CONTAINERS and tok.level >= _NESTING - 1 and tok.map:
+            line = tok.map[0] + 1
+            source = text.split("\n", line)[line - 1] if line <= text.count("\n") + 1 else ""
+            # its mark: the k-th on its line, after those of the quotes around it (`> > - x` nests three on a line)
+            k = sum(
+                1
+                for t in _enclosing(tokens[:n])
+                if t.type == "blockquote_open" or (t.type == "list_item_open" and t.map[0] == line - 1)
+            )
+            column, at = 1, 0
+            for _ in range(k + 1):
+                m = _OPENER.match(source, at)
+                if m is None:
+                    break
+                column, at = m.start(1) + 1, m.end()
+            diags.error(
+                Location(display, line, column),
+                "lists and quotes are nested too deeply here for Markdown to read on: the rest of the rulebook "
+                "would be lost",
+                "nest fewer lists or quotes inside each other (a list nine deep reads)",
+            )
+            return True
+    return False
+
+
+def _enclosing(tokens: list) -> list:
+    """The lists, items and quotes still open after `tokens`, outermost first."""
+    open_: list = []
+    for t in tokens:
+        if t.type in _CONTAINERS and t.map:
+            open_.append(t)
+        elif t.type.replace("_close", "_open") in _CONTAINERS and open_:
+            open_.pop()
+    return open_
+
+
 def _paragraph(inline: str, line: int, display: str) -> list:
     """A paragraph, split where picture(), diagram() or component_table() placed a marker."""
     out: list = []
     last = 0
     for m in _MARKER.finditer(inline):
+        try:  # a marker typed into the text, not made by picture(): its card may be no hex of UTF-8 (text, then)
+            card = bytes.fromhex(m.group(3)).decode("utf-8") if m.group(3) else None
+        except ValueError:
+            continue
         before = inline[last : m.start()].strip()
         if before:
             out.append(Para(before, line, display))
         if m.group(1) == "picture":
-            card = bytes.fromhex(m.group(3)).decode("utf-8") if m.group(3) else None
             out.append(Picture(m.group(2), line, display, card))
         elif m.group(1) == "diagram":
             out.append(Diagram(m.group(2), line, display))
@@ -231,6 +283,13 @@ def _paragraph(inline: str, line: int, display: str) -> list:
 
 
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ICON_COLON = re.compile(r":(?=[a-z0-9][a-z0-9_-]*:)")
+
+
+def _as_written(text: str) -> str:
+    """Code or HTML printed as it is written: its `*` (U+2217) and an icon's first `:` (U+2236) are characters
+    that look the same but set no emphasis and draw no icon (`a * b * c` lost its signs, `b` set italic)."""
+    return _ICON_COLON.sub("\u2236", text.replace("*", "\u2217"))
 
 
 def _inline(tok, lost: list[str] | None = None) -> str:
@@ -265,7 +324,7 @@ def _inline(tok, lost: list[str] | None = None) -> str:
         elif t in ("em_open", "em_close"):
             out.append("*")
         elif t == "code_inline":
-            out.append(child.content)
+            out.append(_as_written(child.content))
         elif t in ("softbreak",):
             out.append(" ")
         elif t == "hardbreak":
@@ -273,7 +332,7 @@ def _inline(tok, lost: list[str] | None = None) -> str:
         elif t == "html_inline":
             if _COMMENT.fullmatch(child.content):
                 continue  # a comment: left out, as Markdown means it
-            out.append(child.content)
+            out.append(_as_written(child.content))
             lost.append(
                 f"HTML is not drawn in a rulebook: '{short(child.content)}' is printed as it is written"
             )

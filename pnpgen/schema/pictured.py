@@ -30,7 +30,7 @@ def card_index(deck, ref, back: bool, loc: Location, diags: Diagnostics) -> int 
         lines = ", ".join(str(cards[i].loc.line) for i in named[:6])
         diags.error(
             loc,
-            f"{len(named)} cards of '{deck.id}' are named {ref!r} (lines {lines} of its file): "
+            f"{len(named)} cards of '{deck.id}' are named {short(ref)!r} (lines {lines} of its file): "
             "give them ids and name one by its id",
         )
         return None
@@ -38,12 +38,12 @@ def card_index(deck, ref, back: bool, loc: Location, diags: Diagnostics) -> int 
     if out:
         diags.error(
             loc,
-            f"card {ref!r} of '{deck.id}' has count 0 ({out[0].loc}): it is left out of the build",
+            f"card {short(ref)!r} of '{deck.id}' has count 0 ({out[0].loc}): it is left out of the build",
             "give it a count of 1 or more, or name another card",
         )
         return None
     names = list(dict.fromkeys([c.id for c in cards if c.id] + [c.name for c in cards]))  # each name once
-    diags.error(loc, f"component '{deck.id}' has no card {ref!r}", did_you_mean(str(ref), names))
+    diags.error(loc, f"component '{deck.id}' has no card {short(ref)!r}", did_you_mean(str(ref), names))
     return None
 
 

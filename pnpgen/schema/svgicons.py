@@ -44,11 +44,14 @@ def load_svg_icons(
     except ContentError as exc:
         diags.extend(exc.diagnostics)
         return
+    taken = {p.name[: -len(".svg")].casefold() for p in files}
     for path in files:
         display = display_path(path)
         loc, name = Location(display), path.name[: -len(".svg")]
         if not is_name(name):
-            better = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[:MAX_NAME] or "icon"
+            better = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[: MAX_NAME - 5] or "icon"
+            if not is_name(better) or better in taken:  # `aux` is a device, `drop.svg` may be there already
+                better += "-icon"
             diags.warning(
                 loc,
                 f"'{path.name}' is not an icon: an icon's name is {rule_of(name)}; rename it (as '{better}.svg')",

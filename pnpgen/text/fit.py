@@ -147,6 +147,55 @@ def wrap(paragraphs, width: float, size: float):
     return lines, too_wide, space
 
 
+def broken(paragraphs, width: float, size: float) -> list[list[Word]]:
+    """`paragraphs` with each word wider than `width` broken into words that fit (at least one character or icon
+    each): a long address or name is set over several lines of a column, not past its edge off the page."""
+
+    def fits(w: Word) -> bool:
+        return (w.unit * size if w.unit is not None else w.width(size)) <= width + 0.01
+
+    return [
+        words
+        if all(map(fits, words))
+        else [p for w in words for p in ([w] if fits(w) else _split(w, width, size))]
+        for words in paragraphs
+    ]
+
+
+def _split(word: Word, width: float, size: float) -> list[Word]:
+    parts: list[Word] = []
+    pieces: list[Piece] = []
+    used = 0.0
+    for p in word.pieces:
+        if p.kind == "icon":
+            units = [(p, size * (ICON_SCALE + 2 * ICON_PAD))]
+        else:
+            units = [(Piece("text", ch, p.font), unit_width(ch, p.font) * size) for ch in p.value]
+        for piece, w in units:
+            if pieces and used + w > width + 0.01:
+                parts.append(_joined(pieces))
+                pieces, used = [], 0.0
+            if pieces and piece.kind == pieces[-1].kind == "text" and pieces[-1].font == piece.font:
+                pieces[-1] = Piece("text", pieces[-1].value + piece.value, piece.font)
+            else:
+                pieces.append(piece)
+            used += w
+    if pieces:
+        parts.append(_joined(pieces))
+    return parts
+
+
+def _joined(pieces: list[Piece]) -> Word:
+    one = len(pieces) == 1 and pieces[0].kind == "text"
+    return Word(pieces, unit_width(pieces[0].value, pieces[0].font) if one else None)
+
+
+def break_word(word: str, font: str, size: float, width: float) -> list[str]:
+    """A word of plain text in parts no wider than `width` (at least one character each), as `broken` breaks."""
+    parts = broken(words_of(word, font), width, size)[0]
+    return ["".join(p.value for p in w.pieces) for w in parts] or [word]
+
+
 def paragraphs_font(paragraphs) -> str:
     for words in paragraphs:
         for w in words:
