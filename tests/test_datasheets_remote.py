@@ -398,3 +398,39 @@ def test_a_server_dripping_any_part_of_its_answer_is_cut_off(part):
     listener.close()
     assert not asking.is_alive(), "the fetch is still waiting for the server"
     assert got == ["took over 0.6 s to arrive"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nname,count\nA,1\n",  # the body cut short
+        b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nname,count\nA,1\n",  # more than it said: only 5 read
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nname,count\nA,1\n",  # a chunk cut short
+    ],
+    ids=["short", "long", "chunk-cut"],
+)
+def test_an_answer_that_breaks_off_is_refused_never_taken_as_the_sheet(answer):
+    """A connection that closes before the answer is whole (fewer bytes than its Content-Length, a chunk cut
+    short) is refused with what happened: the rows that came were taken as the whole sheet, and the deck
+    silently lost the rest. One that says 5 bytes is taken as those 5, as HTTP means."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        got = remote.fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/s.csv", timeout=5)
+    except remote.Refused as exc:
+        got = str(exc)
+    finally:
+        listener.close()
+    if b"Content-Length: 5\r" in answer:
+        assert got == b"name,"
+    elif b"chunked" in answer:
+        assert got == "cannot be fetched (its answer broke off)"
+    else:
+        assert got == "broke off after 15 of its 100 bytes"

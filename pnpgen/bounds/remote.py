@@ -68,7 +68,8 @@ def answer(
     `validators` (`etag`, `modified`) of the copy kept; bounded, any failure `Refused` saying what happened."""
     wait: float = TIMEOUT if timeout is None else timeout
     limit = MAX_BYTES if limit is None else limit
-    import urllib.error  # here: the freshness check imports this module for every game
+    import http.client  # here: the freshness check imports this module for every game
+    import urllib.error
     import urllib.request
 
     class Redirects(urllib.request.HTTPRedirectHandler):
@@ -85,13 +86,16 @@ def answer(
     deadline = time.monotonic() + wait * WHOLE
     late = f"took over {wait * WHOLE:g} s to arrive"
 
+    cut: list[bool] = []  # the deadline passed: the connection was shut (`_by`)
+    watches: list = []  # the timers that shut each connection at the deadline, stopped once the answer is in
+
     class Http(urllib.request.HTTPHandler):  # every read, status line and headers too, ends by the deadline
         def do_open(self, http_class, req, **kw):
-            return super().do_open(_by(http_class, deadline, wait), req, **kw)
+            return super().do_open(_by(http_class, deadline, cut, watches), req, **kw)
 
     class Https(urllib.request.HTTPSHandler):
         def do_open(self, http_class, req, **kw):
-            return super().do_open(_by(http_class, deadline, wait), req, **kw)
+            return super().do_open(_by(http_class, deadline, cut, watches), req, **kw)
 
     opener = urllib.request.build_opener(Redirects(), Http(), Https())
     headers = {"User-Agent": "pnpgen"}
@@ -113,6 +117,10 @@ def answer(
                 if total > limit:
                     raise Refused(f"is over {limit:,} bytes; the limit is {limit:,}")
                 chunks.append(block)
+            if cut:  # the answer ended because the deadline shut the connection: what came is not all of it
+                raise Refused(late)
+            if size is not None and size.isdigit() and total != int(size):  # the connection broke off early
+                raise Refused(f"broke off after {total:,} of its {int(size):,} bytes")
             given = {
                 "etag": got.headers.get("ETag") or "",
                 "modified": got.headers.get("Last-Modified") or "",
@@ -127,61 +135,51 @@ def answer(
             ) from None
         raise Refused(f"answered {exc.code} {exc.reason}") from None
     except urllib.error.URLError as exc:
+        raise Refused(late if cut else f"cannot be fetched ({_reason(exc.reason)})") from None
+    except http.client.RemoteDisconnected:
         raise Refused(
-            late if isinstance(exc.reason, _Late) else f"cannot be fetched ({_reason(exc.reason)})"
+            late if cut else "cannot be fetched (the server closed the connection unanswered)"
         ) from None
-    except _Late:
-        raise Refused(late) from None
+    except http.client.HTTPException as exc:
+        broke = (
+            "its answer broke off"
+            if isinstance(exc, http.client.IncompleteRead)
+            else "its answer is not HTTP"
+        )
+        raise Refused(late if cut else f"cannot be fetched ({broke})") from None
     except (TimeoutError, OSError) as exc:
-        raise Refused(f"cannot be fetched ({_reason(exc)})") from None
+        raise Refused(late if cut else f"cannot be fetched ({_reason(exc)})") from None
+    finally:
+        for watch in watches:
+            watch.cancel()
     return b"".join(chunks), {k: v for k, v in given.items() if v}
 
 
-class _Late(TimeoutError):
-    """The whole answer was not in by its deadline."""
-
-
-def _by(http_class: Any, deadline: float, timeout: float) -> Any:
-    """`http_class` (http.client's connection) whose socket's reads end by `deadline`: a server dripping its
-    status line or headers a byte at a time, each within `timeout`, held a build for days."""
+def _by(http_class: Any, deadline: float, cut: list, watches: list) -> Any:
+    """`http_class` (http.client's connection) whose connection is shut when `deadline` passes, which ends any
+    read in progress (a server dripping its status line or headers a byte at a time, each within the timeout,
+    held a build for days); `cut` is then told. Plain sockets and TLS alike, through their public calls."""
+    import socket
+    import threading
 
     class Connection(http_class):
         def connect(self):
             super().connect()
-            self.sock = _Timed(self.sock, deadline, timeout)  # type: ignore[has-type]
+            sock = self.sock
+
+            def shut() -> None:
+                cut.append(True)
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:  # closed already
+                    pass
+
+            watch = threading.Timer(max(0.0, deadline - time.monotonic()), shut)
+            watch.daemon = True
+            watches.append(watch)
+            watch.start()
 
     return Connection
-
-
-class _Timed:
-    """A socket (plain or TLS) whose every read waits no longer than what is left until the deadline."""
-
-    def __init__(self, sock, deadline: float, timeout: float):
-        self._sock, self._deadline, self._timeout = sock, deadline, timeout
-
-    def __getattr__(self, name):
-        return getattr(self._sock, name)
-
-    def makefile(self, mode="rb", *args, **kwargs):  # http.client reads the answer through this
-        import io
-        import socket
-
-        self._sock._io_refs += (
-            1  # as socket.makefile counts it: the socket closes once this file is closed too
-        )
-        return io.BufferedReader(socket.SocketIO(self, "rb"))  # type: ignore[arg-type]
-
-    def recv_into(self, *args):
-        left = self._deadline - time.monotonic()
-        if left <= 0:
-            raise _Late()
-        self._sock.settimeout(min(left, self._timeout))
-        try:
-            return self._sock.recv_into(*args)
-        except TimeoutError:
-            if time.monotonic() >= self._deadline:
-                raise _Late() from None
-            raise
 
 
 def _reason(exc: object) -> str:
