@@ -65,6 +65,12 @@ CASES = {
         "title",
         "this text element's text crosses the outline of the ellipse element 'ring' at line 3",
     ),
+    "across a polygon's edge": (
+        TITLE + "  - {id: tri, type: polygon, points: [[20, 0], [40, 20], [0, 20]], stroke: black}\n",
+        "crossing",
+        "title",
+        "this text element's text crosses the outline of the polygon element 'tri' at line 3",
+    ),
     "across a line drawn before it": (
         "  - {id: rule, type: line, x1: 0, y1: 9, x2: 63.5, y2: 9}\n" + TITLE,
         "crossing",
@@ -136,6 +142,7 @@ def test_each_kind_of_warning_is_found_on_the_drawn_face_with_its_boxes(tmp_path
         "overlap",
         "across a box's outline",
         "across a ring",
+        "across a polygon's edge",
         "across a line drawn before it",
         "hidden text",
         "hidden icon",
@@ -168,8 +175,9 @@ def test_overlap_allowed_on_either_element_says_it_is_meant(tmp_path, case, whic
         "  - {type: image, src: pic.png, x: 5, y: 30, w: 40, h: 30}\n",
         # text that only touches another's box (lines apart) does not overlap
         TITLE + "  - {type: text, x: 5, y: 13, w: 50, h: 8, text: Below, size: 12}\n",
-        # text wholly inside a ring, and clear of a rule below it, crosses neither
+        # text wholly inside a ring and a diamond, and clear of a rule below it, crosses none
         "  - {type: ellipse, x: 0, y: -10, w: 63.5, h: 50, stroke: black}\n"
+        "  - {type: polygon, points: [[30, -12], [70, 9], [30, 30], [-10, 9]], stroke: black}\n"
         "  - {type: line, x1: 5, y1: 16, x2: 58, y2: 16}\n" + TITLE,
         # a label on a panel laid over a circle's edge: the panel hides the edge where the label is
         "  - {type: ellipse, x: 10, y: 2, w: 40, h: 40, stroke: black}\n"

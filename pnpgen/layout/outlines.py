@@ -13,7 +13,7 @@ def inside(a: Box, b: Box) -> bool:
 
 
 def crosses(t: Box, line: tuple[str, Box, float]) -> bool:
-    """Whether a glyph box meets a stroked outline's band or a line's stroke."""
+    """Whether a glyph box meets a stroked outline's band or a line's stroke (a polygon's edge: kind "edge")."""
     kind, (x0, y0, x1, y1), h = line
     if kind == "rect":
         meets = t[0] < x1 + h and x0 - h < t[2] and t[1] < y1 + h and y0 - h < t[3]
@@ -30,7 +30,7 @@ def crosses(t: Box, line: tuple[str, Box, float]) -> bool:
         far = max(reach(x, y) for x in (t[0], t[2]) for y in (t[1], t[3]))
         near = reach(min(max(cx, t[0]), t[2]), min(max(cy, t[1]), t[3]))
         return near < 1 + h / r and far > 1 - h / r
-    # a line's stroke: its segment against the glyph box grown by half the stroke (Liang-Barsky)
+    # a line's or an edge's stroke: its segment against the glyph box grown by half the stroke (Liang-Barsky)
     bx0, by0, bx1, by1 = t[0] - h, t[1] - h, t[2] + h, t[3] + h
     dx, dy = x1 - x0, y1 - y0
     lo, hi = 0.0, 1.0

@@ -17,7 +17,7 @@ from typing import Any
 
 from pnpgen import units
 from pnpgen.errors import Location
-from pnpgen.faces import Ellipse, Icon, Image, Line, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
 from pnpgen.layout.outlines import crosses, inside
 from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 from pnpgen.text.fonts import unit_width, vertical_metrics
@@ -63,6 +63,12 @@ class _Part:
             if kind is Line:
                 if op.stroke_width > 0:
                     self.lines.append(("line", (op.x1, op.y1, op.x2, op.y2), op.stroke_width / 2))
+                continue
+            if kind is Polygon:  # its outline, edge by edge; the other checks leave polygons out
+                if op.stroke and op.stroke_width > 0:
+                    pts = op.points
+                    for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
+                        self.lines.append(("edge", (ax, ay, bx, by), op.stroke_width / 2))
                 continue
             if (kind is Rect or kind is Ellipse) and op.stroke and op.stroke_width > 0:
                 b = (
