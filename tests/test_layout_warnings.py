@@ -1,6 +1,6 @@
-"""Layout warnings, measured on drawn faces: text over text, an element hidden under a later solid one, text or
-icons outside the safe zone, text under the size floor; `overlap: allowed` quiets the first two; `build` prints
-them and `--strict` fails on them."""
+"""Layout warnings, measured on drawn faces: text over text, text across another element's outline or line, an
+element hidden under a later solid one, text or icons outside the safe zone, text under the size floor;
+`overlap: allowed` quiets the first three; `build` prints them and `--strict` fails on them."""
 
 from __future__ import annotations
 
@@ -53,6 +53,30 @@ CASES = {
         "sub",
         "this text element's text overlaps the text of the text element 'title' at line 2",
     ),
+    "across a box's outline": (
+        TITLE + "  - {id: box, type: rect, x: 20, y: 0, w: 30, h: 20, stroke: black}\n",
+        "crossing",
+        "title",
+        "this text element's text crosses the outline of the rect element 'box' at line 3",
+    ),
+    "across a ring": (
+        TITLE + "  - {id: ring, type: ellipse, x: 15, y: 2, w: 14, h: 14, stroke: black}\n",
+        "crossing",
+        "title",
+        "this text element's text crosses the outline of the ellipse element 'ring' at line 3",
+    ),
+    "across a polygon's edge": (
+        TITLE + "  - {id: tri, type: polygon, points: [[20, 0], [40, 20], [0, 20]], stroke: black}\n",
+        "crossing",
+        "title",
+        "this text element's text crosses the outline of the polygon element 'tri' at line 3",
+    ),
+    "across a line drawn before it": (
+        "  - {id: rule, type: line, x1: 0, y1: 9, x2: 63.5, y2: 9}\n" + TITLE,
+        "crossing",
+        "title",
+        "this text element's text crosses the line element 'rule' at line 2",
+    ),
     "hidden text": (
         TITLE + "  - {id: panel, type: rect, x: 0, y: 0, w: 63.5, h: 20, fill: white}\n",
         "hidden",
@@ -104,7 +128,7 @@ def test_each_kind_of_warning_is_found_on_the_drawn_face_with_its_boxes(tmp_path
     assert w.loc.line == line and message in w.message
     x, y, wd, ht = w.box  # points from the trim's top-left corner: the element's drawn box
     assert wd > 0 and ht > 0 and -3 * MM <= x <= CARD[0] * MM and -3 * MM <= y <= CARD[1] * MM
-    if kind in ("overlap", "hidden"):
+    if kind in ("overlap", "crossing", "hidden"):
         assert w.other is not None and w.other_box is not None
         ox, oy, ow, oh = w.other_box
         assert min(x + wd, ox + ow) > max(x, ox) and min(y + ht, oy + oh) > max(y, oy)  # the boxes meet
@@ -112,7 +136,19 @@ def test_each_kind_of_warning_is_found_on_the_drawn_face_with_its_boxes(tmp_path
     assert any(message.split(" (")[0] in d.message for d in diags.warnings), diags.items
 
 
-@pytest.mark.parametrize("case", ["overlap", "hidden text", "hidden icon", "hidden under a picture"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "overlap",
+        "across a box's outline",
+        "across a ring",
+        "across a polygon's edge",
+        "across a line drawn before it",
+        "hidden text",
+        "hidden icon",
+        "hidden under a picture",
+    ],
+)
 @pytest.mark.parametrize("which", ["over", "under"])
 def test_overlap_allowed_on_either_element_says_it_is_meant(tmp_path, case, which):
     elements, _kind, _element, _message = CASES[case]
@@ -139,6 +175,14 @@ def test_overlap_allowed_on_either_element_says_it_is_meant(tmp_path, case, whic
         "  - {type: image, src: pic.png, x: 5, y: 30, w: 40, h: 30}\n",
         # text that only touches another's box (lines apart) does not overlap
         TITLE + "  - {type: text, x: 5, y: 13, w: 50, h: 8, text: Below, size: 12}\n",
+        # text wholly inside a ring and a diamond, and clear of a rule below it, crosses none
+        "  - {type: ellipse, x: 0, y: -10, w: 63.5, h: 50, stroke: black}\n"
+        "  - {type: polygon, points: [[30, -12], [70, 9], [30, 30], [-10, 9]], stroke: black}\n"
+        "  - {type: line, x1: 5, y1: 16, x2: 58, y2: 16}\n" + TITLE,
+        # a label on a panel laid over a circle's edge: the panel hides the edge where the label is
+        "  - {type: ellipse, x: 10, y: 2, w: 40, h: 40, stroke: black}\n"
+        "  - {type: rect, x: 5, y: 36, w: 50, h: 8, fill: black}\n"
+        "  - {type: text, x: 6, y: 37, w: 48, h: 6, text: On the panel, color: white}\n",
     ],
 )
 def test_a_well_made_layout_gives_no_warning(tmp_path, elements):

@@ -1,12 +1,13 @@
 """Layout warnings: what a designer sees only by looking, found on every drawn face. Text overlapping another
-element's text; an element hidden under a later opaque one (a filled rectangle or ellipse, a JPEG picture);
-text or icons outside the safe zone; text set under the size a print shop recommends.
+element's text; text crossing another element's outline or line (where no solid fill drawn after the line
+covers it); an element hidden under a later opaque one (a filled rectangle or ellipse, a JPEG picture); text or
+icons outside the safe zone; text set under the size a print shop recommends.
 
-The build reports the first two through `note_overlaps` (called by `draw.draw_face`; the safe zone by the
+The build reports the first three through `note_overlaps` (called by `draw.draw_face`; the safe zone by the
 elements that draw text and icons, the text size by `draw.FaceContext.check_size`); `face_warnings` gives all
-four for one face, each with the boxes of the elements concerned, for the editor's page. An element with
-`overlap: allowed` is meant to overlap: neither check names it; one with `small_text: allowed` is not named
-for its text size. Boxes are in points from the trim's top-left corner, y downwards.
+five for one face, each with the boxes of the elements concerned, for the editor's page. An element with
+`overlap: allowed` is meant to overlap: none of the first three names it; one with `small_text: allowed` is not
+named for its text size. Boxes are in points from the trim's top-left corner, y downwards.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 from pnpgen import units
 from pnpgen.errors import Location
-from pnpgen.faces import Ellipse, Icon, Image, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.layout.outlines import crosses, inside
 from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 from pnpgen.text.fonts import unit_width, vertical_metrics
 
@@ -44,7 +46,7 @@ class _Part:
     """What one element drew, as boxes: its set text (glyph boxes, line by line), its icons, its shapes, the
     opaque parts of them, and all of it."""
 
-    __slots__ = ("el", "text", "marks", "opaque", "box", "allowed")
+    __slots__ = ("el", "text", "marks", "opaque", "lines", "box", "allowed")
 
     def __init__(self, el: Any, ops: Any, icons: dict):
         self.el = el
@@ -52,9 +54,30 @@ class _Part:
         self.text: list[Box] = []
         self.marks: list[Box] = []  # icons and shapes: what can be hidden (art is framed on purpose)
         self.opaque: list[Box] = []
+        self.lines: list[
+            tuple[str, Box, float]
+        ] = []  # outlines and lines: kind, box (a line: its ends), half width
         boxes: list[Box] = []
         for op in ops:
             kind = type(op)
+            if kind is Line:
+                if op.stroke_width > 0:
+                    self.lines.append(("line", (op.x1, op.y1, op.x2, op.y2), op.stroke_width / 2))
+                continue
+            if kind is Polygon:  # its outline, edge by edge; the other checks leave polygons out
+                if op.stroke and op.stroke_width > 0:
+                    pts = op.points
+                    for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]):
+                        self.lines.append(("edge", (ax, ay, bx, by), op.stroke_width / 2))
+                continue
+            if (kind is Rect or kind is Ellipse) and op.stroke and op.stroke_width > 0:
+                b = (
+                    min(op.x, op.x + op.w),
+                    min(op.y, op.y + op.h),
+                    max(op.x, op.x + op.w),
+                    max(op.y, op.y + op.h),
+                )
+                self.lines.append(("rect" if kind is Rect else "ellipse", b, op.stroke_width / 2))
             if kind is Text:
                 if not op.text.strip():
                     continue
@@ -226,11 +249,75 @@ def parts_of(ops: Any, spans: Any, icons: dict) -> list[_Part]:
     return [_Part(el, ops[a:b], icons) for a, b, el in spans]
 
 
+def crossings(parts: list[_Part]) -> list[LayoutWarning]:
+    """Text whose glyph boxes meet another element's outline (a stroked `rect` or `ellipse`) or `line`, but for
+    where a solid fill drawn after the line covers the text's place (a label on a panel laid over a circle's edge).
+    Text wholly inside an outline, or clear of it, does not cross it. Comparisons are bounded as in `overlaps`."""
+    out: list[LayoutWarning] = []
+    spent = 0
+    for j, shape in enumerate(parts):
+        if not shape.lines or shape.allowed:
+            continue
+        later = [o for p in parts[j + 1 :] for o in p.opaque]
+        for part in parts:
+            if part is shape or part.allowed or not part.text:
+                continue
+            spent += len(part.text) * len(shape.lines)
+            if spent > PAIR_BUDGET:
+                where = part.box or (0.0, 0.0, 0.0, 0.0)
+                out.append(
+                    LayoutWarning(
+                        "unchecked",
+                        f"this face draws too many lines and words to check what crosses what (over "
+                        f"{PAIR_BUDGET:,} comparisons); the rest of it is not checked",
+                        part.el.loc,
+                        _xywh(where),
+                    )
+                )
+                return out
+            hit = next(
+                (
+                    (t, line)
+                    for t in dict.fromkeys(part.text)
+                    for line in shape.lines
+                    if crosses(t, line) and not any(inside(t, o) for o in later)
+                ),
+                None,
+            )
+            if hit is None:
+                continue
+            kind, b, half = hit[1]
+            what = (
+                f"the {shape.el.type} element"
+                if kind == "line"
+                else f"the outline of the {shape.el.type} element"
+            )
+            name = _name(shape.el, part.el).replace(f"the {shape.el.type} element", what, 1)
+            lb = (
+                min(b[0], b[2]) - half,
+                min(b[1], b[3]) - half,
+                max(b[0], b[2]) + half,
+                max(b[1], b[3]) + half,
+            )
+            out.append(
+                LayoutWarning(
+                    "crossing",
+                    f"this {part.el.type} element's text crosses {name}",
+                    part.el.loc,
+                    _xywh(part.box or hit[0]),
+                    shape.el.loc,
+                    _xywh(lb),
+                )
+            )
+    return out
+
+
 def note_overlaps(ops: list, spans: list, fc: Any, label: str) -> None:
-    """The build's overlap and hidden warnings for one face, noted once per element and message."""
+    """The build's overlap, crossing and hidden warnings for one face, noted once per element and message."""
     if len(spans) < 2:
         return
-    for w in overlaps(parts_of(ops, spans, fc.icons)):
+    parts = parts_of(ops, spans, fc.icons)
+    for w in overlaps(parts) + crossings(parts):
         fc.note(w.loc, w.message, label)
 
 
@@ -239,7 +326,7 @@ def face_warnings(face: Any, spans: Any, fc: Any) -> list[LayoutWarning]:
     face's `FaceContext.origins[face][0]`: draw with `origins` given (`Painter.deck(deck, diags, origins={})`,
     or `fc = painter.context(deck); fc.origins = {}`); `fc` gives the safe zone, the size and the icons."""
     parts = parts_of(face.ops, spans, fc.icons)
-    out = overlaps(parts)
+    out = overlaps(parts) + crossings(parts)
     safe = units.mm(fc.safe_pt)
     for (a, b, el), part in zip(spans, parts):
         if part.box is None:
