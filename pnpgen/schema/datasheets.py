@@ -323,13 +323,12 @@ def _csv_cells(text: str, display: str):
 
 def _decode(data: bytes, display: str) -> str:
     """A fetched CSV sheet's text, read as a file's is (`inputs.plain_text`); not UTF-8 is an error at its line."""
-    from pnpgen.inputs import plain_text
+    from pnpgen.inputs import not_utf8, plain_text
 
     try:
         return plain_text(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ContentError.at(Location(display, line, 1), "is not UTF-8 text, nor a workbook") from None
+        raise not_utf8(data, exc.start, display, "is not UTF-8 text, nor a workbook") from None
 
 
 def _workbook_cells(data: bytes, display: str, sheet: str | None, loc: Location):
