@@ -168,3 +168,35 @@ def test_every_cards_source_is_its_files_key_and_place(tmp_path):
     }
     assert sources_of(Reader([game], tmp_path), list(places)) == list(places.values())
     assert [sources_of(Reader([game], tmp_path), [loc])[0] for loc in places] == list(places.values())
+
+
+@pytest.mark.parametrize("name, make, ref, cell", fast_once(SHEETS))
+def test_a_misspelt_header_is_told_at_its_cell_not_offered_to_the_layout(project, name, make, ref, cell):
+    """The sheet heads a column `txet`; the layout reads `card.text`. The template alone can only offer the
+    misspelling to the layout ("did you mean 'txet'?"): the error is told once, at the header cell, saying so."""
+    root = with_sheet(project("basic"), name, make([["name", "count", "colour", "txet"], *ROWS]), ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    header = cell.format(row=1).replace("A1", "D1").replace(":1:1", ":1:4")
+    lines = [x for x in result.output.splitlines() if ": error: " in x]
+    assert len(lines) == 1 and lines[0].startswith(f"content/sample/data/{header}: error: undefined value"), (
+        lines
+    )
+    assert "the header names 'txet', which no value of the layout reads: misspelt here?" in lines[0]
+    assert "(field 'text', used at content/sample/layouts/hero.yaml:" in lines[0]
+
+
+@pytest.mark.parametrize("name, make, ref, cell", fast_once(SHEETS))
+def test_a_declared_column_misspelt_in_the_header_points_at_the_header(project, name, make, ref, cell):
+    root = with_sheet(project("basic"), name, make([["name", "count", "colour", "txet"], *ROWS]), ref)
+    deck = root / "content/sample/decks/heroes.yaml"
+    deck.write_text(deck.read_text() + "columns: {text: text}\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    header = cell.format(row=1).replace("A1", "D1").replace(":1:1", ":1:4")
+    assert "error: 'columns' declares 'text', which the sheet's header does not have" in result.output
+    assert (
+        f"  the header names 'txet' at content/sample/data/{header}: correct whichever of the two is misspelt"
+        in result.output
+    ), result.output
+    assert "did you mean 'txet'" not in result.output

@@ -10,6 +10,7 @@ layout's line, and the card's label names its row.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 
@@ -52,9 +53,14 @@ def _reads(v, named: Mapping[str, frozenset | None]) -> frozenset | None:
 
 
 def blamed(
-    loc: Location, message: str, cells: Mapping[str, Location], reads: Mapping[Location, frozenset | None]
+    loc: Location,
+    message: str,
+    cells: Mapping[str, Location],
+    reads: Mapping[Location, frozenset | None],
+    heads: Mapping[str, Location] = NOBODY,
 ) -> tuple[Location, str]:
-    """(where, message) of a problem at `loc`: the card's cell when the value there reads that one field."""
+    """(where, message) of a problem at `loc`: the card's cell when the value there reads that one field; the
+    header cell of a column misspelt in the sheet (`misspelt`) when the card has no such field."""
     if not cells:
         return loc, message
     fields = reads.get(loc)
@@ -63,5 +69,28 @@ def blamed(
     (name,) = fields
     cell = cells.get(name)
     if cell is None:
-        return loc, message
+        return misspelt(loc, message, name, heads, reads)
     return cell, f"{message} (field '{name}', used at {loc})".lstrip()
+
+
+def misspelt(
+    loc: Location,
+    message: str,
+    name: str,
+    heads: Mapping[str, Location],
+    reads: Mapping[Location, frozenset | None],
+) -> tuple[Location, str]:
+    """A value reads a field the card's sheet does not have, and the sheet has a column of a close name that no
+    value of the layout reads: that column's header is most likely misspelt (`forse` for `force`). Told at the
+    header cell, where the designer is to look (the template's own did-you-mean can only offer the misspelling),
+    once for every card."""
+    read: set[str] = set()
+    for fields in reads.values():
+        if fields is None:
+            return loc, message  # the card is read whole somewhere: no column can be said to be unread
+        read |= fields
+    close = difflib.get_close_matches(name, sorted(set(heads) - read), n=1, cutoff=0.6)
+    if not close:
+        return loc, message
+    said = f"the header names '{close[0]}', which no value of the layout reads: misspelt here?"
+    return heads[close[0]], f"{message} (field '{name}', used at {loc}; {said})"

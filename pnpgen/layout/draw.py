@@ -70,6 +70,7 @@ class FaceContext:
     drawn: dict = field(default_factory=dict, repr=False)
     # the card being drawn: its fields' cells when it came from a data sheet (`layout.blame`), else empty
     cells: Mapping[str, Location] = field(default_factory=dict, repr=False)
+    heads: Mapping[str, Location] = field(default_factory=dict, repr=False)  # and the header cell of each
     reads: dict = field(default_factory=dict, repr=False)  # id(layout) -> (layout, its values' card fields)
     # a deck drawn in halves (`pipeline/halves.py`), in the worker: every finding told, in order (sink, key, card,
     # smallest size), with the stretches of it told drawing what the first half may have drawn: (what, start, end)
@@ -109,7 +110,7 @@ class FaceContext:
         kept = self.reads.get(id(self._layout))
         if kept is None or kept[0] is not self._layout:
             kept = self.reads[id(self._layout)] = (self._layout, reads_of(self._layout))
-        return blamed(loc, message, self.cells, kept[1])
+        return blamed(loc, message, self.cells, kept[1], self.heads)
 
     def check_size(self, el: Element, ops, card: str) -> None:
         """Text set on a face under TEXT_WARN_PT is a warning, under TEXT_ERROR_PT an error, at the element's

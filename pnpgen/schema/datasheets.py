@@ -15,6 +15,7 @@ YAML and JSON files holding a list of cards (the kinds by suffix: `pnpgen.sheetk
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import math
 import re
@@ -173,7 +174,7 @@ def load_rows(
             header = _header(cells, row_no, at)
             named, heads = {col for _, col in header}, {name: at(row_no, col) for name, col in header}
             if names is None:
-                check_columns(columns, {name for name, _ in header}, loc, diags)
+                check_columns(columns, {name for name, _ in header}, loc, diags, heads=heads)
             else:
                 names.update(name for name, _ in header)
             continue
@@ -223,17 +224,32 @@ def _header(cells: dict, row_no: int, at) -> list[tuple[str, int]]:
 
 
 def check_columns(
-    columns: dict, names: set[str], loc: Location, diags: Diagnostics, several: bool = False
+    columns: dict,
+    names: set[str],
+    loc: Location,
+    diags: Diagnostics,
+    several: bool = False,
+    heads: dict[str, Location] | None = None,
 ) -> None:
-    """Each column `columns:` declares is in the sheet's header (of several sheets: in one of them at least)."""
+    """Each column `columns:` declares is in the sheet's header (of several sheets: in one of them at least). A
+    header name close to a declared one is pointed at, at its cell when known (`heads`): the header may be the
+    misspelt one (`forse` in the sheet, `force` in `columns:`), so neither is offered as the fix."""
     for name in columns:
-        if name not in names:
-            diags.error(
-                loc,
-                f"'columns' declares '{name}', which "
-                + ("none of the sheets' headers has" if several else "the sheet's header does not have"),
-                did_you_mean(name, names),
-            )
+        if name in names:
+            continue
+        close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
+        if close:
+            where = f" at {heads[close[0]]}" if heads and close[0] in heads else ""
+            header = "a sheet's header" if several else "the header"
+            hint = f"{header} names '{close[0]}'{where}: correct whichever of the two is misspelt"
+        else:
+            hint = did_you_mean(name, names)
+        diags.error(
+            loc,
+            f"'columns' declares '{name}', which "
+            + ("none of the sheets' headers has" if several else "the sheet's header does not have"),
+            hint,
+        )
 
 
 def _convert(raw, name: str, spec, cell: Location):
