@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -43,6 +44,15 @@ def is_name(text: object) -> bool:
         and NAME.match(text) is not None
         and not is_device(text)
     )
+
+
+def suggested(text: str) -> str:
+    """A name for what `text` names, to offer when it is not one: accents dropped, case folded, every other
+    character a '-' (`Épée Longue` -> `epee-longue`, `Cartes Action` -> `cartes-action`); never a device."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    name = re.sub(r"[^a-z0-9_-]+", "-", plain).strip("-_")[:MAX_NAME].rstrip("-_") or "name"
+    return f"{name[: MAX_NAME - 2]}-1" if is_device(name) else name
 
 
 def rule_of(text: object) -> str:

@@ -83,7 +83,8 @@ def test_an_open_table_leaves_other_keys_as_fields():
 def test_a_mapping_of_values_places_each_problem_at_its_own_value():
     _, problems = read("id: a\ncolours:\n  ok: fire\n  bad: Fire Red\n")
     assert problems == [
-        "t.yaml:4:8: colour 'bad' must be an id of lower-case letters, digits, '-' and '_' (got 'Fire Red')"
+        "t.yaml:4:8: colour 'bad' must be an id of lower-case letters, digits, '-' and '_' (got 'Fire Red'; "
+        "use 'fire-red')"
     ]
 
 
