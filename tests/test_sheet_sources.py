@@ -55,9 +55,29 @@ def test_the_manifest_and_serve_name_the_sheets_row(project, name, make, ref, ce
     os.chdir(root)
     try:
         fields = _fields(Project(root / "content", root / "out"), "sample")
+        looks = [_look(component, n) for component, n in (("heroes", 1), ("minis", 0))]
     finally:
         os.chdir(old)
     assert fields["heroes"][1]["source"].endswith(cell.format(row=3))
+    # the editor's look at a card names it as the page does: the sheet's row, not the deck's YAML at that line
+    assert looks[0]["source"] == f"content/sample/data/{cell.format(row=3)}", looks[0]["source"]
+    assert looks[1]["source"] == fields["minis"][0]["source"]
+    assert looks[1]["source"].startswith("content/sample/decks/minis.yaml:")
+
+
+def _look(component: str, n: int) -> dict:
+    from pathlib import Path
+
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.preview import Preview
+
+    project = Project(Path("content"), Path("out"), resident=True)
+    editor = Editor(project, Preview(project, ["sample"]), Sketcher(project))
+    status, look = editor.get("/look", {"game": ["sample"], "component": [component], "card": [str(n)]})
+    assert status == 200, look
+    return look
 
 
 @pytest.mark.parametrize("name, make, ref, cell", SHEETS)
