@@ -240,6 +240,15 @@ class ContentError(Exception):
         return cls(Diagnostic("error", location, message, hint))
 
 
+def not_one_of(word: object, choices: Iterable[str]) -> str:
+    """`must be one of a, b, c (got 'x')`, with the closest choice when one is close: the list once, never again as
+    did-you-mean's `expected one of`."""
+    choices = list(choices)
+    close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=0.6)
+    said = f"must be one of {', '.join(choices)} (got {word!r})"
+    return said + (f"; did you mean '{close[0]}'?" if close else "")
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A hint naming the closest accepted word, or listing them all when none is close."""
     choices = sorted(choices)

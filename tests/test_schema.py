@@ -322,5 +322,5 @@ def test_icon_names_follow_the_one_name_pattern(tmp_path):
 def test_an_icons_own_tint_is_a_colour_not_tint(tmp_path):
     _, problems = icon_problems(tmp_path, "dot:\n  tint: tint\n  shapes:\n    - {circle: [50, 50, 10]}\n")
     assert problems == [
-        "'tint' is not a colour: 'tint' (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
+        "'tint' is not a colour: 'tint' (use '#rrggbb', '#rgb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
     ]
