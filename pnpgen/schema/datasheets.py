@@ -276,7 +276,11 @@ def _convert(raw, name: str, spec, cell: Location):
     if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
         raise ValueError(f"must be a whole number (got {_text(raw)!r})")
     if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise ValueError(f"must be a number (got {_text(raw)!r})")
+        comma = re.fullmatch(
+            r"\s*(-?\d+),(\d+)\s*", _text(raw)
+        )  # a decimal comma, as French or German Excel writes
+        said = f": write a decimal point, {comma[1]}.{comma[2]}" if comma else ""
+        raise ValueError(f"must be a number (got {_text(raw)!r}{said})")
     return value
 
 
