@@ -133,6 +133,22 @@ elements:
     assert icons[1].x < icons[2].x and icons[1].y == icons[2].y  # two icons side by side
 
 
+@pytest.mark.parametrize(
+    ("pattern", "says"),
+    [
+        (
+            [[7]],
+            "'cells' must hold cells that are lists of icon names, null or {icons: [...], fill: colour} (got 7)",
+        ),
+        ([[["star"] * 7]], "'cells' holds a cell of 7 icons; a cell holds at most 6"),
+    ],
+)
+def test_a_bad_grid_cell_is_said_after_its_key(library, pattern, says):
+    lib = library(g='elements:\n  - {type: grid, x: 0, y: 0, w: 30, h: 30, cells: "{{ card.pattern }}"}\n')
+    _, diags = face(lib, "g", {"pattern": pattern})
+    assert [d.message for d in diags.errors] == [f"{says} (while drawing card)"]
+
+
 def test_a_grid_cell_may_be_a_string_of_icon_names(library):
     """As docs/content-format.md says: `"fire water"` is `[fire, water]`, also as a mapping's `icons`."""
     lib = library(
