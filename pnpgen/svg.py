@@ -206,7 +206,7 @@ def _not_utf8(data: bytes, said: str) -> None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        from pnpgen.inputs import utf8_fault
+        from pnpgen.errors import utf8_fault
 
         line, column, byte = utf8_fault(data, exc.start)
         raise SvgError(

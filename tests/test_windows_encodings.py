@@ -9,8 +9,7 @@ import shutil
 import pytest
 from conftest import run_cli
 
-from pnpgen.errors import ContentError
-from pnpgen.inputs import not_utf8, utf8_fault
+from pnpgen.errors import ContentError, not_utf8, utf8_fault
 
 SAVE_CSV = "  save it as UTF-8: in Excel, Save As 'CSV UTF-8 (Comma delimited)'"
 SAVE_TEXT = "  save it as UTF-8: in Notepad, Save As with encoding 'UTF-8'"

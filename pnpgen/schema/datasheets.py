@@ -224,32 +224,20 @@ def _header(cells: dict, row_no: int, at) -> list[tuple[str, int]]:
 
 
 def check_columns(
-    columns: dict,
-    names: set[str],
-    loc: Location,
-    diags: Diagnostics,
-    several: bool = False,
-    heads: dict[str, Location] | None = None,
-) -> None:
+    columns: dict, names: set[str], loc: Location, diags: Diagnostics, several=False, heads=None
+):
     """Each column `columns:` declares is in the sheet's header (of several sheets: in one of them at least). A
     header name close to a declared one is pointed at, at its cell when known (`heads`): the header may be the
     misspelt one (`forse` in the sheet, `force` in `columns:`), so neither is offered as the fix."""
-    for name in columns:
-        if name in names:
-            continue
+    said = "none of the sheets' headers has" if several else "the sheet's header does not have"
+    for name in (n for n in columns if n not in names):
         close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
-        if close:
-            where = f" at {heads[close[0]]}" if heads and close[0] in heads else ""
-            header = "a sheet's header" if several else "the header"
-            hint = f"{header} names '{close[0]}'{where}: correct whichever of the two is misspelt"
-        else:
-            hint = did_you_mean(name, names)
-        diags.error(
-            loc,
-            f"'columns' declares '{name}', which "
-            + ("none of the sheets' headers has" if several else "the sheet's header does not have"),
-            hint,
+        where = f" at {heads[close[0]]}" if close and heads and close[0] in heads else ""
+        header = "a sheet's header" if several else "the header"
+        hint = (
+            f"{header} names '{close[0]}'{where}: correct whichever of the two is misspelt" if close else ""
         )
+        diags.error(loc, f"'columns' declares '{name}', which {said}", hint or did_you_mean(name, names))
 
 
 def _convert(raw, name: str, spec, cell: Location):
@@ -343,7 +331,8 @@ def _csv_cells(text: str, display: str):
 
 def _decode(data: bytes, display: str) -> str:
     """A fetched CSV sheet's text, read as a file's is (`inputs.plain_text`); not UTF-8 is an error at its line."""
-    from pnpgen.inputs import not_utf8, plain_text
+    from pnpgen.errors import not_utf8
+    from pnpgen.inputs import plain_text
 
     try:
         return plain_text(data.decode("utf-8"))
