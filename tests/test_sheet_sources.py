@@ -206,6 +206,24 @@ def test_a_misspelt_header_is_told_at_its_cell_not_offered_to_the_layout(project
     assert "(field 'text', used at content/sample/layouts/hero.yaml:" in lines[0]
 
 
+@pytest.mark.parametrize("read", ["card.cots", "card.nmae"])
+def test_a_layout_misspelling_a_reserved_key_is_told_at_the_layout(project, read):
+    """`count` and `name` are the card's keys, never misspelt fields: a layout reading `card.cots` is wrong."""
+    name, make, ref, _ = SHEETS[0]
+    root = with_sheet(project("basic"), name, make([HEADER, *ROWS]), ref)
+    hero = root / "content/sample/layouts/hero.yaml"
+    hero.write_text(hero.read_text().replace("{{ card.name }}", "{{ " + read + " }}", 1))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    lines = [x for x in result.output.splitlines() if ": error: " in x]
+    assert lines and all(
+        x.startswith("content/sample/layouts/hero.yaml:19:11: error: undefined") for x in lines
+    )
+    assert "misspelt" not in result.output, (
+        lines
+    )  # heroes from the sheet, minis from YAML: both at the layout
+
+
 @pytest.mark.parametrize("name, make, ref, cell", fast_once(SHEETS))
 def test_a_declared_column_misspelt_in_the_header_points_at_the_header(project, name, make, ref, cell):
     root = with_sheet(project("basic"), name, make([["name", "count", "colour", "txet"], *ROWS]), ref)
