@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path, not_utf8
+from pnpgen.names import case_mismatch, listed
 
 PACKAGE = Path(__file__).resolve().parent  # pnpgen's own folder, wherever it is installed
 OWN = "pnpgen:"  # the key of a file of pnpgen's own (a built-in layout) starts so, then its path in PACKAGE
@@ -161,9 +162,9 @@ def _list(folder: Path, pattern: str, roots: list[Path]) -> list[Path]:
     real = confined(folder, roots)
     if real is None or not real.is_dir():
         return []
-    # everything matching, folders too: a folder named like a chapter, a pipe or a link out is then refused by
-    # name when it is read, never skipped in silence
-    return sorted(folder.glob(pattern))
+    # everything matching (alike on every system), folders too: a folder named like a chapter, a pipe or a link
+    # out is then refused by name when it is read, never skipped in silence
+    return [folder / name for name in listed(folder, pattern)]
 
 
 def _sha_file(path: Path) -> str:
@@ -277,6 +278,8 @@ class Reader:
         if real is None or base_real is None or not real.is_relative_to(base_real):
             why = "is a link that loops" if loops(path) else f"leaves {where}"
             raise ContentError.at(loc, f"{what} {relative!r} {why}; refused")
+        if odd := case_mismatch(base, relative):  # found on Windows and macOS only: refused on every system
+            raise ContentError.at(loc, f"{what} {relative!r} {odd}")
         self._inside[(os.fspath(base), relative)] = path
         return path
 
