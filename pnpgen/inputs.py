@@ -287,6 +287,8 @@ class Reader:
         """Whether a regular file is there; either way the answer is recorded (a file added later counts).
 
         Something there that is not a regular file inside the roots (a link out, a pipe, a folder) is refused."""
+        if odd := case_mismatch(path.parent, path.name, rename=True):
+            raise ContentError.at(loc or Location(display_path(path)), f"{what} '{display_path(path)}' {odd}")
         if not os.path.lexists(path):
             self._note(self.key(path), MISSING)
             return False
@@ -323,8 +325,7 @@ class Reader:
     def read_text(
         self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_BYTES
     ) -> str:
-        """UTF-8 text (a BOM is dropped, line endings made LF: `plain_text`); bytes that are not UTF-8 are an
-        error at their line and column."""
+        """UTF-8 text (a BOM dropped, line endings made LF: `plain_text`); other bytes are a located error."""
         return plain_text(decoded(self.read_bytes(path, what, loc, limit), display_path(path), what))
 
     def load_yaml(self, path: Path, what: str = "file", loc: Location | None = None):

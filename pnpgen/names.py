@@ -111,10 +111,11 @@ def listed(folder: Path, pattern: str) -> list[str]:
     return sorted(n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
 
 
-def case_mismatch(base: Path, relative: str) -> str | None:
+def case_mismatch(base: Path, relative: str, rename: bool = False) -> str | None:
     """What is wrong when a part of `relative`, from `base`, is there under another case (`Tour.svg` for
     `tour.svg`), else None. Windows and macOS open it all the same, Linux does not: a game that names it so
-    builds on one system only, so it is refused on all, with the path to write."""
+    builds on one system only, so it is refused on all, with the path to write (or, for a name pnpgen looks
+    for itself, `rename`: the name to give the file)."""
     folder, parts = base, list(Path(relative).parts)
     for n, part in enumerate(parts):
         if part not in (".", ".."):
@@ -128,6 +129,8 @@ def case_mismatch(base: Path, relative: str) -> str | None:
                     return None
                 fixed = "/".join([*parts[:n], other[0], *parts[n + 1 :]])
                 said = f"names '{part}', which is '{other[0]}' on disk"
-                return f"{said}: only Windows and macOS find it so; write '{fixed}'"
+                return f"{said}: only Windows and macOS find it so; " + (
+                    f"rename it '{part}'" if rename else f"write '{fixed}'"
+                )
         folder = folder / part
     return None

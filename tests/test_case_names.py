@@ -93,3 +93,27 @@ def test_an_svg_icon_with_an_upper_case_extension_is_an_icon_on_linux_too(projec
     (_game(root) / "icons" / "sword.SVG").write_text(svg)
     result = run_cli("icons", "sample", cwd=root)
     assert result.exit_code == 0 and "sword" in result.output.split(), result.output
+
+
+@pytest.mark.parametrize(
+    ("asked", "on_disk", "what"),
+    [
+        ("layouts/hero.yaml", "Hero.yaml", "layout 'content/sample/layouts/hero.yaml'"),
+        ("facts.yaml", "Facts.yaml", "facts file 'content/sample/facts.yaml'"),
+        ("rulebook.md", "Rulebook.md", "rulebook source 'content/sample/rulebook.md'"),
+    ],
+)
+def test_a_file_pnpgen_looks_for_under_another_case_is_refused_with_its_name(project, asked, on_disk, what):
+    """The names pnpgen looks up itself (a layout by its name, facts.yaml, rulebook.md): a file of that name
+    under another case is refused on every system, saying what to rename it; never taken as missing on Linux
+    and found on Windows."""
+    root = project("basic")
+    path = _game(root) / asked
+    if path.exists():
+        path.rename(path.with_name(on_disk))
+    else:
+        path.with_name(on_disk).write_text("# Sample\n\nThe rules.\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert f"error: {what} names '{path.name}', which is '{on_disk}' on disk" in result.output, result.output
+    assert f"rename it '{path.name}'" in result.output
