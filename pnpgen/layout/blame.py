@@ -16,12 +16,11 @@ import re
 from collections.abc import Mapping
 
 from pnpgen.errors import Location
+from pnpgen.model import CARD_KEYS
 
 _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")  # a name a template may read (not an attribute)
 
 NOBODY: Mapping[str, Location] = {}
-# a card's keys, never its fields: `card.cots` is the layout's misspelling, not the `count` header's
-RESERVED = frozenset({"name", "count", "designed", "back", "front", "id", "index"})
 
 
 def reads_of(layout) -> dict[Location, frozenset | None]:
@@ -93,7 +92,7 @@ def misspelt(
         if fields is None:
             return loc, message  # the card is read whole somewhere: no column can be said to be unread
         read |= fields
-    close = difflib.get_close_matches(name, sorted(set(heads) - read - RESERVED), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(set(heads) - read - CARD_KEYS), n=1, cutoff=0.6)
     if not close:
         return loc, message
     said = f"the header names '{close[0]}', which no value of the layout reads: misspelt here?"
