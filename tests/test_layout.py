@@ -468,3 +468,14 @@ def test_a_var_that_fails_as_it_is_read_is_told_at_its_line(library):
     assert f is None
     (error,) = [d for d in diags.items if d.severity == "error"]
     assert error.location.line == 2 and "did you mean 'stars'?" in error.message, error
+
+
+@pytest.mark.parametrize("value", ["{{ palette[card.colour] }}", "{{ palette.bleu }}"])
+def test_a_colour_the_palette_lacks_is_told_as_the_palettes(library, value):
+    """`palette[...]` naming no colour of the game's palette says so in the designer's words, not 'the mapping'."""
+    lib = library(g=f'elements:\n  - {{type: rect, area: trim, fill: "{value}"}}\n')
+    _, diags = face(lib, "g", {"colour": "bleu"}, palette={"rouge": "#aa0000", "bleue": "#0000aa"})
+    (message,) = [d.message for d in diags.errors]
+    assert message.startswith("undefined value: the palette has no colour 'bleu'; did you mean 'bleue'?"), (
+        message
+    )

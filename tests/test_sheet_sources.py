@@ -103,7 +103,7 @@ def test_a_sheets_errors_come_all_at_once(project, name, make, ref, cell):
     assert f"{path}{front.format(row=4)}: error: layout 'nosuchlayout' not found" in result.output
     colour = cell.replace("!A", "!C") if "!" in cell else cell.replace("{row}:1", "{row}:3")
     for row, bad in ((3, "nosuchcolour"), (6, "nosuch2")):  # found while drawing: at the colour's cell
-        told = f"{path}{colour.format(row=row)}: error: undefined value: the mapping has no '{bad}'; "
+        told = f"{path}{colour.format(row=row)}: error: undefined value: the palette has no colour '{bad}'; "
         line = next(x for x in result.output.splitlines() if x.startswith(told))
         assert line.endswith(f"of deck 'heroes' ({path}{cell.format(row=row)}))")  # and the card's row
     assert "failed sample: 5 errors" in result.output

@@ -21,7 +21,7 @@ from pnpgen.faces import Face, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
-from pnpgen.templating import TemplateProblem, content, made, read
+from pnpgen.templating import Palette, TemplateProblem, content, made, read
 from pnpgen.templating.printable import unprintable
 from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 
@@ -188,7 +188,7 @@ def _shared_names(fc: FaceContext, deck: dict, game: dict) -> dict:
     return {
         "deck": content(deck),
         "game": content(game),
-        "palette": content(fc.palette),
+        "palette": Palette(content(fc.palette)),
         "w": round(units.mm(fc.width_pt), 3),
         "h": round(units.mm(fc.height_pt), 3),
         "bleed": round(units.mm(fc.bleed_pt), 3),
