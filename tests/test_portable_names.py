@@ -206,7 +206,8 @@ def test_the_name_offered_for_one_that_is_not_is_one(text, name):
 
 
 def test_every_refused_name_offers_a_name_that_is_one(project):
-    """The class: a component's id, a fact's, a game named to `pnpgen new` (an SVG icon's file name: test_svg)."""
+    """The class: a component's id, a fact's, a font family's, a game named to `pnpgen new` (an SVG icon's file
+    name: test_svg)."""
     root = project("basic")
     minis = root / "content/sample/decks/minis.yaml"
     minis.write_text(minis.read_text().replace("id: minis", "id: Cartes Été", 1))
@@ -219,5 +220,15 @@ def test_every_refused_name_offers_a_name_that_is_one(project):
     assert result.exit_code == 1 and "(got 'Cartes Héros'; use 'cartes-heros')" in result.output, (
         result.output
     )
+    facts.write_text(facts.read_text().replace("id: Cartes Héros", "id: hero-cards", 1))
+    game = root / "content/sample/game.yaml"
+    for family, better in (("Ma Police", "ma-police"), ("serif", "my-serif")):
+        game.write_text(
+            game.read_text().split("fonts:")[0] + f"fonts: {{{family}: {{regular: fonts/a.ttf}}}}\n"
+        )
+        result = run_cli("build", "--out", "out", cwd=root)
+        assert (
+            result.exit_code == 1 and f"other than sans, serif and display; use '{better}'" in result.output
+        )
     new = run_cli("new", "Château Fort", cwd=root)
     assert new.exit_code == 2 and "pnpgen new chateau-fort, then give its title in game.yaml" in new.output
