@@ -47,13 +47,14 @@ def is_name(text: object) -> bool:
     )
 
 
-def suggested(text: str) -> str:
+def suggested(text: str, suffix: str = "-1") -> str:
     """A name for what `text` names, to offer when it is not one: accents dropped, case folded, every other
-    character a '-' (`Épée Longue` -> `epee-longue`, `Cartes Action` -> `cartes-action`); never a device."""
+    character a '-' (`Épée Longue` -> `epee-longue`, `Cartes Action` -> `cartes-action`); never a device (`suffix`
+    added: `con-1`, or `aux-icon` for an icon)."""
     plain = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
     name = re.sub(r"[^a-z0-9_-]+", "-", plain).strip("-_")[:MAX_NAME].rstrip("-_") or "name"
-    return f"{name[: MAX_NAME - 2]}-1" if is_device(name) else name
+    return f"{name[: MAX_NAME - len(suffix)]}{suffix}" if is_device(name) else name
 
 
 def rule_of(text: object) -> str:

@@ -48,7 +48,7 @@ def load_svg_icons(
         display = display_path(path)
         loc, name = Location(display), path.name[: -len(".svg")]
         if not is_name(name):
-            better = suggested(name)  # accents dropped, never a device name
+            better = suggested(name, "-icon")  # accents dropped, never a device name
             if better in taken:  # `drop.svg` may be there already
                 better = f"{better[: MAX_NAME - 5]}-icon"
             diags.warning(
