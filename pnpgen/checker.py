@@ -382,8 +382,8 @@ def _check_rulebook(game: Game, reader, report: Report, keywords: tuple[str, ...
 
             check_component_counts(sources, game, diags, reader)
             check_keywords(sources, game, diags, reader, keywords, icons)
-    except ContentError as exc:
-        diags.extend(exc.diagnostics)
+    except ContentError as exc:  # a source that cannot be read: the file's own problem, told once by a build
+        report.add_file_problems("rulebook", exc.diagnostics)
     for d in diags.sorted():
         hint = d.hint if d.severity == "warning" else ""  # a count's message stands as it always has
         report.findings.append(Finding(d.severity, "rulebook", d.message, location=d.location, hint=hint))

@@ -58,7 +58,7 @@ def parse_colour(
     names = [str(name) for name in (*(palette or {}), *NAMED, "none")]  # a misspelt name: the nearest one
     near = [] if text.startswith("#") else get_close_matches(text, names, 1)
     raise ColourError(
-        f"is not a colour: {text!r} (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
+        f"is not a colour: {text!r} (use '#rrggbb', '#rgb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
         + "".join(f"; did you mean {n!r}?" for n in near)
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import os
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -240,6 +241,15 @@ class ContentError(Exception):
         return cls(Diagnostic("error", location, message, hint))
 
 
+def not_one_of(word: object, choices: Iterable[str]) -> str:
+    """`must be one of a, b, c (got 'x')`, with the closest choice when one is close: the list once, never again as
+    did-you-mean's `expected one of`."""
+    choices = list(choices)
+    close = difflib.get_close_matches(str(word), sorted(choices), n=1, cutoff=0.6)
+    said = f"must be one of {', '.join(choices)} (got {word!r})"
+    return said + (f"; did you mean '{close[0]}'?" if close else "")
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A hint naming the closest accepted word, or listing them all when none is close."""
     choices = sorted(choices)
@@ -249,3 +259,36 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     if close:
         return f"did you mean '{close[0]}'?" + (f" (accepted: {listing})" if len(choices) <= 16 else "")
     return f"expected one of: {listing}"
+
+
+def not_utf8(raw: bytes, start: int, display: str, said: str) -> ContentError:
+    """The error for text whose byte at `start` is not UTF-8, at its line and column, saying how to save the file
+    as UTF-8 (a spreadsheet program's way for a data sheet, an editor's for the others)."""
+    line, col, byte = utf8_fault(raw, start)
+    how = (
+        "in Excel, Save As 'CSV UTF-8 (Comma delimited)'; in LibreOffice, character set 'Unicode (UTF-8)'"
+        if Location(display).in_sheet
+        else "in Notepad, Save As with encoding 'UTF-8'; in other editors, 'Save with Encoding' UTF-8"
+    )
+    return ContentError.at(Location(display, line, col), f"{said} ({byte})", f"save it as UTF-8: {how}")
+
+
+def utf8_fault(raw: bytes, start: int) -> tuple[int, int, str]:
+    """Where the byte at `start`, which is not UTF-8, stands (line, and column counted in characters as an editor
+    counts them), and the byte as a message names it: with what it is in Windows-1252, the "ANSI" that Excel's
+    plain "CSV" and older Notepad write (`byte 0xe0, 'à' in Windows-1252`)."""
+    prefix = raw[:start]  # lines end as `plain_text` ends them: LF, CRLF or a lone CR
+    line = prefix.count(b"\n") + prefix.count(b"\r") - prefix.count(b"\r\n") + 1
+    line_start = max(prefix.rfind(b"\n"), prefix.rfind(b"\r")) + 1
+    bom = b"\xef\xbb\xbf" if line_start == 0 else b""  # a byte order mark is no column
+    before = prefix[line_start:].removeprefix(bom)
+    byte = raw[start : start + 1]
+    try:
+        ansi = byte.decode("cp1252")
+    except UnicodeDecodeError:
+        ansi = ""
+    text = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]", raw) is None  # no control bytes: not binary data
+    shown = f", '{ansi}' in Windows-1252" if text and ansi.isprintable() and ansi.strip() else ""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # what Notepad calls "Unicode"
+        shown = ": the file is UTF-16"
+    return line, len(before.decode("utf-8", "replace")) + 1, f"byte 0x{byte[0]:02x}{shown}"

@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Location, display_path
+from pnpgen.errors import ContentError, Location, display_path, not_utf8
+from pnpgen.names import case_mismatch, listed
 
 PACKAGE = Path(__file__).resolve().parent  # pnpgen's own folder, wherever it is installed
 OWN = "pnpgen:"  # the key of a file of pnpgen's own (a built-in layout) starts so, then its path in PACKAGE
@@ -87,15 +88,11 @@ def read_bounded(
 
 def decoded(raw: bytes, display: str, what: str = "") -> str:
     """UTF-8 text exactly as the file has it (BOM and line ends kept: `plain_text` reads it); bytes that are not
-    UTF-8 are an error at their line and column."""
+    UTF-8 are an error at their line and column (`not_utf8`)."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ContentError.at(
-            Location(display, line, col), f"{what or 'file'} is not UTF-8 text (byte 0x{raw[exc.start]:02x})"
-        ) from None
+        raise not_utf8(raw, exc.start, display, f"{what or 'file'} is not UTF-8 text") from None
 
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
@@ -165,9 +162,9 @@ def _list(folder: Path, pattern: str, roots: list[Path]) -> list[Path]:
     real = confined(folder, roots)
     if real is None or not real.is_dir():
         return []
-    # everything matching, folders too: a folder named like a chapter, a pipe or a link out is then refused by
-    # name when it is read, never skipped in silence
-    return sorted(folder.glob(pattern))
+    # everything matching (alike on every system), folders too: a folder named like a chapter, a pipe or a link
+    # out is then refused by name when it is read, never skipped in silence
+    return [folder / name for name in listed(folder, pattern)]
 
 
 def _sha_file(path: Path) -> str:
@@ -281,6 +278,8 @@ class Reader:
         if real is None or base_real is None or not real.is_relative_to(base_real):
             why = "is a link that loops" if loops(path) else f"leaves {where}"
             raise ContentError.at(loc, f"{what} {relative!r} {why}; refused")
+        if odd := case_mismatch(base, relative):  # found on Windows and macOS only: refused on every system
+            raise ContentError.at(loc, f"{what} {relative!r} {odd}")
         self._inside[(os.fspath(base), relative)] = path
         return path
 
@@ -288,6 +287,8 @@ class Reader:
         """Whether a regular file is there; either way the answer is recorded (a file added later counts).
 
         Something there that is not a regular file inside the roots (a link out, a pipe, a folder) is refused."""
+        if odd := case_mismatch(path.parent, path.name, rename=True):
+            raise ContentError.at(loc or Location(display_path(path)), f"{what} '{display_path(path)}' {odd}")
         if not os.path.lexists(path):
             self._note(self.key(path), MISSING)
             return False
@@ -324,8 +325,7 @@ class Reader:
     def read_text(
         self, path: Path, what: str = "file", loc: Location | None = None, limit: int = MAX_BYTES
     ) -> str:
-        """UTF-8 text (a BOM is dropped, line endings made LF: `plain_text`); bytes that are not UTF-8 are an
-        error at their line and column."""
+        """UTF-8 text (a BOM dropped, line endings made LF: `plain_text`); other bytes are a located error."""
         return plain_text(decoded(self.read_bytes(path, what, loc, limit), display_path(path), what))
 
     def load_yaml(self, path: Path, what: str = "file", loc: Location | None = None):

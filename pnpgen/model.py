@@ -12,6 +12,8 @@ from typing import Any
 from pnpgen.errors import Location
 
 KINDS = ("cards", "tiles", "tokens", "board", "rulebook")
+# a card's (or side's) own keys, and what templates add: never a field a layout may have left unread or misspelt
+CARD_KEYS = frozenset({"name", "count", "designed", "back", "front", "index", "id"})
 
 
 def _no_inputs() -> Mapping[str, str]:

@@ -12,8 +12,10 @@ as on Windows is caught off Windows (`typed_for_windows`) rather than naming ano
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -43,6 +45,16 @@ def is_name(text: object) -> bool:
         and NAME.match(text) is not None
         and not is_device(text)
     )
+
+
+def suggested(text: str, suffix: str = "-1") -> str:
+    """A name for what `text` names, to offer when it is not one: accents dropped, case folded, every other
+    character a '-' (`Épée Longue` -> `epee-longue`, `Cartes Action` -> `cartes-action`); never a device (`suffix`
+    added: `con-1`, or `aux-icon` for an icon)."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    name = re.sub(r"[^a-z0-9_-]+", "-", plain).strip("-_")[:MAX_NAME].rstrip("-_") or "name"
+    return f"{name[: MAX_NAME - len(suffix)]}{suffix}" if is_device(name) else name
 
 
 def rule_of(text: object) -> str:
@@ -87,3 +99,39 @@ def typed_for_windows(path: Path, windows: bool = os.name == "nt") -> str | None
     return (
         f"is written with '\\' between folders, as on Windows: here '\\' is part of a name; write '{better}'"
     )
+
+
+def listed(folder: Path, pattern: str) -> list[str]:
+    """The names in `folder` that match `pattern` (`*.md`), alike on every system: the pattern's case is ignored
+    (`Intro.MD` is a chapter on Linux as on Windows), and they come in the order of their code points, not in
+    the order Windows compares paths in (`B.md` before `a.md` everywhere)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
+
+
+def case_mismatch(base: Path, relative: str, rename: bool = False) -> str | None:
+    """What is wrong when a part of `relative`, from `base`, is there under another case (`Tour.svg` for
+    `tour.svg`), else None. Windows and macOS open it all the same, Linux does not: a game that names it so
+    builds on one system only, so it is refused on all, with the path to write (or, for a name pnpgen looks
+    for itself, `rename`: the name to give the file)."""
+    folder, parts = base, list(Path(relative).parts)
+    for n, part in enumerate(parts):
+        if part not in (".", ".."):
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                return None
+            if part not in names:
+                other = sorted(x for x in names if x.casefold() == part.casefold())
+                if not other:
+                    return None
+                fixed = "/".join([*parts[:n], other[0], *parts[n + 1 :]])
+                said = f"names '{part}', which is '{other[0]}' on disk"
+                return f"{said}: only Windows and macOS find it so; " + (
+                    f"rename it '{part}'" if rename else f"write '{fixed}'"
+                )
+        folder = folder / part
+    return None

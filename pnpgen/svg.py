@@ -186,6 +186,7 @@ def _parse(data: bytes):
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
+        _not_utf8(data, exc.msg or "")
         line, column = exc.position if exc.position else (0, 0)
         said = re.sub(r", line \d+, column \d+$", "", exc.msg or "")
         raise SvgError(f"is not SVG: not well-formed XML ({said})", line, column) from None
@@ -195,6 +196,25 @@ def _parse(data: bytes):
     if name != "svg" or ns not in (_SVG, None):
         raise SvgError(f"is not SVG: its root element is <{name}>, not <svg>", root.sourceline or 0)
     return root
+
+
+def _not_utf8(data: bytes, said: str) -> None:
+    """An SVG that declares no other encoding is UTF-8: bytes that are not (an editor saving in Windows-1252)
+    are refused at their line and column, with how to save it, rather than in the parser's words."""
+    if "encoding" not in said.lower() and "utf-8" not in said.lower():
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from pnpgen.errors import utf8_fault
+
+        line, column, byte = utf8_fault(data, exc.start)
+        raise SvgError(
+            f"is not UTF-8 text ({byte}): save it as UTF-8, or name its encoding in its first line "
+            '(<?xml version="1.0" encoding="windows-1252"?>)',
+            line,
+            column,
+        ) from None
 
 
 def _split(tag) -> tuple[str | None, str]:

@@ -219,6 +219,25 @@ def test_sheet_problems_are_located(project):
     assert "error: data sheet '../../../outside.csv' leaves the game folder; refused" in result.output
 
 
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("2,5", "(got '2,5': write a decimal point, 2.5)"),
+        ("-10,25", "(got '-10,25': write a decimal point, -10.25)"),
+    ]
+    + [("2,5,1", "(got '2,5,1')"), ("deux", "(got 'deux')")],  # no decimal comma: nothing offered
+)
+def test_a_decimal_comma_in_a_number_column_says_to_write_a_point(project, cell, said):
+    """French or German Excel saves `2,5` in a semicolon CSV: the number column asks for `2.5` at the cell."""
+    sheet = f"name;count;weight\nA;1;{cell}\n"
+    root = with_sheet(project("basic"), "h.csv", sheet, "data/h.csv")
+    deck = root / "content/sample/decks/heroes.yaml"
+    deck.write_text(deck.read_text() + "columns: {weight: number}\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    assert f"content/sample/data/h.csv:2:3: error: 'weight' must be a number {said}\n" in result.output
+
+
 def test_yaml_cards_and_sheet_rows_combine_and_a_card_may_choose_its_front(project):
     root = project("basic")
     game = root / "content" / "sample"

@@ -268,7 +268,7 @@ def test_columns_are_declared_for_the_deck_each_in_one_sheet_at_least(project, d
             "content/sample/decks/heroes.yaml:10:10: error: 'columns' declares 'cots', which none of the sheets'"
             in result.output
         ), result.output
-        assert "did you mean 'cost'?" in result.output
+        assert "a sheet's header names 'cost': correct whichever of the two is misspelt" in result.output
     else:  # declared once for the deck, applied to the sheet that has the column
         assert "content/sample/data/b.csv:2:5: error: 'cost' must be a whole number" in result.output, (
             result.output

@@ -14,7 +14,7 @@ from pnpgen.errors import ContentError, Diagnostics, Location
 from pnpgen.faces import Ellipse
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.elements import COMMON_KEYS, TYPES, _check
-from pnpgen.layout.kinds import BOX, COLOUR, PAINT, ElementType, Length
+from pnpgen.layout.kinds import BOX, COLOUR, PAINT, Choice, ElementType, Length
 from pnpgen.layout.spec import LayoutLibrary
 from pnpgen.schema.icons import BUILTIN, load_icons
 from pnpgen.templating import Compiler
@@ -159,10 +159,9 @@ BAD = """elements:
 def test_constant_values_are_checked_once_at_their_line_when_the_layout_loads(tmp_path):
     errors = load_errors(tmp_path, BAD)
     assert errors == [
-        "4:11: 'fill' is not a colour: '#12345' (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)",
+        "4:11: 'fill' is not a colour: '#12345' (use '#rrggbb', '#rgb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)",
         "6:8: 'x' unknown unit 'px' in '3px' (accepted: mm, cm, in, pt)",
-        "11:12: 'align' must be one of left, center, right, justify (got 'centre'); "
-        "did you mean 'center'? (accepted: center, justify, left, right)",
+        "11:12: 'align' must be one of left, center, right, justify (got 'centre'); did you mean 'center'?",
     ]
 
 
@@ -210,7 +209,7 @@ def test_a_palette_name_unknown_at_load_time_is_checked_per_card(tmp_path):
     face, diags = draw(library(tmp_path, "elements:\n  - {type: rect, area: trim, fill: rouge}\n"))
     assert face is None
     assert [brief(d) for d in diags.errors] == [
-        "2:36: 'fill' is not a colour: 'rouge' (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, "
+        "2:36: 'fill' is not a colour: 'rouge' (use '#rrggbb', '#rgb', 'cmyk(c, m, y, k)', a palette name, white, black, "
         "grey or none) (while drawing card 1)"
     ]
 
@@ -272,3 +271,22 @@ def test_every_painted_shape_draws_each_paint_key_into_its_own_field(name, tmp_p
         0.5,
     )
     assert len(PAINTED) >= 4  # rect, ellipse, polygon, star
+
+
+CHOICES = [(t, k, kind) for t, et in TYPES.items() for k, kind in et.keys.items() if isinstance(kind, Choice)]
+
+
+@pytest.mark.parametrize(("type_name", "key", "kind"), CHOICES, ids=[f"{t}.{k}" for t, k, _ in CHOICES])
+def test_every_choice_key_lists_its_choices_once_and_offers_the_close_one(tmp_path, type_name, key, kind):
+    """The class: a value that is none of a key's choices. The choices are listed once, in their own order (not
+    again as 'expected one of'), with the closest offered when one is close."""
+    example = TYPES[type_name].example
+    far, close = "zzzzzz", kind.options[-1] + "x"
+    for value, offered in ((far, None), (close, kind.options[-1])):
+        text = f"elements:\n  - {example[:-1]}, {key}: {value}}}\n" if key not in example else None
+        if text is None:  # the example sets it: put the bad value in its place
+            text = "elements:\n  - " + re.sub(rf"\b{key}: [^,}}]+", f"{key}: {value}", example) + "\n"
+        (message,) = [m for m in load_errors(tmp_path, text) if f"'{key}'" in m]
+        said = f"'{key}' must be one of {', '.join(kind.options)} (got '{value}')"
+        assert said in message and "expected one of" not in message and message.count(kind.options[0]) == 1
+        assert (f"did you mean '{offered}'?" in message) == (offered is not None), message

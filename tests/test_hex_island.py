@@ -185,7 +185,7 @@ def test_a_d6_net_puts_opposite_faces_adding_to_seven_in_the_cross(tmp_path):
 @pytest.mark.parametrize(
     ("extra", "says"),
     [
-        ("faces: [1, 2, 3]", "'faces' a d6 has 6 faces: give 6 (got 3)"),
+        ("faces: [1, 2, 3]", "'faces' must list the 6 faces of a d6 (got 3)"),
         ("faces: [1, 2, 3, 4, 5, {pips: 7}]", "face 6: 'pips' must be a whole number from 1 to 6"),
         ("die: d4, faces: [1, 2, 3, {pips: 1}]", "face 4: 'pips' must be a whole number from 1 to 6 on a d6"),
         ("faces: [1, 2, 3, 4, 5, {text: 6}]", "face 6 has the key 'text'"),

@@ -120,7 +120,7 @@ def test_size_bound_and_utf8_location(game):
     (game / "bad.yaml").write_bytes(b"id: g\nname: caf\xe9\n")
     with pytest.raises(ContentError) as exc:
         reader_for(game).read_text(game / "bad.yaml", "component file")
-    assert ":2:10: error: component file is not UTF-8 text (byte 0xe9)" in message(exc)
+    assert ":2:10: error: component file is not UTF-8 text (byte 0xe9, 'é' in Windows-1252)" in message(exc)
 
 
 def test_bom_is_dropped(game):

@@ -133,6 +133,22 @@ elements:
     assert icons[1].x < icons[2].x and icons[1].y == icons[2].y  # two icons side by side
 
 
+@pytest.mark.parametrize(
+    ("pattern", "says"),
+    [
+        (
+            [[7]],
+            "'cells' must hold cells that are lists of icon names, null or {icons: [...], fill: colour} (got 7)",
+        ),
+        ([[["star"] * 7]], "'cells' holds a cell of 7 icons; a cell holds at most 6"),
+    ],
+)
+def test_a_bad_grid_cell_is_said_after_its_key(library, pattern, says):
+    lib = library(g='elements:\n  - {type: grid, x: 0, y: 0, w: 30, h: 30, cells: "{{ card.pattern }}"}\n')
+    _, diags = face(lib, "g", {"pattern": pattern})
+    assert [d.message for d in diags.errors] == [f"{says} (while drawing card)"]
+
+
 def test_a_grid_cell_may_be_a_string_of_icon_names(library):
     """As docs/content-format.md says: `"fire water"` is `[fire, water]`, also as a mapping's `icons`."""
     lib = library(
@@ -452,3 +468,14 @@ def test_a_var_that_fails_as_it_is_read_is_told_at_its_line(library):
     assert f is None
     (error,) = [d for d in diags.items if d.severity == "error"]
     assert error.location.line == 2 and "did you mean 'stars'?" in error.message, error
+
+
+@pytest.mark.parametrize("value", ["{{ palette[card.colour] }}", "{{ palette.bleu }}"])
+def test_a_colour_the_palette_lacks_is_told_as_the_palettes(library, value):
+    """`palette[...]` naming no colour of the game's palette says so in the designer's words, not 'the mapping'."""
+    lib = library(g=f'elements:\n  - {{type: rect, area: trim, fill: "{value}"}}\n')
+    _, diags = face(lib, "g", {"colour": "bleu"}, palette={"rouge": "#aa0000", "bleue": "#0000aa"})
+    (message,) = [d.message for d in diags.errors]
+    assert message.startswith("undefined value: the palette has no colour 'bleu'; did you mean 'bleue'?"), (
+        message
+    )

@@ -207,6 +207,20 @@ def test_a_field_no_layout_reads_is_a_warning_with_did_you_mean(project):
     assert build(root, "--strict").exit_code == 1
 
 
+def test_a_cards_id_is_never_a_field_no_layout_reads(project):
+    """`id` is a card's key (as `name` and `count` are): without facts or a rulebook naming the word, it was
+    warned about as a field no layout reads."""
+    root = project("basic")
+    deck = root / "content" / "sample" / "decks" / "heroes.yaml"
+    deck.write_text(
+        deck.read_text().replace("  - name: Tide Caller\n", "  - name: Tide Caller\n    id: tide\n")
+    )
+    (root / "content" / "sample" / "facts.yaml").unlink()
+    result = build(root)
+    assert result.exit_code == 0, result.output
+    assert "reads the field" not in result.output, result.output
+
+
 def test_a_rulebook_added_to_a_game_without_one_is_noticed(project):
     root = project("basic")
     assert build(root).exit_code == 0

@@ -73,7 +73,7 @@ def test_a_game_folder_with_a_trailing_dot_space_or_forbidden_character_is_refus
     _, out = _refused(
         root,
         f"content/{folder}/game.yaml:1:5: error: 'id' must be an id of lower-case letters",
-        f"(got {shown})",
+        f"(got {shown}; use '",
     )
     assert _files(out) == []
 
@@ -183,3 +183,52 @@ def test_every_file_a_build_writes_is_named_by_the_rule(shipped_build):
         by_key.setdefault(str(p.parent) + "/" + same_file_key(p.name), []).append(p.name)
     assert all(len(v) == 1 for v in by_key.values())
     assert not any(re.search(r"[A-Z]", n) for n in names if n.endswith(".pdf"))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Épée Longue", "epee-longue"),
+        ("Château Fort", "chateau-fort"),
+        ("Straße", "strasse"),
+        ("  _Cartes Action!_ ", "cartes-action"),
+        ("CON", "con-1"),  # a device name is never offered
+        ("Lpt1", "lpt1-1"),
+        ("ééé" + "x" * 80, "eee" + "x" * 61),
+        ("!!!", "name"),
+        ("龍", "name"),
+    ],
+)
+def test_the_name_offered_for_one_that_is_not_is_one(text, name):
+    from pnpgen.names import is_name, suggested
+
+    assert suggested(text) == name and is_name(name)
+
+
+def test_every_refused_name_offers_a_name_that_is_one(project):
+    """The class: a component's id, a fact's, a font family's, a game named to `pnpgen new` (an SVG icon's file
+    name: test_svg)."""
+    root = project("basic")
+    minis = root / "content/sample/decks/minis.yaml"
+    minis.write_text(minis.read_text().replace("id: minis", "id: Cartes Été", 1))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1 and "(got 'Cartes Été'; use 'cartes-ete')" in result.output, result.output
+    minis.write_text(minis.read_text().replace("id: Cartes Été", "id: minis", 1))
+    facts = root / "content/sample/facts.yaml"
+    facts.write_text(facts.read_text().replace("id: hero-cards", "id: Cartes Héros", 1))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1 and "(got 'Cartes Héros'; use 'cartes-heros')" in result.output, (
+        result.output
+    )
+    facts.write_text(facts.read_text().replace("id: Cartes Héros", "id: hero-cards", 1))
+    game = root / "content/sample/game.yaml"
+    for family, better in (("Ma Police", "ma-police"), ("serif", "my-serif")):
+        game.write_text(
+            game.read_text().split("fonts:")[0] + f"fonts: {{{family}: {{regular: fonts/a.ttf}}}}\n"
+        )
+        result = run_cli("build", "--out", "out", cwd=root)
+        assert (
+            result.exit_code == 1 and f"other than sans, serif and display; use '{better}'" in result.output
+        )
+    new = run_cli("new", "Château Fort", cwd=root)
+    assert new.exit_code == 2 and "pnpgen new chateau-fort, then give its title in game.yaml" in new.output

@@ -265,3 +265,30 @@ def test_the_guide_page_names_the_colour_the_piece_sheets_draw_round_each_piece(
                     if abs(o["linewidth"] - GUIDE_LINE[1]) < 0.01 and key(o) in halos:
                         seen.add(names.get(tuple(round(v, 2) for v in o["stroking_color"]), "another colour"))
             assert seen == {said}, (game, pages, seen, said)
+
+
+def test_the_guide_page_says_to_fold_a_board_of_dice_and_to_trim_a_plain_one(project):
+    """A board whose side draws a `die-net` (an extends chain too) is cut out, folded and glued, not trimmed."""
+    root = project("basic")
+    game = root / "content/sample"
+    (game / "boards").mkdir()
+    for board, layout in (("dice", "dice-side"), ("mat", "mat-side")):
+        (game / "boards" / f"{board}.yaml").write_text(
+            f"id: {board}\nkind: board\nsize: 150mm x 120mm\nbleed: 0mm\nsides: [{{id: one, layout: {layout}}}]\n"
+        )
+    (game / "layouts/mat-side.yaml").write_text("elements:\n  - {type: rect, area: trim, fill: '#dddddd'}\n")
+    (game / "layouts/dice-base.yaml").write_text(
+        "elements:\n  - {type: die-net, x: 10, y: 10, size: 20, faces: [1, 2, 3, 4, 5, 6]}\n"
+    )
+    (game / "layouts/dice-side.yaml").write_text("extends: dice-base\n")
+    text = (game / "game.yaml").read_text().replace("components:\n", "components:\n  - boards/dice.yaml\n", 1)
+    (game / "game.yaml").write_text(text.replace("components:\n", "components:\n  - boards/mat.yaml\n", 1))
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "out/sample/print-all.pdf") as pdf:
+        text = " ".join((pdf.pages[0].extract_text() or "").split())
+    dice = text.index("Dice (board, 1 side)")
+    mat = text.index("Mat (board, 1 side)")
+    fold = "one page a side: cut each die out on its solid lines, fold on the dashed ones, glue the tabs"
+    assert fold in text[dice:] and fold not in text[mat:dice] + text[:dice], text
+    assert "one page a side: trim to the board's edge" in text[mat:], text

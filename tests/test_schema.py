@@ -83,7 +83,8 @@ def test_an_open_table_leaves_other_keys_as_fields():
 def test_a_mapping_of_values_places_each_problem_at_its_own_value():
     _, problems = read("id: a\ncolours:\n  ok: fire\n  bad: Fire Red\n")
     assert problems == [
-        "t.yaml:4:8: colour 'bad' must be an id of lower-case letters, digits, '-' and '_' (got 'Fire Red')"
+        "t.yaml:4:8: colour 'bad' must be an id of lower-case letters, digits, '-' and '_' (got 'Fire Red'; "
+        "use 'fire-red')"
     ]
 
 
@@ -321,5 +322,5 @@ def test_icon_names_follow_the_one_name_pattern(tmp_path):
 def test_an_icons_own_tint_is_a_colour_not_tint(tmp_path):
     _, problems = icon_problems(tmp_path, "dot:\n  tint: tint\n  shapes:\n    - {circle: [50, 50, 10]}\n")
     assert problems == [
-        "'tint' is not a colour: 'tint' (use '#rrggbb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
+        "'tint' is not a colour: 'tint' (use '#rrggbb', '#rgb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)"
     ]

@@ -755,3 +755,45 @@ def test_the_starter_game_s_csv_cell_is_written_in_place(tmp_path, monkeypatch):
     assert was[cost] == old and now[cost] == "7"
     assert [c for i, c in enumerate(was) if i != cost] == [c for i, c in enumerate(now) if i != cost]
     assert any(e["move"] == ["x", "y"] for e in look["faces"][0]["elements"])
+
+
+def test_the_routes_the_docs_give_move_an_element(tmp_path, monkeypatch):
+    """docs/content-format.md shows a script the editor's routes: its `/look` query and its `/edit` body, taken
+    from the docs as written (the game, deck, file and digest filled in), move the element and nothing else."""
+    from conftest import ROOT
+
+    from pnpgen.commands.new import new_game
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.preview import Preview
+
+    docs = (ROOT / "docs" / "content-format.md").read_text()
+    query = re.search(r"`GET (/look)\?game=GAME&component=DECK&card=N&t=TOKEN`", docs)
+    body = re.search(r"`POST (/edit)`, a JSON body: `(\{.*?\})` sets", docs, re.S)
+    assert query and body, "the docs no longer show the editor's routes"
+    new_game(tmp_path / "content", "my-game")
+    monkeypatch.chdir(tmp_path)
+    project = Project(Path("content"), Path("out"), resident=True)
+    editor = Editor(project, Preview(project, ["my-game"]), Sketcher(project))
+    status, look = editor.get(query[1], {"game": ["my-game"], "component": ["cards"], "card": ["0"]})
+    assert status == 200, look
+    front = look["faces"][0]
+    text = next(
+        e for e in front["elements"] if e["type"] == "text" and "card.text" in str(e["values"]["text"])
+    )
+    layout = Path(text["file"])
+    before = layout.read_text()
+    filled = re.sub(r"\s+", " ", body[2])
+    for word, value in (("GAME", "my-game"), ("DECK", "cards"), ("FILE", text["file"])):
+        filled = filled.replace(word, json.dumps(value))
+    filled = filled.replace("DIGEST", json.dumps(look["files"][text["file"]]))
+    filled = filled.replace('"card": N', '"card": 0').replace('"index": I', f'"index": {text["index"]}')
+    status, answer = editor.post(body[1], filled.encode())
+    assert status == 200, answer
+    after = layout.read_text()
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b]
+    old_x, old_y = text["values"]["x"], text["values"]["y"]
+    assert changed == [(f"    x: {old_x}", "    x: 12.5"), (f"    y: {old_y}", "    y: 60")], changed
+    status, again = editor.post(body[1], filled.encode())  # the same digest again: the file changed since
+    assert status == 409, again

@@ -55,9 +55,29 @@ def test_the_manifest_and_serve_name_the_sheets_row(project, name, make, ref, ce
     os.chdir(root)
     try:
         fields = _fields(Project(root / "content", root / "out"), "sample")
+        looks = [_look(component, n) for component, n in (("heroes", 1), ("minis", 0))]
     finally:
         os.chdir(old)
     assert fields["heroes"][1]["source"].endswith(cell.format(row=3))
+    # the editor's look at a card names it as the page does: the sheet's row, not the deck's YAML at that line
+    assert looks[0]["source"] == f"content/sample/data/{cell.format(row=3)}", looks[0]["source"]
+    assert looks[1]["source"] == fields["minis"][0]["source"]
+    assert looks[1]["source"].startswith("content/sample/decks/minis.yaml:")
+
+
+def _look(component: str, n: int) -> dict:
+    from pathlib import Path
+
+    from pnpgen.project import Project
+    from pnpgen.serve.command import Sketcher
+    from pnpgen.serve.editor import Editor
+    from pnpgen.serve.preview import Preview
+
+    project = Project(Path("content"), Path("out"), resident=True)
+    editor = Editor(project, Preview(project, ["sample"]), Sketcher(project))
+    status, look = editor.get("/look", {"game": ["sample"], "component": [component], "card": [str(n)]})
+    assert status == 200, look
+    return look
 
 
 @pytest.mark.parametrize("name, make, ref, cell", SHEETS)
@@ -83,7 +103,7 @@ def test_a_sheets_errors_come_all_at_once(project, name, make, ref, cell):
     assert f"{path}{front.format(row=4)}: error: layout 'nosuchlayout' not found" in result.output
     colour = cell.replace("!A", "!C") if "!" in cell else cell.replace("{row}:1", "{row}:3")
     for row, bad in ((3, "nosuchcolour"), (6, "nosuch2")):  # found while drawing: at the colour's cell
-        told = f"{path}{colour.format(row=row)}: error: undefined value: the mapping has no '{bad}'; "
+        told = f"{path}{colour.format(row=row)}: error: undefined value: the palette has no colour '{bad}'; "
         line = next(x for x in result.output.splitlines() if x.startswith(told))
         assert line.endswith(f"of deck 'heroes' ({path}{cell.format(row=row)}))")  # and the card's row
     assert "failed sample: 5 errors" in result.output
@@ -168,3 +188,53 @@ def test_every_cards_source_is_its_files_key_and_place(tmp_path):
     }
     assert sources_of(Reader([game], tmp_path), list(places)) == list(places.values())
     assert [sources_of(Reader([game], tmp_path), [loc])[0] for loc in places] == list(places.values())
+
+
+@pytest.mark.parametrize("name, make, ref, cell", fast_once(SHEETS))
+def test_a_misspelt_header_is_told_at_its_cell_not_offered_to_the_layout(project, name, make, ref, cell):
+    """The sheet heads a column `txet`; the layout reads `card.text`. The template alone can only offer the
+    misspelling to the layout ("did you mean 'txet'?"): the error is told once, at the header cell, saying so."""
+    root = with_sheet(project("basic"), name, make([["name", "count", "colour", "txet"], *ROWS]), ref)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    header = cell.format(row=1).replace("A1", "D1").replace(":1:1", ":1:4")
+    lines = [x for x in result.output.splitlines() if ": error: " in x]
+    assert len(lines) == 1 and lines[0].startswith(f"content/sample/data/{header}: error: undefined value"), (
+        lines
+    )
+    assert "the header names 'txet', which no value of the layout reads: misspelt here?" in lines[0]
+    assert "(field 'text', used at content/sample/layouts/hero.yaml:" in lines[0]
+
+
+@pytest.mark.parametrize("read", ["card.cots", "card.nmae"])
+def test_a_layout_misspelling_a_reserved_key_is_told_at_the_layout(project, read):
+    """`count` and `name` are the card's keys, never misspelt fields: a layout reading `card.cots` is wrong."""
+    name, make, ref, _ = SHEETS[0]
+    root = with_sheet(project("basic"), name, make([HEADER, *ROWS]), ref)
+    hero = root / "content/sample/layouts/hero.yaml"
+    hero.write_text(hero.read_text().replace("{{ card.name }}", "{{ " + read + " }}", 1))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    lines = [x for x in result.output.splitlines() if ": error: " in x]
+    assert lines and all(
+        x.startswith("content/sample/layouts/hero.yaml:19:11: error: undefined") for x in lines
+    )
+    assert "misspelt" not in result.output, (
+        lines
+    )  # heroes from the sheet, minis from YAML: both at the layout
+
+
+@pytest.mark.parametrize("name, make, ref, cell", fast_once(SHEETS))
+def test_a_declared_column_misspelt_in_the_header_points_at_the_header(project, name, make, ref, cell):
+    root = with_sheet(project("basic"), name, make([["name", "count", "colour", "txet"], *ROWS]), ref)
+    deck = root / "content/sample/decks/heroes.yaml"
+    deck.write_text(deck.read_text() + "columns: {text: text}\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    header = cell.format(row=1).replace("A1", "D1").replace(":1:1", ":1:4")
+    assert "error: 'columns' declares 'text', which the sheet's header does not have" in result.output
+    assert (
+        f"  the header names 'txet' at content/sample/data/{header}: correct whichever of the two is misspelt"
+        in result.output
+    ), result.output
+    assert "did you mean 'txet'" not in result.output

@@ -217,6 +217,11 @@ def test_a_badly_named_svg_icon_file_is_a_warning_naming_it(svg_game):
     assert result.exit_code == 0, result.output
     assert "icons/Crossed Swords.svg: warning: 'Crossed Swords.svg' is not an icon" in result.output
     assert run_cli("build", "--out", "out", "--strict", cwd=svg_game).exit_code == 1
+    (folder / "Crossed Swords.svg").rename(
+        folder / "Épée Longue.svg"
+    )  # a French name: its letters, unaccented
+    result = run_cli("icons", "sample", cwd=svg_game)
+    assert "rename it (as 'epee-longue.svg')" in result.output, result.output
 
 
 def test_the_icons_key_takes_a_file_or_a_file_and_a_folder(svg_game):

@@ -9,7 +9,7 @@ import io
 from pathlib import Path
 
 from pnpgen.errors import UsageProblem
-from pnpgen.names import is_name, rule_of
+from pnpgen.names import is_name, rule_of, suggested
 
 GAME_YAML = """\
 # The game: its id (the folder's name), title, players and colours. Every file the game uses is listed here
@@ -160,7 +160,10 @@ def new_game(content: Path, game_id: str) -> list[Path]:
     """Write the starter game `content/<game_id>/`; returns the files written. Refuses to touch a folder that
     exists."""
     if not is_name(game_id):
-        raise UsageProblem(f"a game's name is {rule_of(game_id)} (got {game_id!r})")
+        raise UsageProblem(
+            f"a game's name is {rule_of(game_id)} (got {game_id!r}): "
+            f"pnpgen new {suggested(game_id)}, then give its title in game.yaml"
+        )
     root = content / game_id
     if root.exists() or root.is_symlink():
         raise UsageProblem(f"'{root}' exists already; pnpgen new never writes over a folder")

@@ -5,15 +5,18 @@ evaluated, a number out of range) is located at the layout's value. When that va
 and the card came from a data sheet, the field's cell is where the designer must look: the problem is reported
 there (`data/cards.xlsx:Market!E10`, `data/cards.csv:11:5`), saying which layout value used it. A value that
 reads several fields, or none, or a field the card does not give itself (a deck's `defaults:`), stays at the
-layout's line, and the card's label names its row.
+layout's line, and the card's label names its row. A value that reads a field the card lacks, where the sheet
+heads a column of a close name that no value reads, is told at that header cell (`misspelt`).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 
 from pnpgen.errors import Location
+from pnpgen.model import CARD_KEYS
 
 _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")  # a name a template may read (not an attribute)
 
@@ -52,9 +55,14 @@ def _reads(v, named: Mapping[str, frozenset | None]) -> frozenset | None:
 
 
 def blamed(
-    loc: Location, message: str, cells: Mapping[str, Location], reads: Mapping[Location, frozenset | None]
+    loc: Location,
+    message: str,
+    cells: Mapping[str, Location],
+    reads: Mapping[Location, frozenset | None],
+    heads: Mapping[str, Location] = NOBODY,
 ) -> tuple[Location, str]:
-    """(where, message) of a problem at `loc`: the card's cell when the value there reads that one field."""
+    """(where, message) of a problem at `loc`: the card's cell when the value there reads that one field; the
+    header cell of a column of a close name (`misspelt`) when the card has no such field."""
     if not cells:
         return loc, message
     fields = reads.get(loc)
@@ -63,5 +71,29 @@ def blamed(
     (name,) = fields
     cell = cells.get(name)
     if cell is None:
-        return loc, message
+        return misspelt(loc, message, name, heads, reads)
     return cell, f"{message} (field '{name}', used at {loc})".lstrip()
+
+
+def misspelt(
+    loc: Location,
+    message: str,
+    name: str,
+    heads: Mapping[str, Location],
+    reads: Mapping[Location, frozenset | None],
+) -> tuple[Location, str]:
+    """A value reads a field the sheet's card does not have, and the sheet heads a column of a close name that no
+    value of the layout reads: that header is most likely misspelt (`forse` for `force`). Told at its cell, once
+    for every card of the sheet, saying which value read what (the template's own did-you-mean can only offer
+    the misspelling to the layout). A reserved key (`count`, `name`...) is never the misspelt one: `card.cots`
+    is the layout's mistake."""
+    read: set[str] = set()
+    for fields in reads.values():
+        if fields is None:
+            return loc, message  # the card is read whole somewhere: no column can be said to be unread
+        read |= fields
+    close = difflib.get_close_matches(name, sorted(set(heads) - read - CARD_KEYS), n=1, cutoff=0.6)
+    if not close:
+        return loc, message
+    said = f"the header names '{close[0]}', which no value of the layout reads: misspelt here?"
+    return heads[close[0]], f"{message} (field '{name}', used at {loc}; {said})"

@@ -21,7 +21,7 @@ from pnpgen.faces import Face, Text
 from pnpgen.inputs import Reader
 from pnpgen.layout.blame import blamed, reads_of
 from pnpgen.layout.kinds import Area, Bad, Kind
-from pnpgen.templating import TemplateProblem, content, made, read
+from pnpgen.templating import Palette, TemplateProblem, content, made, read
 from pnpgen.templating.printable import unprintable
 from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 
@@ -70,6 +70,7 @@ class FaceContext:
     drawn: dict = field(default_factory=dict, repr=False)
     # the card being drawn: its fields' cells when it came from a data sheet (`layout.blame`), else empty
     cells: Mapping[str, Location] = field(default_factory=dict, repr=False)
+    heads: Mapping[str, Location] = field(default_factory=dict, repr=False)  # and the header cell of each
     reads: dict = field(default_factory=dict, repr=False)  # id(layout) -> (layout, its values' card fields)
     # a deck drawn in halves (`pipeline/halves.py`), in the worker: every finding told, in order (sink, key, card,
     # smallest size), with the stretches of it told drawing what the first half may have drawn: (what, start, end)
@@ -109,7 +110,7 @@ class FaceContext:
         kept = self.reads.get(id(self._layout))
         if kept is None or kept[0] is not self._layout:
             kept = self.reads[id(self._layout)] = (self._layout, reads_of(self._layout))
-        return blamed(loc, message, self.cells, kept[1])
+        return blamed(loc, message, self.cells, kept[1], self.heads)
 
     def check_size(self, el: Element, ops, card: str) -> None:
         """Text set on a face under TEXT_WARN_PT is a warning, under TEXT_ERROR_PT an error, at the element's
@@ -187,7 +188,7 @@ def _shared_names(fc: FaceContext, deck: dict, game: dict) -> dict:
     return {
         "deck": content(deck),
         "game": content(game),
-        "palette": content(fc.palette),
+        "palette": Palette(content(fc.palette)),
         "w": round(units.mm(fc.width_pt), 3),
         "h": round(units.mm(fc.height_pt), 3),
         "bleed": round(units.mm(fc.bleed_pt), 3),

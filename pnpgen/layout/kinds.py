@@ -16,7 +16,7 @@ from typing import Any
 
 from pnpgen import units
 from pnpgen.colours import ColourError, parse_colour
-from pnpgen.errors import did_you_mean
+from pnpgen.errors import did_you_mean, not_one_of
 
 MAX_TEXT = 5_000  # characters in one text element
 
@@ -136,10 +136,7 @@ class Choice(Kind):
 
     def parse(self, value, known):
         if value not in self.options:
-            raise Bad(
-                f"must be one of {', '.join(self.options)} (got {value!r}); "
-                + did_you_mean(str(value), self.options)
-            )
+            raise Bad(not_one_of(value, self.options))
         return value
 
 

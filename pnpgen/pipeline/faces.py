@@ -213,6 +213,7 @@ class Painter:
         layout = self.library.get(side.layout.layout, side.layout.loc)
         label = f"side '{side.id}' of board '{board.id}' ({side.loc.place()})"
         fc.cells = side.value_locs if side.loc.in_sheet else NOBODY
+        fc.heads = side.field_locs if side.loc.in_sheet else NOBODY
         face = draw_face(
             layout, fc, template_names(fc, dict(side.fields), info, self.game_info), label, diags
         )
@@ -225,6 +226,7 @@ class Painter:
         deck_info = {"id": deck.id, "name": deck.name, "count": deck.faces}
         label = f"card {card.index} '{short(card.name)}' of deck '{deck.id}' ({card.loc.place()})"
         fc.cells = card.value_locs if card.loc.in_sheet else NOBODY  # where a field's problem is told
+        fc.heads = card.field_locs if card.loc.in_sheet else NOBODY  # and its column's header
         extra = {"index": card.index, "count": card.count, "designed": card.designed}
         front_ref = deck.front_for(card)
         fields = {**front_ref.fields, **card.fields, **extra}

@@ -141,11 +141,12 @@ class PrintAll(Target):
                 return False
             facestore.keep(run, part, part.forms())
         rulebook = self.has_rulebook
+        nets = _die_boards(run, self.parts)
         for name in self.names():
             flip = next(f for f in FLIPS for i in INK_SUFFIX.values() if name == f"{STEM}{SUFFIX[f]}{i}.pdf")
             low = self.printing.ink_of(name) == "low"
             self.docs[name] = plan_doc(
-                self.game, self.parts, run.paper, self.printing.duplex(flip), low, rulebook
+                self.game, self.parts, run.paper, self.printing.duplex(flip), low, rulebook, nets
             )
         return True
 
@@ -170,6 +171,17 @@ class PrintAll(Target):
         return write_print_all(path, self.docs[name], w.icons)
 
 
+def _die_boards(run, parts: list) -> frozenset[str]:
+    """The boards a side of which draws a die to fold (`die-net`): their page says to cut, fold and glue it."""
+    out = set()
+    for part in parts:
+        if isinstance(part, BoardFiles):
+            layouts = [run.library.get(side.layout.layout, side.layout.loc) for side in part.board.sides]
+            if any(el.type == "die-net" for layout in layouts for el in layout.elements):
+                out.add(part.board.id)
+    return frozenset(out)
+
+
 def print_all_of(game, parts: list, rulebook: bool, printing) -> PrintAll | None:
     """The print-all target over a game's component targets, `parts` (None for a game with nothing to print);
     `rulebook`: whether the game has one, which its first page names."""
@@ -180,8 +192,11 @@ def print_all_of(game, parts: list, rulebook: bool, printing) -> PrintAll | None
 
 
 # -- planning -------------------------------------------------------------------------------------------------
-def plan_doc(game, parts: list, paper: str, duplex, low: bool, rulebook: bool) -> PrintDoc:
-    """One form of the print-all file: its sections in print order, with their page numbers."""
+def plan_doc(
+    game, parts: list, paper: str, duplex, low: bool, rulebook: bool, nets: frozenset[str] = frozenset()
+) -> PrintDoc:
+    """One form of the print-all file: its sections in print order, with their page numbers. `nets`: the boards
+    that draw dice to fold (`die-net`)."""
     decks = [p for p in parts if isinstance(p, DeckSheets)]
     sections: list[Section] = []
     apart = 0
@@ -201,6 +216,8 @@ def plan_doc(game, parts: list, paper: str, duplex, low: bool, rulebook: bool) -
                 "true size on several pages: cut each page on its dashed red line, lay it over its neighbour "
                 "so the crosses meet, and glue (its first page is the map)"
                 if n > len(faces)
+                else "one page a side: cut each die out on its solid lines, fold on the dashed ones, glue the tabs"
+                if part.board.id in nets
                 else "one page a side: trim to the board's edge",
                 board=(part.board, faces),
             )

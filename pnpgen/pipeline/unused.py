@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from pnpgen.errors import Diagnostics, did_you_mean, short
+from pnpgen.model import CARD_KEYS
 
-RESERVED = frozenset({"name", "count", "designed", "back", "front", "index"})
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
 
 
@@ -55,7 +55,7 @@ def _unread(run, refs: list, pieces: list, noun: str, diags: Diagnostics, texts:
     first: dict[str, tuple] = {}
     for fields, locs, loc, what in pieces:
         for name in fields:
-            if name not in read and name not in RESERVED and name not in first:
+            if name not in read and name not in CARD_KEYS and name not in first:
                 first[name] = (locs.get(name, loc), what)  # where the field is named: its key, its column
     found = 0
     for name, (loc, what) in first.items():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pnpgen.errors import display_path
 from pnpgen.inputs import plain_text
-from pnpgen.names import is_name
+from pnpgen.names import is_name, listed
 from pnpgen.units import MM
 
 MAX_RULEBOOK_BYTES = 2_000_000
@@ -17,7 +17,11 @@ def find_sources(root: Path, reader=None) -> list[Path]:
     """`rulebook.md`, or else every .md file of `rulebook/` in name order; the lookups are recorded."""
     if reader is None:
         single = root / "rulebook.md"
-        return [single] if single.is_file() else sorted((root / "rulebook").glob("*.md"))
+        return (
+            [single]
+            if single.is_file()
+            else [root / "rulebook" / n for n in listed(root / "rulebook", "*.md")]
+        )
     if reader.probe(root / "rulebook.md", "rulebook source"):
         return [root / "rulebook.md"]
     return reader.listing(root / "rulebook", "*.md", "rulebook folder")

@@ -7,7 +7,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from pnpgen import units
-from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path, not_one_of
 from pnpgen.model import Board, BoardSide, Card, Deck, FaceRef
 from pnpgen.schema.datasheets import UNREAD, as_sheets, check_columns, one_sheet, sheet_rows
 from pnpgen.schema.fields import (
@@ -73,7 +73,7 @@ def as_columns(value) -> dict:
 def as_shape(value) -> str:
     text = as_str(value)
     if text not in SHAPES:
-        raise Invalid(f"must be one of {', '.join(SHAPES)} (got {text!r}); " + did_you_mean(text, SHAPES))
+        raise Invalid(not_one_of(text, SHAPES))
     return text
 
 

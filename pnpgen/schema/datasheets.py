@@ -15,6 +15,7 @@ YAML and JSON files holding a list of cards (the kinds by suffix: `pnpgen.sheetk
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import math
 import re
@@ -173,7 +174,7 @@ def load_rows(
             header = _header(cells, row_no, at)
             named, heads = {col for _, col in header}, {name: at(row_no, col) for name, col in header}
             if names is None:
-                check_columns(columns, {name for name, _ in header}, loc, diags)
+                check_columns(columns, {name for name, _ in header}, loc, diags, heads=heads)
             else:
                 names.update(name for name, _ in header)
             continue
@@ -223,17 +224,20 @@ def _header(cells: dict, row_no: int, at) -> list[tuple[str, int]]:
 
 
 def check_columns(
-    columns: dict, names: set[str], loc: Location, diags: Diagnostics, several: bool = False
-) -> None:
-    """Each column `columns:` declares is in the sheet's header (of several sheets: in one of them at least)."""
-    for name in columns:
-        if name not in names:
-            diags.error(
-                loc,
-                f"'columns' declares '{name}', which "
-                + ("none of the sheets' headers has" if several else "the sheet's header does not have"),
-                did_you_mean(name, names),
-            )
+    columns: dict, names: set[str], loc: Location, diags: Diagnostics, several=False, heads=None
+):
+    """Each column `columns:` declares is in the sheet's header (of several sheets: in one of them at least). A
+    header name close to a declared one is pointed at, at its cell when known (`heads`): the header may be the
+    misspelt one (`forse` in the sheet, `force` in `columns:`), so neither is offered as the fix."""
+    said = "none of the sheets' headers has" if several else "the sheet's header does not have"
+    for name in (n for n in columns if n not in names):
+        close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
+        where = f" at {heads[close[0]]}" if close and heads and close[0] in heads else ""
+        header = "a sheet's header" if several else "the header"
+        hint = (
+            f"{header} names '{close[0]}'{where}: correct whichever of the two is misspelt" if close else ""
+        )
+        diags.error(loc, f"'columns' declares '{name}', which {said}", hint or did_you_mean(name, names))
 
 
 def _convert(raw, name: str, spec, cell: Location):
@@ -260,7 +264,11 @@ def _convert(raw, name: str, spec, cell: Location):
     if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
         raise ValueError(f"must be a whole number (got {_text(raw)!r})")
     if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise ValueError(f"must be a number (got {_text(raw)!r})")
+        comma = re.fullmatch(
+            r"\s*(-?\d+),(\d+)\s*", _text(raw)
+        )  # a decimal comma, as French or German Excel writes
+        said = f": write a decimal point, {comma[1]}.{comma[2]}" if comma else ""
+        raise ValueError(f"must be a number (got {_text(raw)!r}{said})")
     return value
 
 
@@ -323,13 +331,13 @@ def _csv_cells(text: str, display: str):
 
 def _decode(data: bytes, display: str) -> str:
     """A fetched CSV sheet's text, read as a file's is (`inputs.plain_text`); not UTF-8 is an error at its line."""
+    from pnpgen.errors import not_utf8
     from pnpgen.inputs import plain_text
 
     try:
         return plain_text(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ContentError.at(Location(display, line, 1), "is not UTF-8 text, nor a workbook") from None
+        raise not_utf8(data, exc.start, display, "is not UTF-8 text, nor a workbook") from None
 
 
 def _workbook_cells(data: bytes, display: str, sheet: str | None, loc: Location):

@@ -19,7 +19,7 @@ from pnpgen import units
 from pnpgen.colours import ColourError, parse_colour
 from pnpgen.errors import Diagnostics, Location, did_you_mean
 from pnpgen.model import Row
-from pnpgen.names import DEVICE_RULE, MAX_NAME, RULE, is_name, rule_of
+from pnpgen.names import DEVICE_RULE, MAX_NAME, RULE, is_name, rule_of, suggested
 from pnpgen.source import LList, LMap
 
 MAX_COUNT = 10_000  # copies of one card
@@ -187,8 +187,11 @@ def as_id(value) -> str:
         raise Invalid(f"must be an id of at most {MAX_NAME} characters (got {len(text)})")
     if not is_name(text):
         if rule_of(text) != RULE:
-            raise Invalid(f"must be an id that is {DEVICE_RULE}: Windows can make no file '{text}.pdf'")
-        raise Invalid(f"must be an id of {RULE} (got {text!r})")
+            raise Invalid(
+                f"must be an id that is {DEVICE_RULE}: Windows can make no file '{text}.pdf' "
+                f"(use '{suggested(text)}')"
+            )
+        raise Invalid(f"must be an id of {RULE} (got {text!r}; use '{suggested(text)}')")
     return text
 
 

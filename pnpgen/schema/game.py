@@ -8,7 +8,7 @@ from types import MappingProxyType
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.inputs import Reader
 from pnpgen.model import Game
-from pnpgen.names import is_name, rule_of
+from pnpgen.names import is_name, rule_of, suggested
 from pnpgen.schema.components import load_component
 from pnpgen.schema.fields import (
     Invalid,
@@ -54,8 +54,11 @@ def _as_fonts(value) -> LMap:
         raise Invalid("must map font family names to {regular: file, bold: file, ...}")
     for family, styles in value.items():
         if not is_name(family) or family in SHIPPED_FAMILIES:
+            better = suggested(str(family))
+            use = f"; use '{better}'" if better not in SHIPPED_FAMILIES else f"; use 'my-{better}'"
             raise Invalid(
-                f"font family name {family!r} must be a name ({rule_of(family)}) other than sans, serif and display"
+                f"font family name {family!r} must be a name ({rule_of(family)}) other than sans, serif and "
+                f"display{use}"
             )
         if not isinstance(styles, LMap) or "regular" not in styles:
             raise Invalid(

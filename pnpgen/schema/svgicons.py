@@ -10,12 +10,11 @@ gradients is drawn as it is. A full-bleed background (game-icons.net's white-on-
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Diagnostics, Location, display_path
-from pnpgen.names import MAX_NAME, is_name, rule_of
+from pnpgen.names import MAX_NAME, is_name, rule_of, suggested
 
 
 @dataclass(frozen=True)
@@ -49,9 +48,9 @@ def load_svg_icons(
         display = display_path(path)
         loc, name = Location(display), path.name[: -len(".svg")]
         if not is_name(name):
-            better = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[: MAX_NAME - 5] or "icon"
-            if not is_name(better) or better in taken:  # `aux` is a device, `drop.svg` may be there already
-                better += "-icon"
+            better = suggested(name, "-icon")  # accents dropped, never a device name
+            if better in taken:  # `drop.svg` may be there already
+                better = f"{better[: MAX_NAME - 5]}-icon"
             diags.warning(
                 loc,
                 f"'{path.name}' is not an icon: an icon's name is {rule_of(name)}; rename it (as '{better}.svg')",

@@ -135,7 +135,7 @@ def look(game, reader, library, icons, fonts, component: str, index: int) -> dic
         "component": deck.id,
         "card": index,
         "name": card.name,
-        "source": f"{deck.loc.path}:{card.loc.line}",
+        "source": card.loc.place(),  # a sheet card: its row's cell, as the page and the build name it
         "ok": ok,
         "faces": faces,
         "cards": [{"name": c.name, "line": c.loc.line, "fields": filterable(c)} for c in deck.cards],
@@ -214,7 +214,7 @@ def _board(game, board, index: int, painter, library, reader, game_info: dict) -
         "component": board.id,
         "card": index,
         "name": side.name,
-        "source": f"{board.loc.path}:{side.loc.line}",
+        "source": side.loc.place(),
         "ok": face is not None,
         "faces": faces,
         "cards": [{"name": s.name, "line": s.loc.line} for s in board.sides],

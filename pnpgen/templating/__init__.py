@@ -44,6 +44,12 @@ class Fields(dict):
     __slots__ = ()
 
 
+class Palette(Fields):
+    """The game's palette as templates see it: a name it lacks is told as a colour it lacks."""
+
+    __slots__ = ()
+
+
 class LocatedFields(Fields):
     """`Fields` that remember where they were written (`model.Row`): a template sees only the items; an element
     given them reports a bad one at its `loc` and each value at `val_locs`."""

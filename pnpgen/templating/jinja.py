@@ -38,7 +38,7 @@ from pnpgen.budget import (
 )
 from pnpgen.errors import ContentError, Location, did_you_mean
 from pnpgen.recorded import View
-from pnpgen.templating import ALL, Fields, TemplateProblem, printable
+from pnpgen.templating import ALL, Fields, Palette, TemplateProblem, printable
 
 # pnpgen's own containers a template may hold, named as a designer knows them (never `pnpgen.recorded.View`)
 _TYPE_WORDS = {
@@ -46,6 +46,7 @@ _TYPE_WORDS = {
     "ListView": "list",
     "Fields": "mapping",
     "LocatedFields": "mapping",
+    "Palette": "mapping",
     "Items": "list",
     "FrozenItems": "list",
     "LMap": "mapping",
@@ -150,6 +151,8 @@ class Undefined(jinja2.StrictUndefined):
         if self._undefined_hint is not None or not isinstance(obj, Fields):
             return super()._undefined_message
         hint = did_you_mean(str(name), [str(k) for k in obj]) if obj else "it is empty"
+        if isinstance(obj, Palette):
+            return f"the palette has no colour {str(name)!r}; {hint}"
         return f"the mapping has no {str(name)!r}; {hint}"
 
 

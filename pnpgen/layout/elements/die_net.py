@@ -127,7 +127,7 @@ _key = nets.key
 def _faces(p, die, count):
     faces = p.get("faces")
     if len(faces) != count:
-        p.fail("faces", f"a {die} has {count} faces: give {count} (got {len(faces)})")
+        p.fail("faces", f"must list the {count} faces of a {die} (got {len(faces)})")
     out = []
     for n, raw in enumerate(faces, 1):
         spec = dict(raw.items()) if isinstance(raw, Mapping) else {"label": raw}

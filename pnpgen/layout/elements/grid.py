@@ -44,7 +44,10 @@ def _cell(spec, p, fill, stroke):
         f = p.parse(COLOUR, spec.get("fill"), "cells") if "fill" in spec else fill
         s = p.parse(COLOUR, spec.get("stroke"), "cells") if "stroke" in spec else stroke
         return icons, f, s
-    p.fail("cells", f"a cell is a list of icon names, null, or {{icons: [...], fill: colour}} (got {spec!r})")
+    p.fail(
+        "cells",
+        f"must hold cells that are lists of icon names, null or {{icons: [...], fill: colour}} (got {spec!r})",
+    )
 
 
 _ARRANGE = {1: (1, 1), 2: (2, 1), 3: (2, 2), 4: (2, 2), 5: (3, 2), 6: (3, 2)}
@@ -54,7 +57,7 @@ def _cell_icons(icons, cx, cy, cell, scale, p, ops):
     if not icons:
         return
     if len(icons) > 6:
-        p.fail("cells", f"a cell holds at most 6 icons (got {len(icons)})")
+        p.fail("cells", f"holds a cell of {len(icons)} icons; a cell holds at most 6")
     for name in icons:
         p.parse(ICON, name, "cells")
     cols, rows = _ARRANGE[len(icons)]

@@ -1,0 +1,119 @@
+"""A file named in content under another case than on disk (`Tour.png` for `tour.png`) opens on Windows and macOS
+and not on Linux: refused on every system, at the value that names it, with the path to write. Folders listed
+for files (icons, chapters, diagrams, layouts) match their pattern and sort alike on every system."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import ROOT, run_cli
+
+from pnpgen.names import case_mismatch, listed
+
+
+def _game(root):
+    return root / "content" / "sample"
+
+
+def _component(root) -> str:
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("decks/minis.yaml", "Decks/minis.yaml"))
+    return "content/sample/game.yaml:10:5: error: component file 'Decks/minis.yaml' names 'Decks', which is "
+
+
+def _sheet(root) -> str:
+    (_game(root) / "data").mkdir()
+    (_game(root) / "data" / "minis.csv").write_text("name,count\nSpark,20\n")
+    minis = _game(root) / "decks" / "minis.yaml"
+    text = minis.read_text()
+    minis.write_text(text[: text.index("cards:")] + "cards_from: data/Minis.csv\n")
+    return "content/sample/decks/minis.yaml:6:13: error: data sheet 'data/Minis.csv' names 'Minis.csv', which is "
+
+
+def _art(root) -> str:
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(hero.read_text() + "  - {type: image, src: Split.png, x: 5, y: 20, w: 10, h: 10}\n")
+    return "content/sample/layouts/hero.yaml:39:24: error: image 'Split.png' names 'Split.png', which is "
+
+
+def _icons(root) -> str:
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("icons: icons.yaml", "icons: Icons.yaml"))
+    return "content/sample/game.yaml:7:8: error: icons 'Icons.yaml' names 'Icons.yaml', which is "
+
+
+def _font(root) -> str:
+    (_game(root) / "fonts").mkdir()
+    shutil.copy(ROOT / "pnpgen" / "fonts" / "NotoSans-Regular.ttf", _game(root) / "fonts" / "mine.ttf")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text() + "fonts: {mine: {regular: fonts/Mine.ttf}}\n")
+    return "error: font 'fonts/Mine.ttf' names 'Mine.ttf', which is 'mine.ttf' on disk"
+
+
+CASES = {"component": _component, "data sheet": _sheet, "art": _art, "icons": _icons, "font": _font}
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_a_file_named_under_another_case_is_refused_with_the_path_to_write(project, kind):
+    root = project("basic")
+    expected = CASES[kind](root)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert expected in result.output, result.output
+    assert "only Windows and macOS find it so; write '" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_check_names_the_path_to_write(tmp_path):
+    (tmp_path / "Art").mkdir()
+    (tmp_path / "Art" / "tour.svg").write_text("<svg/>")
+    assert case_mismatch(tmp_path, "Art/tour.svg") is None
+    said = case_mismatch(tmp_path, "art/Tour.svg")
+    assert (
+        said == "names 'art', which is 'Art' on disk: only Windows and macOS find it so; write 'Art/Tour.svg'"
+    )
+    assert case_mismatch(tmp_path, "Art/Tour.svg").endswith("write 'Art/tour.svg'")
+    assert case_mismatch(tmp_path, "Art/missing.svg") is None  # missing: told as missing, by its reader
+
+
+def test_a_listed_folder_matches_and_sorts_alike_on_every_system(tmp_path):
+    for name in ("b.md", "A.md", "Intro.MD", "notes.txt", "c.Md"):
+        (tmp_path / name).write_text("x")
+    assert listed(tmp_path, "*.md") == ["A.md", "Intro.MD", "b.md", "c.Md"]  # code points: upper case first
+    assert listed(tmp_path / "none", "*.md") == []
+
+
+def test_an_svg_icon_with_an_upper_case_extension_is_an_icon_on_linux_too(project):
+    root = project("basic")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("icons: icons.yaml", "icons: {file: icons.yaml, svg: icons/}"))
+    (_game(root) / "icons").mkdir()
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1 1 L9 9 L1 9 Z"/></svg>'
+    (_game(root) / "icons" / "sword.SVG").write_text(svg)
+    result = run_cli("icons", "sample", cwd=root)
+    assert result.exit_code == 0 and "sword" in result.output.split(), result.output
+
+
+@pytest.mark.parametrize(
+    ("asked", "on_disk", "what"),
+    [
+        ("layouts/hero.yaml", "Hero.yaml", "layout 'content/sample/layouts/hero.yaml'"),
+        ("facts.yaml", "Facts.yaml", "facts file 'content/sample/facts.yaml'"),
+        ("rulebook.md", "Rulebook.md", "rulebook source 'content/sample/rulebook.md'"),
+    ],
+)
+def test_a_file_pnpgen_looks_for_under_another_case_is_refused_with_its_name(project, asked, on_disk, what):
+    """The names pnpgen looks up itself (a layout by its name, facts.yaml, rulebook.md): a file of that name
+    under another case is refused on every system, saying what to rename it; never taken as missing on Linux
+    and found on Windows."""
+    root = project("basic")
+    path = _game(root) / asked
+    if path.exists():
+        path.rename(path.with_name(on_disk))
+    else:
+        path.with_name(on_disk).write_text("# Sample\n\nThe rules.\n")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert f"error: {what} names '{path.name}', which is '{on_disk}' on disk" in result.output, result.output
+    assert f"rename it '{path.name}'" in result.output
