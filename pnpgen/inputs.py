@@ -10,9 +10,8 @@ Everything it reads is recorded, with its digest, into every recording open at t
 `env.note_dependency` works): `with reader.recording() as inputs: ...`. A lookup that found nothing is recorded
 as `missing` (so a file added later, a layout that shadows a shared one for instance, makes the output stale),
 and a folder listing as the digest of its names (a new rulebook chapter). Freshness is decided from these
-records alone (`pnpgen.pipeline.freshness`); nobody lists an output's inputs by hand.
-
-Light on purpose (hashlib, os, pathlib): the unchanged-game check uses it without YAML, Jinja or ReportLab.
+records alone (`pnpgen.pipeline.freshness`); nobody lists an output's inputs by hand. Light on purpose
+(hashlib, os, pathlib): the unchanged-game check uses it without YAML, Jinja or ReportLab.
 """
 
 from __future__ import annotations
@@ -192,12 +191,13 @@ class Reader:
         self._digests: dict[Path, str] = {}
         self._pixels: dict[Path, int] = {}
         # one build's answers, each worked out once per file, not once per card that names it: a path's real path
-        # inside the roots (or None), an input's key, the files `use` has checked (path, limit -> real path) and
-        # the paths `inside` let through
+        # inside the roots (or None), an input's key, the files `use` has checked (path, limit -> real path), the
+        # paths `inside` let through ((base, relative) -> path) and each folder's names (`names.case_mismatch`)
         self._real: dict[str, Path | None] = {}
         self._keys: dict[str, str] = {}
         self._used: dict[tuple[str, int], Path] = {}
-        self._inside: dict[tuple[str, str], Path] = {}  # (base, relative) -> the path `inside` found for them
+        self._inside: dict[tuple[str, str], Path] = {}
+        self._listings: dict[str, frozenset[str]] = {}
         # a resident process's YAML parses, kept between builds: file -> (its text, what it parsed to); a file is
         # parsed again only when its text changed (it is still read, confined and recorded every time)
         self._parsed = parsed
@@ -278,7 +278,7 @@ class Reader:
         if real is None or base_real is None or not real.is_relative_to(base_real):
             why = "is a link that loops" if loops(path) else f"leaves {where}"
             raise ContentError.at(loc, f"{what} {relative!r} {why}; refused")
-        if odd := case_mismatch(base, relative):  # found on Windows and macOS only: refused on every system
+        if odd := case_mismatch(base, relative, self._listings):  # found on Windows and macOS only: refused
             raise ContentError.at(loc, f"{what} {relative!r} {odd}")
         self._inside[(os.fspath(base), relative)] = path
         return path
@@ -287,7 +287,7 @@ class Reader:
         """Whether a regular file is there; either way the answer is recorded (a file added later counts).
 
         Something there that is not a regular file inside the roots (a link out, a pipe, a folder) is refused."""
-        if odd := case_mismatch(path.parent, path.name, rename=True):
+        if odd := case_mismatch(path.parent, path.name, self._listings, rename=True):
             raise ContentError.at(loc or Location(display_path(path)), f"{what} '{display_path(path)}' {odd}")
         if not os.path.lexists(path):
             self._note(self.key(path), MISSING)

@@ -112,18 +112,25 @@ def listed(folder: Path, pattern: str) -> list[str]:
     return sorted(n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
 
 
-def case_mismatch(base: Path, relative: str, rename: bool = False) -> str | None:
+def case_mismatch(
+    base: Path, relative: str, listings: dict[str, frozenset[str]] | None = None, rename: bool = False
+) -> str | None:
     """What is wrong when a part of `relative`, from `base`, is there under another case (`Tour.svg` for
     `tour.svg`), else None. Windows and macOS open it all the same, Linux does not: a game that names it so
     builds on one system only, so it is refused on all, with the path to write (or, for a name pnpgen looks
-    for itself, `rename`: the name to give the file)."""
+    for itself, `rename`: the name to give the file). `listings` keeps each folder's names for the caller (a
+    build's reader: one listing per folder, not one per file it holds: 1,000 cards of art in one folder)."""
     folder, parts = base, list(Path(relative).parts)
+    listings = {} if listings is None else listings
     for n, part in enumerate(parts):
         if part not in (".", ".."):
-            try:
-                names = os.listdir(folder)
-            except OSError:
-                return None
+            key = os.fspath(folder)
+            names = listings.get(key)
+            if names is None:
+                try:
+                    names = listings[key] = frozenset(os.listdir(folder))
+                except OSError:
+                    return None
             if part not in names:
                 other = sorted(x for x in names if x.casefold() == part.casefold())
                 if not other:

@@ -117,3 +117,37 @@ def test_a_file_pnpgen_looks_for_under_another_case_is_refused_with_its_name(pro
     assert result.exit_code == 1, result.output
     assert f"error: {what} names '{path.name}', which is '{on_disk}' on disk" in result.output, result.output
     assert f"rename it '{path.name}'" in result.output
+
+
+def test_a_folder_is_listed_once_a_build_however_many_files_it_holds(project, monkeypatch):
+    """The case check lists each folder a file is named in: once per build, not once per file (a deck whose 60
+    cards each name their own art listed the art folder 60 times: 1,000 cards, a quarter more time)."""
+    import os
+
+    root = project("basic")
+    art = _game(root) / "art"
+    for n in range(60):
+        shutil.copy(art / "split.png", art / f"card-{n}.png")
+    (_game(root) / "facts.yaml").unlink()  # its counts are not what this test changes
+    minis = _game(root) / "decks" / "minis.yaml"
+    cards = "".join(f"  - {{name: Card {n}, count: 1, text: x, art: card-{n}.png}}\n" for n in range(60))
+    text = minis.read_text()
+    minis.write_text(text[: text.index("cards:")] + "cards:\n" + cards)
+    heroes = _game(root) / "decks" / "heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("defaults:\n", "defaults:\n  art: split.png\n"))
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(
+        hero.read_text() + "  - {type: image, src: '{{ card.art }}', x: 5, y: 20, w: 10, h: 10}\n"
+    )
+    listed_folders: list = []
+    real = os.listdir
+
+    def listdir(folder="."):
+        listed_folders.append(os.fspath(folder))
+        return real(folder)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    result = run_cli("build", "--out", "out", "-j", "1", cwd=root)
+    assert result.exit_code == 0, result.output
+    art_listings = [f for f in listed_folders if f.rstrip("/").endswith("sample/art")]
+    assert 1 <= len(art_listings) <= 2, len(art_listings)  # the deck's build, and the check's
