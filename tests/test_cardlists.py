@@ -182,16 +182,32 @@ def test_a_json_object_is_not_a_list_of_cards(project):
     )
 
 
-def test_the_editor_refuses_a_json_card_at_its_field_and_leaves_the_file(tmp_path):
+# Every JSON file a card is read from: a list that `cards_from` names, or a component's own file written as JSON
+# (it loads as YAML does), its cards under cards:, tokens: or tiles:. A component file once got "no card named
+# 'Tide Caller' in this file", with no place and nothing expected.
+JSON_FILES = {
+    "a list of cards": lambda rows: rows,
+    "a deck's file": lambda rows: {"id": "heroes", "kind": "cards", "cards": rows},
+    "a token sheet's file": lambda rows: {"id": "heroes", "kind": "tokens", "tokens": rows},
+}
+
+
+@pytest.mark.parametrize("shape", JSON_FILES)
+def test_the_editor_refuses_a_json_card_at_its_field_and_leaves_the_file(tmp_path, shape):
     sheet = tmp_path / "h.json"
-    sheet.write_text(json.dumps(cards(ROWS), indent=1))
+    sheet.write_text(json.dumps(JSON_FILES[shape](cards(ROWS)), indent=1))
     before = sheet.read_bytes()
+    for card in ("Tide Caller", 1):
+        with pytest.raises(ContentError) as exc:
+            set_card_field(sheet, card, "count", 3)
+        (d,) = exc.value.diagnostics.items
+        assert d.message == "a JSON file is read-only here: change 'count' of this card in the file itself"
+        data = load_json(before.decode(), "h")
+        at = (data if isinstance(data, list) else data[list(data)[-1]])[1].loc_of("count")
+        assert (d.location.line, d.location.col) == (at.line, at.col) and at.line > 1
     with pytest.raises(ContentError) as exc:
-        set_card_field(sheet, "Tide Caller", "count", 3)
-    (d,) = exc.value.diagnostics.items
-    assert d.message == "a JSON list is read-only here: change 'count' of this card in the file itself"
-    at = load_json(before.decode(), "h")[1].loc_of("count")
-    assert (d.location.line, d.location.col) == (at.line, at.col) and at.line > 1
+        set_card_field(sheet, "Tide Callr", "count", 3)
+    assert "did you mean 'Tide Caller'?" in str(exc.value) and f"{sheet.name}:" in str(exc.value)
     assert sheet.read_bytes() == before
 
 
