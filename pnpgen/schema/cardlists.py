@@ -34,9 +34,22 @@ def list_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
     what = kind.name.split()[0]
     if sheet:
         raise ContentError.at(loc, f"a {what} file has no sheets (got sheet {sheet!r})")
-    data = _LISTS[kind.name](reader, path, loc)
+    return _listed(_LISTS[kind.name](reader, path, loc), what, display_path(path))
+
+
+def fetched_rows(data: bytes, url: str, sheet: str | None, loc: Location) -> LList:
+    """The cards of a JSON list fetched from `url` (`bounds.remote.kind` tells it from its bytes), located at
+    `url:line:column`."""
+    from pnpgen.inputs import decoded, plain_text
+
+    if sheet:
+        raise ContentError.at(loc, f"a JSON file has no sheets (got sheet {sheet!r})")
+    return _listed(load_json(plain_text(decoded(data, url, "data sheet")), url), "JSON", url)
+
+
+def _listed(data, what: str, display: str) -> LList:
     if not isinstance(data, LList):
-        where = getattr(data, "loc", Location(display_path(path)))
+        where = getattr(data, "loc", Location(display))
         raise ContentError.at(where, f"a {what} card file is a list of cards (got {describe(data)})")
     return data
 
