@@ -13,6 +13,7 @@ from test_datasheets import ROWS, cards, with_sheet
 
 from pnpgen.edit import card_files_of, set_card_field
 from pnpgen.errors import ContentError, Location
+from pnpgen.inputs import plain_text
 from pnpgen.schema.cardlists import load_json
 from pnpgen.schema.game import in_sheet
 from pnpgen.sheetkinds import KINDS, expected, kind_of
@@ -47,6 +48,32 @@ BAD = {
     "more after the end": ("[] []", "1:4: invalid JSON: more after the end of the document: '['"),
     "nothing": ("  ", "1:3: invalid JSON: the document ends early"),
     "too deep": ("[" * (MAX_DEPTH + 1), f"1:{MAX_DEPTH + 1}: lists and mappings nest deeper than 64 levels"),
+    # Half a surrogate pair is no character: no PDF, CSV or JSON writer could encode it (a build stopped with
+    # an internal error). In a value or a key, alone, before another escape, after a whole pair.
+    "a lone high surrogate": (
+        '["Ash \\ud800"]',
+        "1:7: invalid JSON: '\\ud800' is half of a UTF-16 surrogate pair, alone",
+    ),
+    "a lone low surrogate": (
+        '["\\uDC00 x"]',
+        "1:3: invalid JSON: '\\uDC00' is half of a UTF-16 surrogate pair, alone",
+    ),
+    "a high surrogate before a letter": (
+        '["\\ud83d\\u0041"]',
+        "1:3: invalid JSON: '\\ud83d' is half of a UTF-16 surrogate pair, alone",
+    ),
+    "a pair in the wrong order": (
+        '["\\ude00\\ud83d"]',
+        "1:3: invalid JSON: '\\ude00' is half of a UTF-16 surrogate pair, alone",
+    ),
+    "a surrogate after a pair": (
+        '["\\ud83d\\ude00\\\\\\ud800"]',
+        "1:17: invalid JSON: '\\ud800' is half of a UTF-16 surrogate pair, alone",
+    ),
+    "a surrogate in a key": (
+        '[{"na\\udbffme": 1}]',
+        "1:6: invalid JSON: '\\udbff' is half of a UTF-16 surrogate pair, alone",
+    ),
 }
 
 
@@ -57,6 +84,74 @@ def test_a_mistake_of_json_is_an_error_at_its_place(case):
         load_json(text, "c.json")
     (d,) = exc.value.diagnostics.items
     assert f"{d.location.line}:{d.location.col}: {d.message}" == message
+
+
+def test_whole_pairs_and_escaped_backslashes_are_no_lone_surrogates():
+    text = r'["\ud83d\ude00", "\\ud800", "\u00e9\ud800\udc00"]'
+    assert load_json(text, "c.json") == json.loads(text) == ["\U0001f600", "\\ud800", "\u00e9\U00010000"]
+
+
+SHAPES = {  # documents JSON and YAML both read: the bound of values falls at the same place in each
+    "flat numbers": "[" + "0," * 200 + "0]",
+    "one-key cards": "[" + '{"a":0},' * 200 + "{}]",
+    "nested": "[" + "[[],{}]," * 100 + "0]",
+    "cards on lines": "[\n" + '  {"name": "x", "tags": [1, 2]},\n' * 100 + "0]",
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_values_are_bounded_where_yaml_bounds_them(shape, monkeypatch):
+    """A 5 MB list of 625,000 cards was read whole (950 MB, tests/hostile/bounded/json-many-values.yaml); YAML's
+    bound (`source.MAX_VALUES`, here made small) counts values and keys as YAML does."""
+    import pnpgen.schema.cardlists as cardlists
+    import pnpgen.source as source
+
+    monkeypatch.setattr(source, "MAX_VALUES", 100)
+    monkeypatch.setattr(cardlists, "MAX_VALUES", 100)
+    told = []
+    for load in (load_json, source.load_text):
+        with pytest.raises(ContentError) as exc:
+            load(SHAPES[shape], "c")
+        (d,) = exc.value.diagnostics.items
+        told.append((d.location.line, d.location.col, d.message))
+    assert told[0] == told[1] and told[0][2] == "this file holds more than 100 values"
+
+
+@pytest.mark.parametrize("indent", [None, 0, 2, "\t", "\r\n  "])
+def test_every_place_is_where_its_value_is_written(indent):
+    """Lines and columns are counted on as the parser goes (no index of lines: 5 MB of new lines once took 220
+    MB): every item's place holds the item's own JSON."""
+    data = [{"name": f"c{i}", "n": [i, -i * 0.5, None, {"k": "v\n"}], "t": i % 2 == 0} for i in range(30)]
+    raw = json.dumps(data, indent=indent if indent != "\r\n  " else None)
+    if indent == "\r\n  ":
+        raw = raw.replace(", ", ",\r\n  ")
+    text = plain_text(raw)
+    lines = text.split("\n")
+    found = load_json(text, "c.json")
+    assert found == data
+
+    def walk(value):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            at = value.loc_of(key) if isinstance(value, dict) else value.loc_at(key)
+            assert lines[at.line - 1][at.col - 1 :].startswith(json.dumps(item)[:1]), (key, at)
+            if isinstance(item, (dict, list)):
+                walk(item)
+
+    walk(found)
+
+
+def test_white_space_costs_no_more_than_the_text():
+    import tracemalloc
+
+    text = "\n" * 1_000_000 + "[]"
+    tracemalloc.start()
+    try:
+        assert load_json(text, "c.json") == []
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(text), f"{peak:,} bytes to read {len(text):,}"
 
 
 def test_a_json_deck_builds_fails_at_a_cell_keeps_its_output_and_rebuilds_when_edited(project):
@@ -87,16 +182,32 @@ def test_a_json_object_is_not_a_list_of_cards(project):
     )
 
 
-def test_the_editor_refuses_a_json_card_at_its_field_and_leaves_the_file(tmp_path):
+# Every JSON file a card is read from: a list that `cards_from` names, or a component's own file written as JSON
+# (it loads as YAML does), its cards under cards:, tokens: or tiles:. A component file once got "no card named
+# 'Tide Caller' in this file", with no place and nothing expected.
+JSON_FILES = {
+    "a list of cards": lambda rows: rows,
+    "a deck's file": lambda rows: {"id": "heroes", "kind": "cards", "cards": rows},
+    "a token sheet's file": lambda rows: {"id": "heroes", "kind": "tokens", "tokens": rows},
+}
+
+
+@pytest.mark.parametrize("shape", JSON_FILES)
+def test_the_editor_refuses_a_json_card_at_its_field_and_leaves_the_file(tmp_path, shape):
     sheet = tmp_path / "h.json"
-    sheet.write_text(json.dumps(cards(ROWS), indent=1))
+    sheet.write_text(json.dumps(JSON_FILES[shape](cards(ROWS)), indent=1))
     before = sheet.read_bytes()
+    for card in ("Tide Caller", 1):
+        with pytest.raises(ContentError) as exc:
+            set_card_field(sheet, card, "count", 3)
+        (d,) = exc.value.diagnostics.items
+        assert d.message == "a JSON file is read-only here: change 'count' of this card in the file itself"
+        data = load_json(before.decode(), "h")
+        at = (data if isinstance(data, list) else data[list(data)[-1]])[1].loc_of("count")
+        assert (d.location.line, d.location.col) == (at.line, at.col) and at.line > 1
     with pytest.raises(ContentError) as exc:
-        set_card_field(sheet, "Tide Caller", "count", 3)
-    (d,) = exc.value.diagnostics.items
-    assert d.message == "a JSON list is read-only here: change 'count' of this card in the file itself"
-    at = load_json(before.decode(), "h")[1].loc_of("count")
-    assert (d.location.line, d.location.col) == (at.line, at.col) and at.line > 1
+        set_card_field(sheet, "Tide Callr", "count", 3)
+    assert "did you mean 'Tide Caller'?" in str(exc.value) and f"{sheet.name}:" in str(exc.value)
     assert sheet.read_bytes() == before
 
 

@@ -6,13 +6,14 @@ the bytes, whatever the server says."""
 from __future__ import annotations
 
 import http.server
+import json
 import socket
 import threading
 import time
 
 import pytest
 from conftest import fast_once, run_cli
-from test_datasheets import HEADER, ROWS, csv_text, xlsx
+from test_datasheets import HEADER, ROWS, cards, csv_text, xlsx
 
 from pnpgen.bounds import remote
 
@@ -104,6 +105,8 @@ SHEETS = {
     "csv": (lambda rows: csv_text(rows).encode(), "/pub?output=csv", "{url}"),
     # a workbook served as text/html: what it is comes from its bytes
     "xlsx": (lambda rows: xlsx(rows), "/pub?output=xlsx", "{{file: '{url}', sheet: Heroes}}"),
+    # a JSON list of cards as an API serves it (no .json in its address): it was read as a CSV file
+    "json": (lambda rows: json.dumps(cards(rows[1:]), indent=1).encode(), "/api/cards?format=json", "{url}"),
 }
 
 
@@ -135,6 +138,29 @@ def test_a_sheet_from_a_url_is_fetched_cached_and_kept_fresh(project, site, shee
     result = run_cli("build", "--out", "out", cwd=root)
     assert "(2 rendered, 1 up to date)" in result.output, result.output
     assert cached.read_bytes() == site.pages[path][2]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'[{"name": "A", "count": 2.5}]', b'\xef\xbb\xbf \r\n\t[{"name": "A", "count": 2.5}]', b'{"name": "A"}'],
+    ids=["list", "bom-and-space", "object"],
+)
+def test_a_json_list_from_a_url_is_told_at_its_line_and_column(project, site, body):
+    """What the bytes are decides how they are read, whatever the address or the server says: JSON's first '['
+    or '{' (after a BOM and white space), never a CSV file's first cell."""
+    assert remote.kind(body) == ".json" and remote.kind(b"name,count\n[a],1\n") == ".csv"
+    site.pages["/cards"] = (200, {"Content-Type": "text/plain"}, body)
+    root = remote_game(project, site.url + "/cards")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    col = body.decode("utf-8-sig").splitlines()[-1].index("2.5") + 1 if b"[" in body else 1
+    line = len(body.decode("utf-8-sig").splitlines())
+    told = (
+        f"{site.url}/cards:{line}:{col}: error: 'count' must be a whole number from 0 to 10,000 (got float 2.5)"
+        if b"[" in body
+        else f"{site.url}/cards:1:1: error: a JSON card file is a list of cards (got a mapping)"
+    )
+    assert told in result.output, result.output
 
 
 def _built(project, site, body: bytes = b""):

@@ -99,3 +99,33 @@ def test_a_number_no_page_can_hold_is_a_located_error(element, key, value, tmp_p
     assert "could not write" not in output, f"refused only when writing the PDF:\n{output}"
     if result.exit_code == 1:  # at the key, or at the element it makes impossible (a grid of negative height)
         assert re.search(r"^content/sample/layouts/hero\.yaml:\d+:\d+: error: ", output, re.M), output
+
+
+NUMBERS = [
+    (name, key) for name, key in NUMERIC if "/" not in name and isinstance(TYPES[name].keys[key], Number)
+]
+
+
+@pytest.mark.parametrize(("element", "key"), NUMBERS, ids=[f"{e}.{k}" for e, k in NUMBERS])
+def test_a_yes_or_no_is_no_number(element, key):
+    """YAML reads true, yes and on as True, which float() makes 1: `cols: yes` drew one column, `opacity: on` full
+    ink, with no word. Every Number key refuses them, as every Length key does."""
+    from pnpgen.layout.kinds import Bad
+
+    for value in (True, False):
+        with pytest.raises(Bad) as exc:
+            TYPES[element].keys[key].parse(value, None)
+        assert exc.value.message == f"must be a number (got {str(value).lower()})"
+
+
+def test_a_yes_for_a_count_is_an_error_at_its_key(project):
+    root = project("basic")
+    layout = root / "content/sample/layouts/hero.yaml"
+    layout.write_text(
+        layout.read_text() + "  - {type: cells, x: 5, y: 20, w: 40, h: 30, rows: 2, cols: yes}\n"
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    line = len(layout.read_text().splitlines())
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"content/sample/layouts/hero.yaml:{line}:" in result.output
+    assert "'cols' must be a number (got true)" in result.output, result.output

@@ -113,6 +113,32 @@ def test_every_seat_is_a_hand_zone_beyond_its_pieces(tmp_path, players):
     round_trip(data, tmp_path / "unpacked")
 
 
+# (the game's players, the save `--save` writes without --players): TTS seats one player a colour, ten at most
+MOST = {"1-10": 10, "2-11": 10, "2-12": 10, "2-80": 10, "10-12": 10, "3": 3, "12-16": None, "100": None}
+
+
+@pytest.mark.parametrize("players", MOST)
+def test_a_save_seats_no_more_players_than_tts_has_colours(tmp_path, players):
+    """`--players` takes 1 to 10, but the default, the game's most, took any: a game for 2-80 wrote 80 hand zones
+    of 8 each colour, their widths below 0. The default is the most TTS seats; a game it cannot seat is refused,
+    nothing written."""
+    from conftest import run_cli
+
+    root = fixture(tmp_path, "basic")
+    game = root / "content" / "sample" / "game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4", f"players: {players}"), encoding="utf-8")
+    (root / "content" / "sample" / "facts.yaml").unlink()  # its supply is for 2 to 4
+    result = run_cli("export", "tts", "sample", "--save", "--out", "out", "--no-check", cwd=root)
+    if MOST[players] is None:
+        assert result.exit_code == 2 and "TTS seats at most 10, one a player colour" in result.output
+        assert "Traceback" not in result.output and not (root / "out").exists()
+        return
+    assert result.exit_code == 0, result.output
+    data = read(root / "out" / "sample" / "tts" / f"sample-save-{MOST[players]}p.json")
+    assert tts_schema.problems(data) == []
+    assert list(tts_schema.hands(data)) == list(SEATS[: MOST[players]])  # one a colour, each once
+
+
 def clear_edges(image) -> bool:
     alpha = image.convert("RGBA").getchannel("A")
     w, h = alpha.size

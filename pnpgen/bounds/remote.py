@@ -46,11 +46,14 @@ def cache_path(project: Path, url: str) -> Path:
 
 
 def kind(data: bytes) -> str:
-    """What the bytes are: `.xlsx` (a zip: XLSX or ODS, told apart when read), `.xls` (an OLE file), or `.csv`."""
+    """What the bytes are: `.xlsx` (a zip: XLSX or ODS, told apart when read), `.xls` (an OLE file), `.json` (a
+    JSON list of cards, as an API serves them: '[' or '{' first, after a BOM and white space), or `.csv`."""
     if data[:4] == b"PK\x03\x04":
         return ".xlsx"
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         return ".xls"
+    if data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")[:1] in (b"[", b"{"):
+        return ".json"
     return ".csv"
 
 

@@ -92,7 +92,8 @@ def _url(ctx, param, value):
 @click.option(
     "--players",
     type=click.IntRange(1, 10),
-    help="How many players the save sets the game up for (default with --save: the game's most).",
+    help="How many players the save sets the game up for (default with --save: the game's most, at most "
+    "10, TTS's seats).",
 )
 @_export_common
 @_guarded

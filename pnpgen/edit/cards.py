@@ -227,15 +227,24 @@ def _cell(text: str, quoted: bool, delimiter: str, quote: str) -> str:
 
 
 def _readonly(tf: TextFile, kind: SheetKind, card: int | str, field: str) -> ContentError:
-    """The refusal for a card of a list pnpgen does not write (`sheetkinds`: JSON): at the card's field."""
+    """The refusal for a card of a file pnpgen does not write (`sheetkinds`: JSON, a list of cards or a
+    component's own file written as JSON, which loads as YAML does): at the card's field."""
     from pnpgen.schema.cardlists import load_json
 
-    cards = load_json(tf.plain, tf.display)
-    rows = [c for c in cards if isinstance(c, LMap)] if isinstance(cards, LList) else []
-    row = rows[_pick([r.get("name") for r in rows], card, Location(tf.display), "file")]
+    data = load_json(tf.plain, tf.display)
+    key = next(
+        (k for k in (*LISTS, "sides") if isinstance(data, LMap) and isinstance(data.get(k), LList)), None
+    )
+    items = data if isinstance(data, LList) else data[key] if key else None
+    if items is None:
+        raise ContentError.at(Location(tf.display, 1, 1), "no list of cards here")
+    names = [c.get("id" if key == "sides" else "name") if isinstance(c, LMap) else None for c in items]
+    i = _pick(names, card, items.loc, "file")
+    row = items[i]
+    where = row.loc_of(field) if isinstance(row, LMap) and field in row else items.loc_at(i)
+    what = kind.name.split()[0]
     return ContentError.at(
-        row.loc_of(field) if field in row else row.loc,
-        f"a {kind.name} is read-only here: change '{field}' of this card in the file itself",
+        where, f"a {what} file is read-only here: change '{field}' of this card in the file itself"
     )
 
 

@@ -243,14 +243,21 @@ def export_tts(
     """Deck sheets per card deck, images of tiles, tokens and boards, and one saved object of all of them:
     `OUT/<game>/tts/<game>-saved-object.json`; with `players`, also a save of the game set up for that many:
     `OUT/<game>/tts/<game>-save-<N>p.json`."""
+    from pnpgen.exports.table import SEATS
+
     run, diags = loaded(project, game_id, check)
     game = run.game
-    if players == 0:  # a save for the most players the game takes
-        players = game.players_max
+    if players == 0:  # a save for the most players the game takes that TTS seats (one a player colour)
+        players = min(game.players_max, max(len(SEATS), game.players_min))
     if players is not None and not game.players_min <= players <= game.players_max:
         raise UsageProblem(
             f"{game.id} is for {game.players} players ({game.at('players')}); "
             f"a save for {players} cannot be set up"
+        )
+    if players is not None and players > len(SEATS):  # TTS has a seat, a hand, for each of its colours
+        raise UsageProblem(
+            f"{game.id} is for {game.players} players ({game.at('players')}); "
+            f"TTS seats at most {len(SEATS)}, one a player colour: a save for {players} cannot be set up"
         )
     wanted = components_of(run, components)
     final = project.out_dir(game_id) / "tts"

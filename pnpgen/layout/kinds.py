@@ -95,6 +95,8 @@ class Number(Kind):
     whole: bool = False
 
     def parse(self, value, known) -> float:
+        if isinstance(value, bool):  # YAML's true, yes, on: float() made them 1 (a count of 1, full ink)
+            raise Bad(f"must be a number (got {str(value).lower()})")
         try:
             f = float(value)
         except OverflowError:  # a whole number past 1e308

@@ -141,7 +141,8 @@ def load(run, part, inks: set) -> dict | None:
         fmt, key, data = marshal.loads(raw)
         if fmt != FORMAT or key != _key(run, part.component, inputs):
             return None
-        forms: dict = {ink: _decode(data, ink) for ink in inks}
+        # the full ink always: a part's records and checks stand on it, drawn for a low-ink file too
+        forms: dict = {ink: _decode(data, ink) for ink in inks | {"full"}}
         if any(f is None for f in forms.values()) or not _as_recorded(run, part, forms):
             return None
         read = data.get("read")

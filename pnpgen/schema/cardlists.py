@@ -3,25 +3,28 @@ script or a database exports them), each card and value located at its line and 
 
 JSON is parsed here with its places (`load_json`): strict JSON (RFC 8259): no comments, no trailing commas, no
 NaN or Infinity; a number must be finite; a key given twice, and nesting deeper than YAML's bound
-(`source.MAX_DEPTH`), are errors at their place, as in YAML. Strings and numbers are read by the standard
-library's own scanners.
+(`source.MAX_DEPTH`), are errors at their place, as in YAML; so are more values than YAML's bound
+(`source.MAX_VALUES`, keys counted) and a lone UTF-16 surrogate escape (`"\\ud800"`: no character, and no
+writer could encode it). Strings and numbers are read by the standard library's own scanners.
 """
 
 from __future__ import annotations
 
-import bisect
 import json.decoder
 import json.scanner
 import math
+import re
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
 from pnpgen.schema.fields import describe
 from pnpgen.sheetkinds import KINDS, kind_of
-from pnpgen.source import MAX_DEPTH, LList, LMap
+from pnpgen.source import MAX_DEPTH, MAX_VALUES, LList, LMap
 
-_SPACE = " \t\n\r"
+_SPACE = re.compile(r"[ \t\n\r]*")
 _WORDS = {"true": True, "false": False, "null": None}
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 
 
 def list_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
@@ -31,9 +34,22 @@ def list_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
     what = kind.name.split()[0]
     if sheet:
         raise ContentError.at(loc, f"a {what} file has no sheets (got sheet {sheet!r})")
-    data = _LISTS[kind.name](reader, path, loc)
+    return _listed(_LISTS[kind.name](reader, path, loc), what, display_path(path))
+
+
+def fetched_rows(data: bytes, url: str, sheet: str | None, loc: Location) -> LList:
+    """The cards of a JSON list fetched from `url` (`bounds.remote.kind` tells it from its bytes), located at
+    `url:line:column`."""
+    from pnpgen.inputs import decoded, plain_text
+
+    if sheet:
+        raise ContentError.at(loc, f"a JSON file has no sheets (got sheet {sheet!r})")
+    return _listed(load_json(plain_text(decoded(data, url, "data sheet")), url), "JSON", url)
+
+
+def _listed(data, what: str, display: str) -> LList:
     if not isinstance(data, LList):
-        where = getattr(data, "loc", Location(display_path(path)))
+        where = getattr(data, "loc", Location(display))
         raise ContentError.at(where, f"a {what} card file is a list of cards (got {describe(data)})")
     return data
 
@@ -56,23 +72,32 @@ def load_json(text: str, display: str):
 
 class _Parser:
     def __init__(self, text: str, display: str):
-        self.text, self.display, self.pos = text, display, 0
-        self.lines = [i for i, c in enumerate(text) if c == "\n"]
+        self.text, self.display, self.pos, self.count = text, display, 0, 0
+        self.at, self.line, self.line_start = 0, 1, 0  # the last place located, its line, the line's start
 
     def loc(self, pos: int) -> Location:
-        line = bisect.bisect_left(self.lines, pos)
-        return Location(self.display, line + 1, pos - (self.lines[line - 1] + 1 if line else 0) + 1)
+        """The line and column of `pos`, counted on from the last place located (the parser goes forwards; an
+        index of every line's start would cost more than the text itself)."""
+        if pos < self.at:
+            self.at, self.line, self.line_start = 0, 1, 0
+        self.line += self.text.count("\n", self.at, pos)
+        self.line_start = max(self.line_start, self.text.rfind("\n", self.at, pos) + 1)
+        self.at = pos
+        return Location(self.display, self.line, pos - self.line_start + 1)
+
+    def tally(self, pos: int) -> None:
+        """One more value (or key) at `pos`: past YAML's bound, the file is refused there."""
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise ContentError.at(self.loc(pos), f"this file holds more than {MAX_VALUES:,} values")
 
     def fail(self, pos: int, message: str) -> ContentError:
         return ContentError.at(self.loc(pos), f"invalid JSON: {message}")
 
     def skip(self) -> str:
         """Past white space; the next character ('' at the end)."""
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in _SPACE:
-            pos += 1
-        self.pos = pos
-        return text[pos : pos + 1]
+        self.pos = pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]  # it matches ''
+        return self.text[pos : pos + 1]
 
     def document(self):
         value = self.value(0)
@@ -83,6 +108,7 @@ class _Parser:
     def value(self, depth: int):
         c = self.skip()
         start = self.pos
+        self.tally(start)
         if c and c in "[{":
             if depth >= MAX_DEPTH:
                 raise ContentError.at(
@@ -111,11 +137,33 @@ class _Parser:
         return int(whole)
 
     def string(self) -> str:
+        start = self.pos
         try:
             text, self.pos = json.decoder.scanstring(self.text, self.pos + 1)  # type: ignore[attr-defined]  # json.decoder has it; typeshed does not list it
         except json.JSONDecodeError as exc:
             raise self.fail(exc.pos, exc.msg.lower().removesuffix(" at").removesuffix(" starting")) from None
+        if _SURROGATE.search(text):
+            at = self.lone_surrogate(start)
+            raise self.fail(at, f"'{self.text[at : at + 6]}' is half of a UTF-16 surrogate pair, alone")
         return text
+
+    def lone_surrogate(self, start: int) -> int:
+        """Where the string at `start` has a \\u escape of half a surrogate pair without its other half."""
+        escapes = [
+            (m.start(), m.end(), int(m.group(1) or "0", 16))
+            for m in _ESCAPE.finditer(self.text, start, self.pos)
+        ]
+        i = 0
+        while i < len(escapes):
+            at, end, code = escapes[i]
+            after = escapes[i + 1] if i + 1 < len(escapes) else (-1, -1, 0)
+            if 0xD800 <= code < 0xDC00 and after[0] == end and 0xDC00 <= after[2] < 0xE000:
+                i += 2  # a pair: one character
+                continue
+            if 0xD800 <= code < 0xE000:
+                return at
+            i += 1
+        return start  # not reached: a surrogate in the text came from an escape
 
     def sequence(self, start: int, depth: int) -> LList:
         out = LList()
@@ -140,6 +188,7 @@ class _Parser:
             if self.skip() != '"':
                 raise self.fail(self.pos, "expected a key in double quotes")
             where = self.loc(self.pos)
+            self.tally(self.pos)
             key = self.string()
             if key in out:
                 raise ContentError.at(

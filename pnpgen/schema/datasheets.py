@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pnpgen.bounds.remote import is_url
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
-from pnpgen.schema.cardlists import list_rows
+from pnpgen.schema.cardlists import fetched_rows, list_rows
 from pnpgen.schema.fields import Invalid, describe
 from pnpgen.sheetkinds import KINDS, expected, kind_of
 from pnpgen.source import LList, LMap
@@ -126,6 +126,13 @@ def _remote_rows(
     if warning:
         diags.warning(loc, f"data sheet '{url}' {warning}")
     reader.replay({remote.REMOTE + url: hashlib.sha256(data).hexdigest()})
+    if remote.kind(data) == ".json":  # a list of cards, as a local .json file holds them
+        rows = fetched_rows(data, url, sheet, loc)
+        if names is not None:
+            names.update(str(k) for item in rows if isinstance(item, LMap) for k in item)
+        if not rows:
+            diags.error(loc, f"data sheet '{url}' has no cards")
+        return rows
     rows = load_rows(reader, Path(), sheet, loc, columns, diags, fetched=(url, data), names=names)
     if not rows:
         diags.error(loc, f"data sheet '{url}' has a header but no rows")
