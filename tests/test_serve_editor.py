@@ -426,6 +426,43 @@ def test_the_panels_write_checked_values_and_a_file_changed_on_disk_is_not_overw
         print(served.stop())
 
 
+@pytest.mark.slow
+def test_what_is_typed_in_a_panel_survives_the_card_drawn_again(tmp_path, browser_page):
+    """The card is drawn again whenever a rebuild or a write finishes, and with it the panel of values: a value
+    being typed there (the element selected a moment before) was lost under the typing, and the Enter that
+    followed wrote nothing. Typed, then the card drawn again, then Enter: the typed value is written."""
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+    layout = root / LAYOUT
+    try:
+        open_editor(page, served)
+        for field, selector, value in (
+            (
+                "name",
+                "#e-props input[data-field='name']",
+                "Ash Runner",
+            ),  # nothing selected: the card's values
+            ("fill", "#e-props input[data-key='fill']", "#993366"),
+        ):
+            if field == "fill":
+                page.click("#" + element_id(page, 3))
+            n = count(page)
+            page.click(selector)
+            page.fill(selector, value)
+            looked = int(page.evaluate("() => Number(document.body.dataset.looked || 0)"))
+            page.evaluate("() => { edLoad(); }")  # as a rebuild finishing here does
+            page.wait_for_function(f"() => Number(document.body.dataset.looked) > {looked}", timeout=30_000)
+            assert page.input_value(selector) == value  # still there, typed
+            page.press(selector, "Enter")
+            written(page, n)
+        assert layout.read_text() == HERO.replace("fill: '#336699'", "fill: '#993366'")
+        deck = root / "content/sample/decks/heroes.yaml"
+        assert "  - name: Ash Runner\n" in deck.read_text()
+    finally:
+        print(served.stop())
+
+
 # -- writes refused, over HTTP ------------------------------------------------------------------------------
 
 
