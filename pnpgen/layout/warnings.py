@@ -255,14 +255,26 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
     Text wholly inside an outline, or clear of it, does not cross it. Comparisons are bounded as in `overlaps`."""
     out: list[LayoutWarning] = []
     spent = 0
+    texts = {id(p): _around(p.text) for p in parts if p.text}  # each part's text as one box
     for j, shape in enumerate(parts):
         if not shape.lines or shape.allowed:
             continue
         later = [o for p in parts[j + 1 :] for o in p.opaque]
+        # each line's reach: its box grown by half its width (an ellipse's band, measured along its mean radius,
+        # reaches up to twice that past the box at the ends of its long axis), and all of them together
+        grown = [
+            (line, _grown(line[1], 2 * line[2] if line[0] == "ellipse" else line[2])) for line in shape.lines
+        ]
+        reach = _around([g for _, g in grown])
+        (kind, b, h), *others = shape.lines
+        frame = (b[0] + h, b[1] + h, b[2] - h, b[3] - h) if kind == "rect" and not others else None
         for part in parts:
             if part is shape or part.allowed or not part.text:
                 continue
-            spent += len(part.text) * len(shape.lines)
+            # its text as one box, clear of every line or inside a lone frame: none of its words crosses (one
+            # comparison); else each word against each line near it
+            near = not _apart(texts[id(part)], reach) and not (frame and inside(texts[id(part)], frame))
+            spent += len(part.text) * len(shape.lines) if near else 1
             if spent > PAIR_BUDGET:
                 where = part.box or (0.0, 0.0, 0.0, 0.0)
                 out.append(
@@ -275,12 +287,14 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
                     )
                 )
                 return out
+            if not near:
+                continue
             hit = next(
                 (
                     (t, line)
                     for t in dict.fromkeys(part.text)
-                    for line in shape.lines
-                    if crosses(t, line) and not any(inside(t, o) for o in later)
+                    for line, g in grown
+                    if not _apart(t, g) and crosses(t, line) and not any(inside(t, o) for o in later)
                 ),
                 None,
             )
@@ -310,6 +324,26 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
                 )
             )
     return out
+
+
+def _grown(b: Box, by: float) -> Box:
+    """A line's or outline's box (a line: its two ends, in any order) grown by `by` on every side."""
+    return min(b[0], b[2]) - by, min(b[1], b[3]) - by, max(b[0], b[2]) + by, max(b[1], b[3]) + by
+
+
+def _apart(a: Box, b: Box) -> bool:
+    """Whether two boxes share no area (touching is apart)."""
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def _around(boxes: list[Box]) -> Box:
+    """The box holding every box of `boxes`."""
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def note_overlaps(ops: list, spans: list, fc: Any, label: str) -> None:
