@@ -9,6 +9,7 @@ is `schema/datasheets.py`'s, which refuses to load without a parser for every ki
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ KINDS = (
 )
 
 
+@lru_cache(maxsize=1024)  # asked of every located value's file (`Location.in_sheet`): a few names, many times
 def kind_of(path: str) -> SheetKind | None:
     """The kind of a data sheet by its name's suffix (any case); None for a name no kind has."""
     dot = path.rfind(".")
