@@ -112,11 +112,17 @@ def listed(folder: Path, pattern: str) -> list[str]:
     return sorted(n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
 
 
+def _folded(name: str) -> str:
+    """A name as macOS compares names: case folded and accents composed alike (`É` typed or stored as `E` and an
+    accent). Windows folds case only; Linux neither."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
 def case_mismatch(
     base: Path, relative: str, listings: dict[str, frozenset[str]] | None = None, rename: bool = False
 ) -> str | None:
     """What is wrong when a part of `relative`, from `base`, is there under another case (`Tour.svg` for
-    `tour.svg`), else None. Windows and macOS open it all the same, Linux does not: a game that names it so
+    `tour.svg`) or with its accents stored otherwise (NFC, NFD), else None. Windows and macOS open it all the same, Linux does not: a game that names it so
     builds on one system only, so it is refused on all, with the path to write (or, for a name pnpgen looks
     for itself, `rename`: the name to give the file). `listings` keeps each folder's names for the caller (a
     build's reader: one listing per folder, not one per file it holds: 1,000 cards of art in one folder)."""
@@ -132,9 +138,14 @@ def case_mismatch(
                 except OSError:
                     return None
             if part not in names:
-                other = sorted(x for x in names if x.casefold() == part.casefold())
+                other = sorted(x for x in names if _folded(x) == _folded(part))
                 if not other:
                     return None
+                if unicodedata.normalize("NFC", other[0]) == unicodedata.normalize("NFC", part):
+                    return (  # the same letters, accents stored otherwise (macOS writes names decomposed: NFD)
+                        f"names '{part}', whose accents are stored otherwise on disk (Unicode NFC and NFD): only "
+                        "macOS finds it so; type the file's name again so both are stored alike"
+                    )
                 fixed = "/".join([*parts[:n], other[0], *parts[n + 1 :]])
                 said = f"names '{part}', which is '{other[0]}' on disk"
                 return f"{said}: only Windows and macOS find it so; " + (

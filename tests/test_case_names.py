@@ -151,3 +151,74 @@ def test_a_folder_is_listed_once_a_build_however_many_files_it_holds(project, mo
     assert result.exit_code == 0, result.output
     art_listings = [f for f in listed_folders if f.rstrip("/").endswith("sample/art")]
     assert 1 <= len(art_listings) <= 2, len(art_listings)  # the deck's build, and the check's
+
+
+def _nfd_component(root, disk: str, named: str) -> str:
+    (_game(root) / "decks" / "minis.yaml").rename(_game(root) / "decks" / f"{disk}.yaml")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("decks/minis.yaml", f"decks/{named}.yaml"))
+    return f"content/sample/game.yaml:10:5: error: component file 'decks/{named}.yaml' names '{named}.yaml'"
+
+
+def _nfd_sheet(root, disk: str, named: str) -> str:
+    (_game(root) / "data").mkdir()
+    (_game(root) / "data" / f"{disk}.csv").write_text("name,count\nSpark,20\n")
+    minis = _game(root) / "decks" / "minis.yaml"
+    text = minis.read_text()
+    minis.write_text(text[: text.index("cards:")] + f"cards_from: data/{named}.csv\n")
+    return f"error: data sheet 'data/{named}.csv' names '{named}.csv'"
+
+
+def _nfd_art(root, disk: str, named: str) -> str:
+    shutil.copy(_game(root) / "art" / "split.png", _game(root) / "art" / f"{disk}.png")
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(hero.read_text() + f"  - {{type: image, src: {named}.png, x: 5, y: 20, w: 10, h: 10}}\n")
+    return f"error: image '{named}.png' names '{named}.png'"
+
+
+def _nfd_folder(root, disk: str, named: str) -> str:
+    (_game(root) / "art" / disk).mkdir()
+    shutil.copy(_game(root) / "art" / "split.png", _game(root) / "art" / disk / "split.png")
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(
+        hero.read_text() + f"  - {{type: image, src: {named}/split.png, x: 5, y: 20, w: 10, h: 10}}\n"
+    )
+    return f"error: image '{named}/split.png' names '{named}', whose accents"
+
+
+def _nfd_font(root, disk: str, named: str) -> str:
+    (_game(root) / "fonts").mkdir()
+    shutil.copy(ROOT / "pnpgen" / "fonts" / "NotoSans-Regular.ttf", _game(root) / "fonts" / f"{disk}.ttf")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text() + f"fonts: {{mine: {{regular: fonts/{named}.ttf}}}}\n")
+    return f"error: font 'fonts/{named}.ttf' names '{named}.ttf'"
+
+
+NFD_CASES = {
+    "component": _nfd_component,
+    "data sheet": _nfd_sheet,
+    "art": _nfd_art,
+    "folder": _nfd_folder,
+    "font": _nfd_font,
+}
+
+
+@pytest.mark.parametrize("disk_form", ["NFD", "NFC"])
+@pytest.mark.parametrize("kind", list(NFD_CASES))
+def test_a_file_named_with_its_accents_stored_otherwise_is_refused(project, kind, disk_form):
+    """macOS stores a name's accents apart (NFD: `e` and an accent) and finds a file typed with them composed
+    (NFC: `é`), and the other way round; Windows and Linux do not: a game naming it so builds on a Mac only,
+    so it is refused on every system, in either direction, for every kind of file a game names."""
+    import unicodedata
+
+    root = project("basic")
+    other = "NFC" if disk_form == "NFD" else "NFD"
+    disk, named = (unicodedata.normalize(form, "épée-minis") for form in (disk_form, other))
+    expected = NFD_CASES[kind](root, disk, named)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert expected in result.output, result.output
+    assert "whose accents are stored otherwise on disk (Unicode NFC and NFD): only macOS finds it so" in (
+        result.output
+    )
+    assert "Traceback" not in result.output
