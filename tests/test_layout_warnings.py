@@ -259,3 +259,47 @@ def test_the_crossing_check_skips_only_what_cannot_cross():
         assert got == want
         found += len(want)
     assert found > 500  # the faces cross often enough for the test to mean something
+
+
+@pytest.mark.parametrize("fill", ["one element each", "one element for all"])
+@pytest.mark.parametrize("kind", ["rect", "ellipse", "line", "edge"])
+def test_the_crossing_check_is_bounded_by_the_fills_drawn_after_too(monkeypatch, kind, fill):
+    """Each glyph that crosses a line is checked against every solid fill drawn after it (a label on a panel).
+    A face of hundreds of words crossing a line under a panel drawn after thousands of small fills near the line
+    made ~800,000 such checks a face (1,000 words and 2,000 fills: 10 s a face), over the comparison budget: it
+    counts them now, and says what it left unchecked."""
+    from types import SimpleNamespace
+
+    from pnpgen.layout import outlines, warnings
+
+    def el(n):
+        return SimpleNamespace(type="rect", id=None, loc=Location("f.yaml", n, 1))
+
+    def part(n, text=(), lines=(), opaque=()):
+        return SimpleNamespace(lines=list(lines), text=list(text), opaque=list(opaque), allowed=False, box=None, el=el(n))  # fmt: skip
+
+    band = {"rect": (40, -10, 60, 1010), "ellipse": (40, -10, 60, 1010)}.get(kind, (50, -10, 50, 1010))
+    shape = part(1, lines=[(kind, band, 0.5)])
+    words = part(
+        2, text=[(0, i * 1.0, 100, i * 1.0 + 5) for i in range(400)]
+    )  # 400 lines of text, all crossing
+    fills = [(49.8, i * 0.5, 50.2, i * 0.5 + 0.1) for i in range(2000)]  # small, near the line, covering none
+    fills.append(
+        (-10, -20, 110, 1020)
+    )  # but the last: a panel over all of it (each word is checked to the end)
+    after = (
+        [part(3 + i, opaque=[f]) for i, f in enumerate(fills)]
+        if fill == "one element each"
+        else [part(3, opaque=fills)]
+    )
+    checks = 0
+
+    def counted(a, b):
+        nonlocal checks
+        checks += 1
+        return outlines.inside(a, b)
+
+    monkeypatch.setattr(warnings, "inside", counted)
+    found = warnings.crossings([shape, words, *after])
+    assert checks <= 2 * warnings.PAIR_BUDGET, checks
+    assert [w.kind for w in found] == ["unchecked"], found  # nothing crosses where it shows; too much to tell
