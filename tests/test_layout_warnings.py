@@ -65,6 +65,18 @@ CASES = {
         "title",
         "this text element's text crosses the outline of the ellipse element 'ring' at line 3",
     ),
+    "across a ring drawn flat (w 0: a line)": (
+        TITLE + "  - {id: ring, type: ellipse, x: 12, y: 0, w: 0, h: 20, stroke: black}\n",
+        "crossing",
+        "title",
+        "this text element's text crosses the outline of the ellipse element 'ring' at line 3",
+    ),
+    "across a ring drawn flat (h 0: a line)": (
+        TITLE + "  - {id: ring, type: ellipse, x: 2, y: 8, w: 40, h: 0, stroke: black}\n",
+        "crossing",
+        "title",
+        "this text element's text crosses the outline of the ellipse element 'ring' at line 3",
+    ),
     "across a polygon's edge": (
         TITLE + "  - {id: tri, type: polygon, points: [[20, 0], [40, 20], [0, 20]], stroke: black}\n",
         "crossing",
