@@ -82,6 +82,7 @@ def answer(
         def redirect_request(self, req, fp, code, msg, headers, newurl):
             if not is_url(newurl):
                 raise Refused("redirects away from http and https; refused")
+            fp.close()  # its body unread: urllib reads it whole into memory, whatever its size, before it follows
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
     if not is_url(url):
