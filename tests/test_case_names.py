@@ -222,3 +222,24 @@ def test_a_file_named_with_its_accents_stored_otherwise_is_refused(project, kind
         result.output
     )
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("kind", list(NFD_CASES))
+def test_a_file_beside_one_named_alike_but_for_case_is_refused(project, kind):
+    """Both `minis-2.yaml` and `Minis-2.yaml` (or a folder so) on Linux: the game names one of them and builds;
+    Windows and macOS hold only one of the two after a copy or a checkout, maybe the other: the game refused to
+    build there, or drew the other file. Refused on every system, for every kind of named file and a folder."""
+    root = project("basic")
+    NFD_CASES[kind](root, "Minis-2", "minis-2")
+    made = next(p for p in _game(root).rglob("Minis-2*"))
+    twin = made.with_name(made.name.replace("Minis-2", "minis-2"))
+    (shutil.copytree if made.is_dir() else shutil.copy)(made, twin)
+    if len({p.name for p in made.parent.iterdir()} & {made.name, twin.name}) < 2:
+        pytest.skip("this file system holds one of two names that differ only by case")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"names '{twin.name}', and '{made.name}' is beside it: names that differ only by case"
+        in result.output
+    )
+    assert "Traceback" not in result.output
