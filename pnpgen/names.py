@@ -123,11 +123,14 @@ def case_mismatch(
 ) -> str | None:
     """What is wrong when a part of `relative`, from `base`, is there under another case (`Tour.svg` for
     `tour.svg`) or with its accents stored otherwise (NFC, NFD), or beside a name that differs from it only so
-    (`Tour.svg` and `tour.svg`: Windows and macOS keep one of them), else None. Windows and macOS open it all the
-    same, Linux does not: a game that names it so builds on one system only (or draws other art), so it is
-    refused on all, with the path to write (or, for a name pnpgen looks for itself, `rename`: the name to give
+    (`Tour.svg` and `tour.svg`: Windows and macOS keep one of them), or written with '\\' (`sub\\tour.svg`), else
+    None. Windows and macOS open it all the same, Linux does not: a game that names it so builds on one system
+    only (or draws other art), so it is refused on all, with the path to write (or, for a name pnpgen looks for itself, `rename`: the name to give
     the file). `listings` keeps each folder's names, by `_folded` name, for the caller (a build's reader: one
     listing per folder, not one per file it holds: 1,000 cards of art in one folder)."""
+    if "\\" in relative:  # Windows alone reads it as a folder's end (and allows no file name holding one)
+        fixed = re.sub(r"\\+", "/", relative)
+        return f"is written with '\\' between folders, which only Windows reads so; write '{fixed}'"
     folder, parts = base, list(Path(relative).parts)
     listings = {} if listings is None else listings
     for n, part in enumerate(parts):

@@ -243,3 +243,66 @@ def test_a_file_beside_one_named_alike_but_for_case_is_refused(project, kind):
         in result.output
     )
     assert "Traceback" not in result.output
+
+
+def _slashed_component(root) -> str:
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("decks/minis.yaml", "decks\\minis.yaml"))
+    return "content/sample/game.yaml:10:5: error: component file 'decks\\\\minis.yaml' is written with '\\' "
+
+
+def _slashed_sheet(root) -> str:
+    (_game(root) / "data").mkdir()
+    (_game(root) / "data" / "minis.csv").write_text("name,count\nSpark,20\n")
+    minis = _game(root) / "decks" / "minis.yaml"
+    text = minis.read_text()
+    minis.write_text(text[: text.index("cards:")] + "cards_from: data\\minis.csv\n")
+    return "content/sample/decks/minis.yaml:6:13: error: data sheet 'data\\\\minis.csv' is written with '\\' "
+
+
+def _slashed_art(root) -> str:
+    (_game(root) / "art" / "sub").mkdir()
+    shutil.copy(_game(root) / "art" / "split.png", _game(root) / "art" / "sub" / "split.png")
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(
+        hero.read_text() + "  - {type: image, src: 'sub\\split.png', x: 5, y: 20, w: 10, h: 10}\n"
+    )
+    return "content/sample/layouts/hero.yaml:39:24: error: image 'sub\\\\split.png' is written with '\\' "
+
+
+def _slashed_icons(root) -> str:
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("icons: icons.yaml", "icons: {file: icons.yaml, svg: 'art\\'}"))
+    return "content/sample/game.yaml:7:"
+
+
+def _slashed_font(root) -> str:
+    (_game(root) / "fonts").mkdir()
+    shutil.copy(ROOT / "pnpgen" / "fonts" / "NotoSans-Regular.ttf", _game(root) / "fonts" / "mine.ttf")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text() + "fonts: {mine: {regular: 'fonts\\\\mine.ttf'}}\n")
+    return "error: font 'fonts\\\\\\\\mine.ttf' is written with '\\' "
+
+
+SLASHED = {
+    "component": (_slashed_component, "decks/minis.yaml"),
+    "data sheet": (_slashed_sheet, "data/minis.csv"),
+    "art": (_slashed_art, "sub/split.png"),
+    "icons folder": (_slashed_icons, "art/"),
+    "font": (_slashed_font, "fonts/mine.ttf"),
+}
+
+
+@pytest.mark.parametrize("kind", list(SLASHED))
+def test_a_path_written_with_backslashes_is_refused_with_the_path_to_write(project, kind):
+    """`decks\\minis.yaml` is a folder and a file on Windows only; elsewhere one odd name, not found (or, for
+    art, a file that does not exist): a game written so built on Windows alone. Refused on every system, for
+    every kind of file a game names, with the path to write."""
+    root = project("basic")
+    mutate, fixed = SLASHED[kind]
+    expected = mutate(root)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert expected in result.output, result.output
+    assert f"between folders, which only Windows reads so; write '{fixed}'" in result.output
+    assert "Traceback" not in result.output
