@@ -500,3 +500,33 @@ def test_the_body_of_a_redirect_is_never_read_into_memory(code):
         listener.close()
     assert got == b"name,count\nA,1\n"
     assert peak < 5_000_000, f"{peak:,} bytes held for a sheet of 15 (its limit 100,000)"
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [
+        (b"304 Not Modified", "answered 304 Not Modified"),  # asked for the whole sheet: no copy kept
+        (b"302 Found", "answered 302 Found without saying where to"),  # no Location
+        (b"307 Temporary Redirect", "answered 307 Temporary Redirect without saying where to"),
+        (b"300 Multiple Choices", "answered 300 Multiple Choices"),
+        (b"305 Use Proxy", "answered 305 Use Proxy"),
+    ],
+)
+def test_an_answer_in_the_300s_that_is_no_redirect_followed_says_what_came(status, said):
+    """Every 3xx that urllib does not follow (a 304 to a request that kept no copy, a redirect without a
+    Location, a 300) was told as "redirects in a loop or too often": what the server answered is said."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        with pytest.raises(remote.Refused) as refused:
+            remote.fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/s.csv", timeout=5)
+    finally:
+        listener.close()
+    assert str(refused.value) == said
