@@ -256,6 +256,7 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
     out: list[LayoutWarning] = []
     spent = 0
     texts = {id(p): _around(p.text) for p in parts if p.text}  # each part's text as one box
+    texted = [p for p in parts if p.text and not p.allowed]  # only these can cross: the others cost nothing
     for j, shape in enumerate(parts):
         if not shape.lines or shape.allowed:
             continue
@@ -268,8 +269,8 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
         reach = _around([g for _, g in grown])
         (kind, b, h), *others = shape.lines
         frame = (b[0] + h, b[1] + h, b[2] - h, b[3] - h) if kind == "rect" and not others else None
-        for part in parts:
-            if part is shape or part.allowed or not part.text:
+        for part in texted:
+            if part is shape:
                 continue
             # its text as one box, clear of every line or inside a lone frame: none of its words crosses (one
             # comparison); else each word against each line near it
