@@ -197,7 +197,7 @@ class Reader:
         self._keys: dict[str, str] = {}
         self._used: dict[tuple[str, int], Path] = {}
         self._inside: dict[tuple[str, str], Path] = {}
-        self._listings: dict[str, frozenset[str]] = {}
+        self._listings: dict[str, dict[str, list[str]]] = {}
         # a resident process's YAML parses, kept between builds: file -> (its text, what it parsed to); a file is
         # parsed again only when its text changed (it is still read, confined and recorded every time)
         self._parsed = parsed

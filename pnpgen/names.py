@@ -112,14 +112,25 @@ def listed(folder: Path, pattern: str) -> list[str]:
     return sorted(n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
 
 
+def _folded(name: str) -> str:
+    """A name as macOS compares names: case folded and accents composed alike (`É` typed or stored as `E` and an
+    accent). Windows folds case only; Linux neither."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
 def case_mismatch(
-    base: Path, relative: str, listings: dict[str, frozenset[str]] | None = None, rename: bool = False
+    base: Path, relative: str, listings: dict[str, dict[str, list[str]]] | None = None, rename: bool = False
 ) -> str | None:
     """What is wrong when a part of `relative`, from `base`, is there under another case (`Tour.svg` for
-    `tour.svg`), else None. Windows and macOS open it all the same, Linux does not: a game that names it so
-    builds on one system only, so it is refused on all, with the path to write (or, for a name pnpgen looks
-    for itself, `rename`: the name to give the file). `listings` keeps each folder's names for the caller (a
-    build's reader: one listing per folder, not one per file it holds: 1,000 cards of art in one folder)."""
+    `tour.svg`) or with its accents stored otherwise (NFC, NFD), or beside a name that differs from it only so
+    (`Tour.svg` and `tour.svg`: Windows and macOS keep one of them), or written with '\\' (`sub\\tour.svg`), else
+    None. Windows and macOS open it all the same, Linux does not: a game that names it so builds on one system
+    only (or draws other art), so it is refused on all, with the path to write (or, for a name pnpgen looks for itself, `rename`: the name to give
+    the file). `listings` keeps each folder's names, by `_folded` name, for the caller (a build's reader: one
+    listing per folder, not one per file it holds: 1,000 cards of art in one folder)."""
+    if "\\" in relative:  # Windows alone reads it as a folder's end (and allows no file name holding one)
+        fixed = re.sub(r"\\+", "/", relative)
+        return f"is written with '\\' between folders, which only Windows reads so; write '{fixed}'"
     folder, parts = base, list(Path(relative).parts)
     listings = {} if listings is None else listings
     for n, part in enumerate(parts):
@@ -128,17 +139,33 @@ def case_mismatch(
             names = listings.get(key)
             if names is None:
                 try:
-                    names = listings[key] = frozenset(os.listdir(folder))
+                    found = sorted(os.listdir(folder))
                 except OSError:
                     return None
-            if part not in names:
-                other = sorted(x for x in names if x.casefold() == part.casefold())
-                if not other:
-                    return None
-                fixed = "/".join([*parts[:n], other[0], *parts[n + 1 :]])
-                said = f"names '{part}', which is '{other[0]}' on disk"
-                return f"{said}: only Windows and macOS find it so; " + (
-                    f"rename it '{part}'" if rename else f"write '{fixed}'"
+                names = listings[key] = {}
+                for name in found:
+                    names.setdefault(_folded(name), []).append(name)
+            alike = names.get(_folded(part), [])
+            if part in alike:
+                if len(alike) == 1:
+                    folder = folder / part
+                    continue
+                beside = ", ".join(f"'{x}'" for x in alike if x != part)
+                return (
+                    f"names '{part}', and {beside} is beside it: names that differ only by case or accents are one "
+                    "file on Windows and macOS, which keep only one of them; rename the others"
                 )
+            if not alike:
+                return None
+            if unicodedata.normalize("NFC", alike[0]) == unicodedata.normalize("NFC", part):
+                return (  # the same letters, accents stored otherwise (macOS writes names decomposed: NFD)
+                    f"names '{part}', whose accents are stored otherwise on disk (Unicode NFC and NFD): only "
+                    "macOS finds it so; type the file's name again so both are stored alike"
+                )
+            fixed = "/".join([*parts[:n], alike[0], *parts[n + 1 :]])
+            said = f"names '{part}', which is '{alike[0]}' on disk"
+            return f"{said}: only Windows and macOS find it so; " + (
+                f"rename it '{part}'" if rename else f"write '{fixed}'"
+            )
         folder = folder / part
     return None

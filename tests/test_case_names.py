@@ -151,3 +151,158 @@ def test_a_folder_is_listed_once_a_build_however_many_files_it_holds(project, mo
     assert result.exit_code == 0, result.output
     art_listings = [f for f in listed_folders if f.rstrip("/").endswith("sample/art")]
     assert 1 <= len(art_listings) <= 2, len(art_listings)  # the deck's build, and the check's
+
+
+def _nfd_component(root, disk: str, named: str) -> str:
+    (_game(root) / "decks" / "minis.yaml").rename(_game(root) / "decks" / f"{disk}.yaml")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("decks/minis.yaml", f"decks/{named}.yaml"))
+    return f"content/sample/game.yaml:10:5: error: component file 'decks/{named}.yaml' names '{named}.yaml'"
+
+
+def _nfd_sheet(root, disk: str, named: str) -> str:
+    (_game(root) / "data").mkdir()
+    (_game(root) / "data" / f"{disk}.csv").write_text("name,count\nSpark,20\n")
+    minis = _game(root) / "decks" / "minis.yaml"
+    text = minis.read_text()
+    minis.write_text(text[: text.index("cards:")] + f"cards_from: data/{named}.csv\n")
+    return f"error: data sheet 'data/{named}.csv' names '{named}.csv'"
+
+
+def _nfd_art(root, disk: str, named: str) -> str:
+    shutil.copy(_game(root) / "art" / "split.png", _game(root) / "art" / f"{disk}.png")
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(hero.read_text() + f"  - {{type: image, src: {named}.png, x: 5, y: 20, w: 10, h: 10}}\n")
+    return f"error: image '{named}.png' names '{named}.png'"
+
+
+def _nfd_folder(root, disk: str, named: str) -> str:
+    (_game(root) / "art" / disk).mkdir()
+    shutil.copy(_game(root) / "art" / "split.png", _game(root) / "art" / disk / "split.png")
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(
+        hero.read_text() + f"  - {{type: image, src: {named}/split.png, x: 5, y: 20, w: 10, h: 10}}\n"
+    )
+    return f"error: image '{named}/split.png' names '{named}', whose accents"
+
+
+def _nfd_font(root, disk: str, named: str) -> str:
+    (_game(root) / "fonts").mkdir()
+    shutil.copy(ROOT / "pnpgen" / "fonts" / "NotoSans-Regular.ttf", _game(root) / "fonts" / f"{disk}.ttf")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text() + f"fonts: {{mine: {{regular: fonts/{named}.ttf}}}}\n")
+    return f"error: font 'fonts/{named}.ttf' names '{named}.ttf'"
+
+
+NFD_CASES = {
+    "component": _nfd_component,
+    "data sheet": _nfd_sheet,
+    "art": _nfd_art,
+    "folder": _nfd_folder,
+    "font": _nfd_font,
+}
+
+
+@pytest.mark.parametrize("disk_form", ["NFD", "NFC"])
+@pytest.mark.parametrize("kind", list(NFD_CASES))
+def test_a_file_named_with_its_accents_stored_otherwise_is_refused(project, kind, disk_form):
+    """macOS stores a name's accents apart (NFD: `e` and an accent) and finds a file typed with them composed
+    (NFC: `é`), and the other way round; Windows and Linux do not: a game naming it so builds on a Mac only,
+    so it is refused on every system, in either direction, for every kind of file a game names."""
+    import unicodedata
+
+    root = project("basic")
+    other = "NFC" if disk_form == "NFD" else "NFD"
+    disk, named = (unicodedata.normalize(form, "épée-minis") for form in (disk_form, other))
+    expected = NFD_CASES[kind](root, disk, named)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert expected in result.output, result.output
+    assert "whose accents are stored otherwise on disk (Unicode NFC and NFD): only macOS finds it so" in (
+        result.output
+    )
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("kind", list(NFD_CASES))
+def test_a_file_beside_one_named_alike_but_for_case_is_refused(project, kind):
+    """Both `minis-2.yaml` and `Minis-2.yaml` (or a folder so) on Linux: the game names one of them and builds;
+    Windows and macOS hold only one of the two after a copy or a checkout, maybe the other: the game refused to
+    build there, or drew the other file. Refused on every system, for every kind of named file and a folder."""
+    root = project("basic")
+    NFD_CASES[kind](root, "Minis-2", "minis-2")
+    made = next(p for p in _game(root).rglob("Minis-2*"))
+    twin = made.with_name(made.name.replace("Minis-2", "minis-2"))
+    (shutil.copytree if made.is_dir() else shutil.copy)(made, twin)
+    if len({p.name for p in made.parent.iterdir()} & {made.name, twin.name}) < 2:
+        pytest.skip("this file system holds one of two names that differ only by case")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"names '{twin.name}', and '{made.name}' is beside it: names that differ only by case"
+        in result.output
+    )
+    assert "Traceback" not in result.output
+
+
+def _slashed_component(root) -> str:
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("decks/minis.yaml", "decks\\minis.yaml"))
+    return "content/sample/game.yaml:10:5: error: component file 'decks\\\\minis.yaml' is written with '\\' "
+
+
+def _slashed_sheet(root) -> str:
+    (_game(root) / "data").mkdir()
+    (_game(root) / "data" / "minis.csv").write_text("name,count\nSpark,20\n")
+    minis = _game(root) / "decks" / "minis.yaml"
+    text = minis.read_text()
+    minis.write_text(text[: text.index("cards:")] + "cards_from: data\\minis.csv\n")
+    return "content/sample/decks/minis.yaml:6:13: error: data sheet 'data\\\\minis.csv' is written with '\\' "
+
+
+def _slashed_art(root) -> str:
+    (_game(root) / "art" / "sub").mkdir()
+    shutil.copy(_game(root) / "art" / "split.png", _game(root) / "art" / "sub" / "split.png")
+    hero = _game(root) / "layouts" / "hero.yaml"
+    hero.write_text(
+        hero.read_text() + "  - {type: image, src: 'sub\\split.png', x: 5, y: 20, w: 10, h: 10}\n"
+    )
+    return "content/sample/layouts/hero.yaml:39:24: error: image 'sub\\\\split.png' is written with '\\' "
+
+
+def _slashed_icons(root) -> str:
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text().replace("icons: icons.yaml", "icons: {file: icons.yaml, svg: 'art\\'}"))
+    return "content/sample/game.yaml:7:"
+
+
+def _slashed_font(root) -> str:
+    (_game(root) / "fonts").mkdir()
+    shutil.copy(ROOT / "pnpgen" / "fonts" / "NotoSans-Regular.ttf", _game(root) / "fonts" / "mine.ttf")
+    game = _game(root) / "game.yaml"
+    game.write_text(game.read_text() + "fonts: {mine: {regular: 'fonts\\\\mine.ttf'}}\n")
+    return "error: font 'fonts\\\\\\\\mine.ttf' is written with '\\' "
+
+
+SLASHED = {
+    "component": (_slashed_component, "decks/minis.yaml"),
+    "data sheet": (_slashed_sheet, "data/minis.csv"),
+    "art": (_slashed_art, "sub/split.png"),
+    "icons folder": (_slashed_icons, "art/"),
+    "font": (_slashed_font, "fonts/mine.ttf"),
+}
+
+
+@pytest.mark.parametrize("kind", list(SLASHED))
+def test_a_path_written_with_backslashes_is_refused_with_the_path_to_write(project, kind):
+    """`decks\\minis.yaml` is a folder and a file on Windows only; elsewhere one odd name, not found (or, for
+    art, a file that does not exist): a game written so built on Windows alone. Refused on every system, for
+    every kind of file a game names, with the path to write."""
+    root = project("basic")
+    mutate, fixed = SLASHED[kind]
+    expected = mutate(root)
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert expected in result.output, result.output
+    assert f"between folders, which only Windows reads so; write '{fixed}'" in result.output
+    assert "Traceback" not in result.output

@@ -460,3 +460,73 @@ def test_an_answer_that_breaks_off_is_refused_never_taken_as_the_sheet(answer):
         assert got == "cannot be fetched (its answer broke off)"
     else:
         assert got == "broke off after 15 of its 100 bytes"
+
+
+@pytest.mark.parametrize("code", fast_once([302, 301, 303, 307, 308]))
+def test_the_body_of_a_redirect_is_never_read_into_memory(code):
+    """urllib read a redirect's body whole, unbounded by the sheet's limit, before it followed the redirect: a
+    server answering 302 with gigabytes (fast, well within the deadline) filled the memory. The body is
+    skipped now; the sheet at the new address comes, within its limit, for every redirect status."""
+    import tracemalloc
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    big = 40 << 20  # 40 MiB
+
+    def serve():
+        for answer in (
+            b"HTTP/1.1 %d Moved\r\nLocation: http://127.0.0.1:%d/b.csv\r\nContent-Length: %d\r\n\r\n" % (code, port, big),
+            b"HTTP/1.1 200 OK\r\nContent-Length: 15\r\n\r\nname,count\nA,1\n",
+        ):  # fmt: skip
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                try:
+                    conn.sendall(answer)
+                    if answer.startswith(b"HTTP/1.1 3"):
+                        block = b"a" * (1 << 20)
+                        for _ in range(big >> 20):
+                            conn.sendall(block)
+                except OSError:  # the client shut it unread
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    tracemalloc.start()
+    try:
+        got = remote.fetch(f"http://127.0.0.1:{port}/a.csv", timeout=5, limit=100_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        listener.close()
+    assert got == b"name,count\nA,1\n"
+    assert peak < 5_000_000, f"{peak:,} bytes held for a sheet of 15 (its limit 100,000)"
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [
+        (b"304 Not Modified", "answered 304 Not Modified"),  # asked for the whole sheet: no copy kept
+        (b"302 Found", "answered 302 Found without saying where to"),  # no Location
+        (b"307 Temporary Redirect", "answered 307 Temporary Redirect without saying where to"),
+        (b"300 Multiple Choices", "answered 300 Multiple Choices"),
+        (b"305 Use Proxy", "answered 305 Use Proxy"),
+    ],
+)
+def test_an_answer_in_the_300s_that_is_no_redirect_followed_says_what_came(status, said):
+    """Every 3xx that urllib does not follow (a 304 to a request that kept no copy, a redirect without a
+    Location, a 300) was told as "redirects in a loop or too often": what the server answered is said."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        with pytest.raises(remote.Refused) as refused:
+            remote.fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/s.csv", timeout=5)
+    finally:
+        listener.close()
+    assert str(refused.value) == said

@@ -463,6 +463,46 @@ def test_what_is_typed_in_a_panel_survives_the_card_drawn_again(tmp_path, browse
         print(served.stop())
 
 
+STRIPE = "  - {id: stripe, type: rect, x: 0, y: 0, w: 5, h: 5, fill: '#112233'}\n"
+NEWCOMER = "  - name: Ember Scout\n    count: 1\n    text: First now.\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("what", ["card", "element"])
+def test_what_is_typed_is_not_kept_for_another_card_or_element_at_its_place(tmp_path, browser_page, what):
+    """The panel keeps what is typed when the card is drawn again showing the same card or element. A rebuild
+    after the file changed on disk (a card added above the one shown, an element above the one selected) shows
+    another at the same place: the typed value was kept in its field, and the Enter after it wrote it there; and
+    the field taken away while typed in wrote it at once, to the old place with the new file's digest."""
+    root = project(tmp_path)
+    served = Served(root)
+    page = browser_page
+    deck, layout = root / "content/sample/decks/heroes.yaml", root / LAYOUT
+    try:
+        open_editor(page, served)
+        if what == "card":
+            selector, value, file = "#e-props input[data-field='name']", "Ash Runner", deck
+            changed = deck.read_text().replace("cards:\n", "cards:\n" + NEWCOMER)
+        else:
+            page.click("#" + element_id(page, 3))
+            selector, value, file = "#e-props input[data-key='fill']", "#993366", layout
+            changed = HERO.replace("\n  - id: badge", STRIPE + "  - id: badge")
+        page.click(selector)
+        page.fill(selector, value)
+        file.write_text(changed)  # changed elsewhere: the rebuild that follows shows another at this place
+        looked = int(page.evaluate("() => Number(document.body.dataset.looked || 0)"))
+        page.evaluate("() => { edLoad(); }")  # as that rebuild finishing here does
+        page.wait_for_function(f"() => Number(document.body.dataset.looked) > {looked}", timeout=30_000)
+        assert page.input_value(selector) == ("Ember Scout" if what == "card" else "#112233")
+        page.press(selector, "Enter")
+        page.wait_for_function(
+            "() => !ed.busy", timeout=30_000
+        )  # a write begun by the redraw or Enter is done
+        assert file.read_text() == changed  # nothing written to the card or element now there
+    finally:
+        print(served.stop())
+
+
 # -- writes refused, over HTTP ------------------------------------------------------------------------------
 
 

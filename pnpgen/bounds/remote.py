@@ -82,6 +82,7 @@ def answer(
         def redirect_request(self, req, fp, code, msg, headers, newurl):
             if not is_url(newurl):
                 raise Refused("redirects away from http and https; refused")
+            fp.close()  # its body unread: urllib reads it whole into memory, whatever its size, before it follows
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
     if not is_url(url):
@@ -131,12 +132,16 @@ def answer(
     except urllib.error.HTTPError as exc:
         if exc.code == 304 and validators:
             return None, {}
-        if 300 <= exc.code < 400:
-            away = "not allowed" in str(exc.msg)  # urllib's word for a redirect to another kind of address
+        said = str(exc.msg)  # urllib's words for a redirect to another kind of address, and for a loop
+        if 300 <= exc.code < 400 and ("not allowed" in said or "infinite loop" in said):
+            away = "not allowed" in said
             raise Refused(
                 "redirects away from http and https; refused" if away else "redirects in a loop or too often"
             ) from None
-        raise Refused(f"answered {exc.code} {exc.reason}") from None
+        lost = exc.code in (301, 302, 303, 307, 308) and not (exc.headers and exc.headers.get("Location"))
+        raise Refused(
+            f"answered {exc.code} {exc.reason}" + (" without saying where to" if lost else "")
+        ) from None
     except urllib.error.URLError as exc:
         raise Refused(late if cut else f"cannot be fetched ({_reason(exc.reason)})") from None
     except http.client.RemoteDisconnected:

@@ -20,8 +20,10 @@ def crosses(t: Box, line: tuple[str, Box, float]) -> bool:
         return meets and not inside(t, (x0 + h, y0 + h, x1 - h, y1 - h))
     if kind == "ellipse":
         rx, ry = (x1 - x0) / 2, (y1 - y0) / 2
-        if rx <= 0 or ry <= 0:
-            return False
+        if rx <= 0 or ry <= 0:  # drawn flat (w or h 0): its stroke is a line through its middle
+            return crosses(
+                t, ("line", (x0, y0 + ry, x1, y0 + ry) if rx > 0 else (x0 + rx, y0, x0 + rx, y1), h)
+            )
         cx, cy, r = x0 + rx, y0 + ry, (rx + ry) / 2  # in units of the radii; the stroke as a share of r
 
         def reach(x: float, y: float) -> float:

@@ -256,10 +256,11 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
     out: list[LayoutWarning] = []
     spent = 0
     texts = {id(p): _around(p.text) for p in parts if p.text}  # each part's text as one box
+    texted = [p for p in parts if p.text and not p.allowed]  # only these can cross: the others cost nothing
     for j, shape in enumerate(parts):
         if not shape.lines or shape.allowed:
             continue
-        later = [o for p in parts[j + 1 :] for o in p.opaque]
+        later: list[Box] | None = None  # the solid fills drawn after it where its lines reach, once needed
         # each line's reach: its box grown by half its width (an ellipse's band, measured along its mean radius,
         # reaches up to twice that past the box at the ends of its long axis), and all of them together
         grown = [
@@ -268,19 +269,23 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
         reach = _around([g for _, g in grown])
         (kind, b, h), *others = shape.lines
         frame = (b[0] + h, b[1] + h, b[2] - h, b[3] - h) if kind == "rect" and not others else None
-        for part in parts:
-            if part is shape or part.allowed or not part.text:
+        for part in texted:
+            if part is shape:
                 continue
             # its text as one box, clear of every line or inside a lone frame: none of its words crosses (one
             # comparison); else each word against each line near it
             near = not _apart(texts[id(part)], reach) and not (frame and inside(texts[id(part)], frame))
-            spent += len(part.text) * len(shape.lines) if near else 1
+            if near and later is None:  # each word is checked against them too: they count
+                drawn = [o for p in parts[j + 1 :] for o in p.opaque]
+                later = [o for o in drawn if not _apart(o, reach)]
+                spent += len(drawn)
+            spent += len(part.text) * (len(shape.lines) + len(later or ())) if near else 1
             if spent > PAIR_BUDGET:
                 where = part.box or (0.0, 0.0, 0.0, 0.0)
                 out.append(
                     LayoutWarning(
                         "unchecked",
-                        f"this face draws too many lines and words to check what crosses what (over "
+                        f"this face draws too many lines, fills and words to check what crosses what (over "
                         f"{PAIR_BUDGET:,} comparisons); the rest of it is not checked",
                         part.el.loc,
                         _xywh(where),
@@ -294,7 +299,7 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
                     (t, line)
                     for t in dict.fromkeys(part.text)
                     for line, g in grown
-                    if not _apart(t, g) and crosses(t, line) and not any(inside(t, o) for o in later)
+                    if not _apart(t, g) and crosses(t, line) and not any(inside(t, o) for o in later or ())
                 ),
                 None,
             )
