@@ -392,14 +392,20 @@ def shorten(text: str, font: str, size: float, width: float) -> str:
 
 
 def shorten_label(text: str, font: str, size: float, width: float, keep: int = 2) -> str:
-    """A margin label `a · b · c · d` cut to `width`: the names at its front are shortened first, and the last
-    `keep` parts (which sheet, which side) are kept whole as long as they fit at all."""
+    """A margin label `a · b · c · d` cut to `width`: the names at its front give way first, and the last `keep`
+    parts (which sheet, which side) are kept whole as long as they fit at all. Of the names, the nearest the tail
+    (the deck's, the most telling) is kept longest: the game's goes whole before the deck's is cut."""
     parts = text.split(" · ")
     if len(parts) <= keep or unit_width(text, font) * size <= width:
         return shorten(text, font, size, width)
     tail = " · " + " · ".join(parts[-keep:])
     room = width - unit_width(tail, font) * size
-    head = shorten(" · ".join(parts[:-keep]), font, size, room) if room > 0 else ""
+    names = parts[:-keep]
+    while len(names) > 1 and unit_width(" · ".join(names), font) * size > room:
+        names = names[1:]  # drop the game's name, not the deck's
+    head = shorten(" · ".join(names), font, size, room) if room > 0 else ""
+    if len(head.rstrip("…")) < 3:  # "R…" names nothing
+        head = ""
     return head + tail if head else shorten(tail[3:], font, size, width)
 
 
