@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 from conftest import MM, face_uses, run_cli
 
-from pnpgen.imposition.sheets import MARGIN
+from pnpgen.imposition.sheets import MARGIN, Label
 
 PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
@@ -344,3 +344,30 @@ def _is_label_grey(char) -> bool:
     """A character drawn in the margin label's grey, #555555."""
     colour = char.get("non_stroking_color") or ()
     return len(colour) == 3 and all(abs(v - 0x55 / 255) < 0.01 for v in colour)
+
+
+def test_a_label_sized_to_fill_its_room_is_printed_whole(tmp_path):
+    """A label is set at the size that fills its room when that is the smallest (`length / width`): 0.01 pt of
+    rounding then cut it ("Elements of the Go… · shared sheet 1 of 3: ... · backs" on Letter, its fronts whole).
+    Labels of every kind, each in 60 rooms from 55 % to 98 % of its width at 7 pt, read back from the PDF whole."""
+    from pnpgen.render.sheets import PdfWriter
+    from pnpgen.text.fonts import unit_width
+
+    texts = [
+        "Elements of the Gods · shared sheet 1 of 3: Monument cards, Garden cards, Divinity cards · backs",
+        "Elements of the Gods · shared sheet 1 of 3: Monument cards, Garden cards, Divinity cards · fronts",
+        "7 Gods · Personal objective cards · sheet 1 of 2 · fronts",
+        "River · Belief cards · sheet 1 of 9 · fold on the dashed line, then cut",
+        "Deity · Game board · page 1-2 (row 1 of 2, column 1 of 2) · true size",
+    ]
+    path = tmp_path / "labels.pdf"
+    writer = PdfWriter(path, (216 * MM, 279 * MM), "labels", "labels", {})
+    for text in texts:
+        for k in range(60):
+            length = unit_width(text, "sans") * 7 * (0.55 + k * 0.0073)
+            writer._label(Label(108 * MM, 100 * MM, length, 9 * MM, False), text)
+            writer.c.showPage()
+    writer.save()
+    with pdfplumber.open(path) as pdf:
+        read = [page.extract_text() for page in pdf.pages]
+    assert [r for r, text in zip(read, (t for t in texts for _ in range(60))) if r != text] == []

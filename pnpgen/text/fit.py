@@ -377,7 +377,9 @@ class _Runs:
 
 
 def shorten(text: str, font: str, size: float, width: float) -> str:
-    """`text` cut with an ellipsis so that it is at most `width` wide at `size` (labels never run off a page)."""
+    """`text` cut with an ellipsis so that it is at most `width` wide at `size` (labels never run off a page). A
+    text set at exactly the size that fills `width` fits it: 0.01 pt of rounding cuts nothing."""
+    width += 0.01
     if unit_width(text, font) * size <= width:
         return text
     ellipsis = "…"
@@ -396,7 +398,8 @@ def shorten_label(text: str, font: str, size: float, width: float, keep: int = 2
     parts (which sheet, which side) are kept whole as long as they fit at all. Of the names, the nearest the tail
     (the deck's, the most telling) is kept longest: the game's goes whole before the deck's is cut."""
     parts = text.split(" · ")
-    if len(parts) <= keep or unit_width(text, font) * size <= width:
+    fits = unit_width(text, font) * size <= width + 0.01  # as `shorten`: rounding cuts nothing
+    if len(parts) <= keep or fits:
         return shorten(text, font, size, width)
     tail = " · " + " · ".join(parts[-keep:])
     room = width - unit_width(tail, font) * size
