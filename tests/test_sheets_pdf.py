@@ -9,6 +9,8 @@ import pypdfium2 as pdfium
 import pytest
 from conftest import MM, face_uses, run_cli
 
+from pnpgen.imposition.sheets import MARGIN, Label
+
 PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 
@@ -305,3 +307,67 @@ def test_small_tokens_print_their_label_whole_and_clear_of_the_marks(project, tm
             top_of_label = line["top"]
             marks_end = max(max(e["top"], e["bottom"]) for e in page.edges if e["orientation"] == "v")
             assert top_of_label >= marks_end - 0.01  # every vertical mark ends above the label
+
+
+@pytest.mark.parametrize("paper, size, bleed", [("a4", 28, 2), ("letter", 24, 2), ("a4", 14, 1.5)])
+def test_a_label_cut_short_keeps_the_deck_name_not_the_game_name(project, tmp_path, paper, size, bleed):
+    """Square tokens that fill the paper to its margin leave no lane for the label: it goes between two marks,
+    cut. What it keeps of the names is the deck's, whole where it fits ("Garden tiles · sheet 1 of 1 · fronts",
+    not "Elements of the Gods… · sheet 1 of 1 · fronts"), and never a stub like "R…"; fronts and backs alike."""
+    root = project("pieces")
+    game = root / "content" / "pieces" / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("title: Pieces Test", "title: A Game Whose Title Runs Long"),
+        encoding="utf-8",
+    )
+    squares = root / "content" / "pieces" / "tiles" / "squares.yaml"
+    squares.write_text(
+        squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: {bleed}mm"),
+        encoding="utf-8",
+    )
+    result = run_cli("build", "--out", tmp_path, "--paper", paper, "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "pieces" / "squares.pdf") as pdf:
+        for page, side in zip(pdf.pages, ("fronts", "backs")):
+            grey = [c for c in page.chars if _is_label_grey(c)]  # the label, set along or up the margin
+            text = "".join(c["text"] for c in grey)
+            assert "Game" not in text and "…" not in text, text  # the game's name goes whole, and first
+            whole = f"Squares · sheet 1 of 1 · {side}" if size > 20 else f"sheet 1 of 1 · {side}"
+            assert text == whole, text
+            e = 0.5  # pt: a glyph's box runs a hair past its ink (the font's whole descent)
+            for c in grey:  # inside the printer margin
+                assert MARGIN - e <= c["x0"] and c["x1"] <= page.width - MARGIN + e, (text, c["x0"])
+                assert MARGIN - e <= c["top"] and c["bottom"] <= page.height - MARGIN + e, (text, c["top"])
+
+
+def _is_label_grey(char) -> bool:
+    """A character drawn in the margin label's grey, #555555."""
+    colour = char.get("non_stroking_color") or ()
+    return len(colour) == 3 and all(abs(v - 0x55 / 255) < 0.01 for v in colour)
+
+
+def test_a_label_sized_to_fill_its_room_is_printed_whole(tmp_path):
+    """A label is set at the size that fills its room when that is the smallest (`length / width`): 0.01 pt of
+    rounding then cut it ("Elements of the Go… · shared sheet 1 of 3: ... · backs" on Letter, its fronts whole).
+    Labels of every kind, each in 60 rooms from 55 % to 98 % of its width at 7 pt, read back from the PDF whole."""
+    from pnpgen.render.sheets import PdfWriter
+    from pnpgen.text.fonts import unit_width
+
+    texts = [
+        "Elements of the Gods · shared sheet 1 of 3: Monument cards, Garden cards, Divinity cards · backs",
+        "Elements of the Gods · shared sheet 1 of 3: Monument cards, Garden cards, Divinity cards · fronts",
+        "7 Gods · Personal objective cards · sheet 1 of 2 · fronts",
+        "River · Belief cards · sheet 1 of 9 · fold on the dashed line, then cut",
+        "Deity · Game board · page 1-2 (row 1 of 2, column 1 of 2) · true size",
+    ]
+    path = tmp_path / "labels.pdf"
+    writer = PdfWriter(path, (216 * MM, 279 * MM), "labels", "labels", {})
+    for text in texts:
+        for k in range(60):
+            length = unit_width(text, "sans") * 7 * (0.55 + k * 0.0073)
+            writer._label(Label(108 * MM, 100 * MM, length, 9 * MM, False), text)
+            writer.c.showPage()
+    writer.save()
+    with pdfplumber.open(path) as pdf:
+        read = [page.extract_text() for page in pdf.pages]
+    assert [r for r, text in zip(read, (t for t in texts for _ in range(60))) if r != text] == []

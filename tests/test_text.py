@@ -68,7 +68,7 @@ def test_vertical_alignment():
 
 
 def test_a_long_label_keeps_its_sheet_and_side_and_fits():
-    from pnpgen.text.fit import shorten_label
+    from pnpgen.text.labels import shorten_label
 
     text = "A Game With A Very Long Title Indeed · The Deck Of Many Names · sheet 3 of 12 · backs"
     for width in (400, 150, 90):
@@ -76,6 +76,36 @@ def test_a_long_label_keeps_its_sheet_and_side_and_fits():
         assert unit_width(short, "sans") * 3.5 <= width + 1e-6
         assert short.endswith(" · sheet 3 of 12 · backs")
     assert shorten_label(text, "sans", 3.5, 1000) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Elements of the Gods · Garden tiles · sheet 1 of 1 · fronts",  # a deck's sheet
+        "Orbis · Reduction tokens (low ink) · sheet 2 of 3 · backs",
+        "River · Belief cards · sheet 1 of 9 · fold on the dashed line, then cut",  # a fold-over sheet
+        "Deity · Game board · page 1-2 (row 1 of 2, column 1 of 2) · true size",  # a board's page
+    ],
+)
+def test_a_cut_label_gives_up_the_game_name_before_the_deck_name(text):
+    """Every margin label is `game · name · which · side`. Cut to its room, it keeps its last two parts whole, and
+    of the names the deck's (the one that tells the sheet apart) is kept longest: the game's goes whole first. A
+    name cut to a letter or two ("R…") names nothing and goes too."""
+    from pnpgen.text.labels import shorten_label
+
+    game, name, *rest = text.split(" · ")
+    kept = " · " + " · ".join(rest)
+    seen = set()
+    for width in range(20, 400):
+        short = shorten_label(text, "sans", 3.5, width)
+        assert unit_width(short, "sans") * 3.5 <= width + 0.01, (width, short)  # as `shorten` allows
+        if not short.endswith(kept[3:]):
+            continue  # not even the tail fits: cut as it must
+        head = short[: -len(kept)] if short != kept[3:] else ""
+        seen.add(head)
+        cut = head.endswith("…") and name.startswith(head[:-1]) and len(head) >= 4
+        assert head in ("", name, f"{game} · {name}") or cut, (width, short)
+    assert {"", name, f"{game} · {name}"} <= seen  # every stage met: no name, the deck's only, both
 
 
 def test_a_character_the_font_lacks_falls_back_glyph_by_glyph():

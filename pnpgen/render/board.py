@@ -12,8 +12,8 @@ from pathlib import Path
 
 from pnpgen.imposition.boards import CROSS, MARGIN, OVERLAP, Window, crosses, page_size, tile_windows
 from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
-from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import pdf_name, unit_width
+from pnpgen.text.labels import shorten_label
 from pnpgen.units import MM
 
 

@@ -16,8 +16,9 @@ from pnpgen.render import INK, MUTED
 from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, draw_set, paragraph, wrapped
 from pnpgen.render.pdf import new_canvas
 from pnpgen.render.pdftext import PdfText, colour
-from pnpgen.text.fit import place, shorten
+from pnpgen.text.fit import place
 from pnpgen.text.fonts import pdf_name, runs, unit_width
+from pnpgen.text.labels import shorten
 from pnpgen.units import MM, paper_pt
 
 BOX = 3.6 * MM  # a tick box's side

@@ -12,8 +12,8 @@ from pnpgen.imposition import Label, PiecePlan, SheetPlan, paginate
 from pnpgen.imposition.duplex import LONG, Duplex
 from pnpgen.imposition.fold import FoldPlan
 from pnpgen.render.pdf import SEAM, FaceDrawer, _poly, clip_box, colour, new_canvas
-from pnpgen.text.fit import shorten_label
 from pnpgen.text.fonts import pdf_name, unit_width
+from pnpgen.text.labels import shorten_label
 
 
 def write_deck(

@@ -376,33 +376,6 @@ class _Runs:
         return self.ops
 
 
-def shorten(text: str, font: str, size: float, width: float) -> str:
-    """`text` cut with an ellipsis so that it is at most `width` wide at `size` (labels never run off a page)."""
-    if unit_width(text, font) * size <= width:
-        return text
-    ellipsis = "…"
-    lo, hi = 0, len(text)
-    while lo < hi:  # the longest prefix that fits with the ellipsis
-        mid = (lo + hi + 1) // 2
-        if unit_width(text[:mid].rstrip() + ellipsis, font) * size <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + ellipsis if lo else ""
-
-
-def shorten_label(text: str, font: str, size: float, width: float, keep: int = 2) -> str:
-    """A margin label `a · b · c · d` cut to `width`: the names at its front are shortened first, and the last
-    `keep` parts (which sheet, which side) are kept whole as long as they fit at all."""
-    parts = text.split(" · ")
-    if len(parts) <= keep or unit_width(text, font) * size <= width:
-        return shorten(text, font, size, width)
-    tail = " · " + " · ".join(parts[-keep:])
-    room = width - unit_width(tail, font) * size
-    head = shorten(" · ".join(parts[:-keep]), font, size, room) if room > 0 else ""
-    return head + tail if head else shorten(tail[3:], font, size, width)
-
-
 def missing_in(markup: str, font: str, is_icon=lambda name: False) -> str:
     """The characters of marked-up text (**bold**, *italic*, :icon:) that its fonts cannot draw."""
     lost: set[str] = set()
