@@ -407,5 +407,6 @@ def test_print_alls_first_page_names_every_checklist_written_beside_it(project, 
         return
     assert len(written) == 2
     assert (
-        f"{', '.join(sorted(written, key=lambda n: first.index(n)))} list every piece of each deck" in first
+        f"Checklists: {', '.join(sorted(written, key=lambda n: first.index(n)))} list every piece of each deck"
+        in first
     )

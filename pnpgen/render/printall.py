@@ -113,8 +113,9 @@ def guide_lines(doc) -> dict:
     if doc.checklists:
         one = len(doc.checklists) == 1
         how.append(
-            f"{', '.join(doc.checklists)} {'lists' if one else 'list'} every piece of {'its deck' if one else 'each deck'} "
-            "with how many to make and a box to tick: tick each one as you cut it, and nothing goes missing."
+            f"Checklist{'' if one else 's'}: {', '.join(doc.checklists)} {'lists' if one else 'list'} every piece of "
+            f"{'its deck' if one else 'each deck'} with how many to make and a box to tick: tick each one as you "
+            "cut it, and nothing goes missing."
         )
     if dx or dy or angle:
         how.append(
