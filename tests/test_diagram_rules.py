@@ -478,6 +478,7 @@ def test_a_lazy_let_is_the_same_sequence_for_every_use(tmp_path):
     assert "colour-match" not in result.output
 
 
+@pytest.mark.slow  # every shipped rulebook read back: 12 s
 @pytest.mark.parametrize("game", GAMES)
 def test_no_arrow_of_a_shipped_diagram_runs_across_a_word(shipped_pdf, game):
     """An arrow drawn over a word hides it: River's dashed 'not facing' arrow ran through the Mountains tile's

@@ -145,6 +145,7 @@ def test_two_copies_of_a_game_never_take_each_others_faces(project, tmp_path, mo
     _same_files(root / "out", root / "clean")
 
 
+@pytest.mark.slow  # three builds with a rulebook
 def test_a_rulebook_redrawn_for_one_deck_pictures_the_kept_decks_from_the_store(
     project, tmp_path, monkeypatch
 ):

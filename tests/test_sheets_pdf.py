@@ -346,6 +346,7 @@ def _is_label_grey(char) -> bool:
     return len(colour) == 3 and all(abs(v - 0x55 / 255) < 0.01 for v in colour)
 
 
+@pytest.mark.slow  # 300 labels drawn and read back
 def test_a_label_sized_to_fill_its_room_is_printed_whole(tmp_path):
     """A label is set at the size that fills its room when that is the smallest (`length / width`): 0.01 pt of
     rounding then cut it ("Elements of the Go… · shared sheet 1 of 3: ... · backs" on Letter, its fronts whole).

@@ -93,6 +93,7 @@ def test_a_templated_count_that_is_not_whole_is_an_error_for_its_card(tmp_path):
     ]
 
 
+@pytest.mark.slow  # rendered and counted in pixels
 def test_stars_print_with_the_area_their_corners_enclose(tmp_path):
     """Two stars on every hero card, each of a colour used nowhere else: the pixels of each colour on the written
     sheet stand in the ratio of their areas (n R r sin(pi / n) each)."""
