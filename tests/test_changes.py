@@ -8,7 +8,7 @@ import shutil
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, fast_once, run_cli
 
 from pnpgen.pipeline import manifest
 
@@ -155,7 +155,7 @@ UNSEALED = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(UNSEALED))
+@pytest.mark.parametrize("kind", fast_once(sorted(UNSEALED)))
 def test_a_saved_build_whose_seal_does_not_hold_is_still_compared(project, kind):
     """The seal keeps a hand edit out of the next build's manifest; `changes` writes no manifest, so an earlier
     build saved before the seal (or re-encoded since) is still the earlier build to compare with."""
@@ -178,7 +178,7 @@ PRINTED = {
 
 
 @pytest.mark.parametrize("sealed", [True, False], ids=["sealed", "before-the-seal"])
-@pytest.mark.parametrize("case", sorted(PRINTED))
+@pytest.mark.parametrize("case", fast_once(sorted(PRINTED)))
 def test_builds_printed_other_ways_compare_the_same_faces(project, case, sealed):
     """A build printed in several forms and inks records each card once per file: the faces compared are the
     full-colour ones on both sides (a low-ink file's faces are not a change of the card)."""

@@ -110,7 +110,7 @@ SHEETS = {
 }
 
 
-@pytest.mark.parametrize("sheet", SHEETS)
+@pytest.mark.parametrize("sheet", fast_once(SHEETS))
 def test_a_sheet_from_a_url_is_fetched_cached_and_kept_fresh(project, site, sheet):
     make, path, ref = SHEETS[sheet]
     site.pages[path] = (200, {"Content-Type": "text/html"}, make([HEADER, *ROWS]))

@@ -90,7 +90,7 @@ def test_the_last_builds_files_go_when_its_manifest_seal_does_not_hold(project, 
     assert not (out / "sample" / "print-all.pdf").exists()
 
 
-@pytest.mark.parametrize("kind", ["before-the-seal", "bom", "trailing-spaces"])
+@pytest.mark.parametrize("kind", fast_once(["before-the-seal", "bom", "trailing-spaces"]))
 @pytest.mark.parametrize("name", ["notes.pdf", "heroes-short.pdf"])
 def test_an_unsealed_manifest_removes_only_what_pnpgen_wrote(project, tmp_path, kind, name):
     """A manifest whose seal does not hold may name files pnpgen never wrote (a hand edit, another tool's copy):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pikepdf
 import pytest
-from conftest import MM, run_cli
+from conftest import MM, fast_once, run_cli
 
 
 def _export(project, tmp_path, target: str, bleed: str, background: str = "#e9dfc8"):
@@ -29,7 +29,7 @@ def _export(project, tmp_path, target: str, bleed: str, background: str = "#e9df
 
 
 @pytest.mark.parametrize("target", ["pdfx", "factory"])
-@pytest.mark.parametrize("bleed", ["0mm", "1mm", "2.5mm"])
+@pytest.mark.parametrize("bleed", fast_once(["0mm", "1mm", "2.5mm"]))
 def test_a_board_under_the_targets_bleed_with_art_to_the_trim_is_a_warning(project, tmp_path, target, bleed):
     written, said = _export(project, tmp_path, target, bleed)
     assert written == pytest.approx(float(bleed[:-2]), abs=0.01)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import tts_schema
+from conftest import fast_once
 from test_tts import export, fixture, objects, read, round_trip
 
 from pnpgen.exports import savedobject as so
@@ -117,7 +118,7 @@ def test_every_seat_is_a_hand_zone_beyond_its_pieces(tmp_path, players):
 MOST = {"1-10": 10, "2-11": 10, "2-12": 10, "2-80": 10, "10-12": 10, "3": 3, "12-16": None, "100": None}
 
 
-@pytest.mark.parametrize("players", MOST)
+@pytest.mark.parametrize("players", fast_once(MOST))
 def test_a_save_seats_no_more_players_than_tts_has_colours(tmp_path, players):
     """`--players` takes 1 to 10, but the default, the game's most, took any: a game for 2-80 wrote 80 hand zones
     of 8 each colour, their widths below 0. The default is the most TTS seats; a game it cannot seat is refused,
