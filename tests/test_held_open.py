@@ -75,7 +75,7 @@ def test_an_export_png_with_a_folder_held_changes_no_deck_s_folder(project, monk
     assert tree(root / "out") == before
 
 
-@pytest.mark.parametrize("held", ["heroes", "minis", "spec.pdf"])
+@pytest.mark.parametrize("held", fast_once(["heroes", "minis", "spec.pdf"]))
 def test_a_shop_export_with_a_file_held_changes_nothing(project, monkeypatch, held):
     root = project("basic")
     tgc = ["export", "shop", "tgc", "sample", "--content", "content", "--out", "out"]

@@ -5,7 +5,7 @@ the written file, at the size it prints. Measured from the written PDF: its imag
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from conftest import fast_once, run_cli
 
 from pnpgen.shop.booklet import image_resolutions
 
@@ -23,7 +23,7 @@ def _project(project, w: float, h: float):
     return root
 
 
-@pytest.mark.parametrize("target", ["dtc", "pdfx", "factory"])
+@pytest.mark.parametrize("target", fast_once(["dtc", "pdfx", "factory"]))
 def test_art_under_300_dpi_is_a_warning_for_every_file_with_it(project, tmp_path, target):
     root = _project(project, 30, 20)  # 60 x 40 px over 30 x 20 mm: 51 dpi on the card
     out = tmp_path / "out"
