@@ -292,14 +292,7 @@ def test_small_tokens_print_their_label_whole_and_clear_of_the_marks(project, tm
     """Small square tokens put their cut marks 18-24 mm apart: the label between two of them was cut short and set
     at 3.5 pt ("Piec… · sheet 1 of 1 · fronts"). It is set whole, at 5 pt or more, below every cut mark."""
     root = project("pieces")
-    squares = root / "content" / "pieces" / "tiles" / "squares.yaml"
-    squares.write_text(
-        squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: 2mm"),
-        encoding="utf-8",
-    )
-    result = run_cli("build", "--out", tmp_path, "--paper", paper, "--no-print-all", cwd=root)
-    assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "pieces" / "squares.pdf") as pdf:
+    with _square_tokens(root, tmp_path, paper, size, 2) as pdf:
         for page in pdf.pages:
             (line,) = [ln for ln in page.extract_text_lines(return_chars=True) if "sheet 1 of" in ln["text"]]
             assert line["text"].startswith("Pieces Test · Squares · sheet 1 of 1 · "), line["text"]
@@ -320,14 +313,7 @@ def test_a_label_cut_short_keeps_the_deck_name_not_the_game_name(project, tmp_pa
         game.read_text(encoding="utf-8").replace("title: Pieces Test", "title: A Game Whose Title Runs Long"),
         encoding="utf-8",
     )
-    squares = root / "content" / "pieces" / "tiles" / "squares.yaml"
-    squares.write_text(
-        squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: {bleed}mm"),
-        encoding="utf-8",
-    )
-    result = run_cli("build", "--out", tmp_path, "--paper", paper, "--no-print-all", cwd=root)
-    assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "pieces" / "squares.pdf") as pdf:
+    with _square_tokens(root, tmp_path, paper, size, bleed) as pdf:
         for page, side in zip(pdf.pages, ("fronts", "backs")):
             grey = [c for c in page.chars if _is_label_grey(c)]  # the label, set along or up the margin
             text = "".join(c["text"] for c in grey)
@@ -338,6 +324,18 @@ def test_a_label_cut_short_keeps_the_deck_name_not_the_game_name(project, tmp_pa
             for c in grey:  # inside the printer margin
                 assert MARGIN - e <= c["x0"] and c["x1"] <= page.width - MARGIN + e, (text, c["x0"])
                 assert MARGIN - e <= c["top"] and c["bottom"] <= page.height - MARGIN + e, (text, c["top"])
+
+
+def _square_tokens(root, out, paper: str, size: float, bleed: float):
+    """The pieces fixture's square tokens at `size` mm with `bleed` mm, built on `paper`: their PDF, opened."""
+    squares = root / "content" / "pieces" / "tiles" / "squares.yaml"
+    squares.write_text(
+        squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: {bleed}mm"),
+        encoding="utf-8",
+    )
+    result = run_cli("build", "--out", out, "--paper", paper, "--no-print-all", cwd=root)
+    assert result.exit_code == 0, result.output
+    return pdfplumber.open(out / "pieces" / "squares.pdf")
 
 
 def _is_label_grey(char) -> bool:
