@@ -44,11 +44,8 @@ READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK"
 def plain_text(text: str) -> str:
     """Text as pnpgen reads it from any system: one leading byte order mark dropped, CRLF and lone CR made LF.
     Lines keep their numbers and columns (a CR only ever ends a line), so locations stay right."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    text = text[1:] if text.startswith("\ufeff") else text
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def read_bounded(
@@ -411,6 +408,8 @@ class Reader:
         if real is None:
             why = "is a link that loops" if loops(path) else "leaves the game folder"
             raise ContentError.at(loc, f"{what} '{display_path(path)}' {why}; refused")
+        if odd := case_mismatch(path.parent, path.name, self._listings, rename=True):  # every read
+            raise ContentError.at(loc, f"{what} '{display_path(path)}' {odd}")
         return real
 
 

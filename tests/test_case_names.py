@@ -306,3 +306,20 @@ def test_a_path_written_with_backslashes_is_refused_with_the_path_to_write(proje
     assert expected in result.output, result.output
     assert f"between folders, which only Windows reads so; write '{fixed}'" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("read, beside", [("game.yaml", "Game.yaml"), ("decks/heroes.yaml", "decks/Heroes.yaml"),
+                                          ("layouts/hero.yaml", "layouts/HERO.yaml")])  # fmt: skip
+def test_a_name_alike_added_after_a_good_build_is_not_up_to_date(project, read, beside):
+    """A file added beside one a build read, alike but for case, after a good build: the next build is not
+    answered "up to date" from the files' unchanged bytes (nor keeps what read the file): it is refused as a
+    clean build is, on every system (found by attack12)."""
+    root = project("basic")
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    shutil.copy(_game(root) / read, _game(root) / beside)
+    if (_game(root) / read).samefile(_game(root) / beside):
+        pytest.skip("this file system ignores case: the two names are one file")
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert "up to date" not in result.output
+    assert "differ only by case or accents" in result.output, result.output

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen.bounds.remote import REMOTE
 from pnpgen.imposition.duplex import DEFAULT
-from pnpgen.inputs import digest_of, path_of
+from pnpgen.inputs import LISTING, MISSING, NOT_A_FILE, OWN, digest_of, path_of
+from pnpgen.names import case_mismatch
 from pnpgen.pipeline import manifest
 from pnpgen.pipeline.staging import sha256_of
 
@@ -60,6 +61,7 @@ def inputs_hold(
     `seen` (key -> digest now) carries what one check has already hashed: a game's outputs share most of their
     inputs (game.yaml, layouts, icons), and each is then read once per check, not once per output."""
     seen = {} if seen is None else seen
+    listings: dict[str, dict[str, list[str]]] = {}  # each folder's names, listed once a check
     for key, digest in inputs.items():
         if key.startswith(VALUE):
             continue
@@ -72,7 +74,19 @@ def inputs_hold(
             now = seen[key] = digest_of(path_of(key, root), roots)
         if now != digest:
             return False
+        if _clashes(key, digest, root, listings):
+            return False
     return True
+
+
+def _clashes(key: str, digest: str, root: Path, listings: dict[str, dict[str, list[str]]]) -> bool:
+    """Whether a file read as it was now stands beside one named alike but for case or accents, or is found
+    under another case (Windows and macOS open `Tour.svg` for `tour.svg`): what a build refuses on every system
+    (`Reader.inside`), so not up to date, though its bytes are the same."""
+    if digest in (MISSING, NOT_A_FILE) or digest.startswith(LISTING) or key.startswith((OWN, REMOTE)):
+        return False
+    path = path_of(key, root)
+    return case_mismatch(path.parent, path.name, listings) is not None
 
 
 def output_intact(out_dir: Path, entry: dict[str, Any]) -> bool:
