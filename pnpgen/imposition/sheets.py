@@ -30,6 +30,8 @@ MARK_MAX = 6 * MM
 MARK_MIN = 3 * MM  # the shortest cut mark drawn: shorter ones are hard to find and to line a ruler up on
 MARK_MIN_SHARED = 1.0 * MM  # a shared-cut grid keeps at least this for marks
 MARK_MIN_GUTTER = 2.5 * MM
+LABEL_EM = 30  # a typical label ("Game · Deck · sheet 1 of 2 · fronts") is about this many em long in sans
+LABEL_LANE = 3 * MM  # a lane this thick beyond the marks sets a label at about 6 pt
 
 
 class ImpositionError(ValueError):
@@ -326,10 +328,6 @@ def _label(
     # no band is thick enough: use the bottom one at the smallest size
     length, centre = _widest_gap(xs, x0, x0 + grid_w)
     return Label(centre, MARGIN + max(band_y, 0) / 2, length - 2 * MM, max(band_y, 0.1 * MM), False), *ends
-
-
-LABEL_EM = 30  # a typical label ("Game · Deck · sheet 1 of 2 · fronts") is about this many em long in sans
-LABEL_LANE = 3 * MM  # a lane this thick beyond the marks sets a label at about 6 pt
 
 
 def _label_size(lb: Label) -> float:
