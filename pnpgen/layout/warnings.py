@@ -54,9 +54,8 @@ class _Part:
         self.text: list[Box] = []
         self.marks: list[Box] = []  # icons and shapes: what can be hidden (art is framed on purpose)
         self.opaque: list[Box] = []
-        self.lines: list[
-            tuple[str, Box, float]
-        ] = []  # outlines and lines: kind, box (a line: its ends), half width
+        # outlines and lines: kind ("rect", "ellipse", "line", a polygon's "edge"), box (a line: its ends), half width
+        self.lines: list[tuple[str, Box, float]] = []
         boxes: list[Box] = []
         for op in ops:
             kind = type(op)
@@ -116,16 +115,7 @@ class _Part:
             else:
                 continue
             boxes.append(b)
-        self.box: Box | None = (
-            (
-                min(b[0] for b in boxes),
-                min(b[1] for b in boxes),
-                max(b[2] for b in boxes),
-                max(b[3] for b in boxes),
-            )
-            if boxes
-            else None
-        )
+        self.box: Box | None = _around(boxes) if boxes else None
 
 
 def _shared(a: Box, b: Box) -> tuple[float, float]:
@@ -312,12 +302,7 @@ def crossings(parts: list[_Part]) -> list[LayoutWarning]:
                 else f"the outline of the {shape.el.type} element"
             )
             name = _name(shape.el, part.el).replace(f"the {shape.el.type} element", what, 1)
-            lb = (
-                min(b[0], b[2]) - half,
-                min(b[1], b[3]) - half,
-                max(b[0], b[2]) + half,
-                max(b[1], b[3]) + half,
-            )
+            lb = _grown(b, half)
             out.append(
                 LayoutWarning(
                     "crossing",

@@ -24,7 +24,6 @@ from pnpgen.schema.fields import (
     listing,
     mapping,
 )
-from pnpgen.sheetkinds import kind_of
 from pnpgen.source import LMap
 from pnpgen.units import PAPERS
 
@@ -284,8 +283,8 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
 
 
 def in_sheet(loc: Location) -> bool:
-    """Whether a place is a cell of a data sheet (a workbook's sheet, or a CSV file: `sheetkinds`)."""
-    return bool(loc.sheet) or getattr(kind_of(loc.path), "cells", False)
+    """Whether a place is a cell of a data sheet: `Location.in_sheet`, the one rule (a fetched sheet's too)."""
+    return loc.in_sheet
 
 
 class PartialGame(ContentError):
