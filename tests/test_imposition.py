@@ -206,3 +206,36 @@ def test_wherever_the_marks_leave_room_for_a_lane_the_label_is_set_whole(paper):
         lanes += 1
         assert _typical(p.label) >= 5.0, (w, h, bleed, p.label)
     assert lanes >= 10  # the test meets the class it is about
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_partial_sheet_with_empty_rows_sets_its_label_whole_and_clear(paper):
+    """Whatever the size: a sheet whose last rows hold no face sets its label at 5 pt or more (typical length), in
+    the paper's printable area, crossing no mark drawn on that sheet and no face's bleed (`opened`, widened beside
+    the empty slots); a full sheet keeps the plan's label."""
+    pw, ph = PAPERS[paper][0] * MM, PAPERS[paper][1] * MM
+    moved = 0
+    for w, h, bleed in SIZES:
+        p = plan_sheet(paper, w * MM, h * MM, bleed * MM)
+        assert p.label_on([True] * p.per_sheet) == p.label
+        if p.rows < 2:
+            continue
+        for n in {1, p.cols - 1, p.per_sheet - p.cols - 1, p.per_sheet - p.cols} - {0}:
+            present = [k < n for k in range(p.per_sheet)]
+            lb = p.label_on(present)
+            if lb == p.label:
+                assert _typical(lb) >= 5.0 - 1e-9, (w, h, bleed, n)
+                continue
+            moved += 1
+            assert _typical(lb) >= 5.0, (w, h, bleed, n, lb)
+            x0, y0, x1, y1 = _label_box(lb)
+            assert MARGIN - 1e-6 <= x0 and x1 <= pw - MARGIN + 1e-6 and MARGIN - 1e-6 <= y0, (w, h, bleed, n)
+            assert y1 <= ph - MARGIN + 1e-6
+            for m in p.cut_marks(present):
+                mx0, mx1, my0, my1 = min(m.x1, m.x2), max(m.x1, m.x2), min(m.y1, m.y2), max(m.y1, m.y2)
+                assert mx1 <= x0 or mx0 >= x1 or my1 <= y0 or my0 >= y1, (w, h, bleed, n, m)
+            for s, here in zip(p.opened(present), present):
+                if here:
+                    left, b, r, t = s.bleed
+                    assert s.x + s.w + r <= x0 or s.x - left >= x1 or s.y + s.h + t <= y0 or s.y - b >= y1
+    assert moved >= 20  # the test meets the class it is about: small pieces that leave no lane

@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 from conftest import MM, face_uses, run_cli
 
-from pnpgen.imposition.sheets import MARGIN, Label
+from pnpgen.imposition.sheets import MARGIN, Label, plan_sheet
 
 PAPER_MM = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
@@ -313,7 +313,8 @@ def test_a_label_cut_short_keeps_the_deck_name_not_the_game_name(project, tmp_pa
         game.read_text(encoding="utf-8").replace("title: Pieces Test", "title: A Game Whose Title Runs Long"),
         encoding="utf-8",
     )
-    with _square_tokens(root, tmp_path, paper, size, bleed) as pdf:
+    full = plan_sheet(paper, size * MM, size * MM, bleed * MM).per_sheet  # a full sheet: no row left empty
+    with _square_tokens(root, tmp_path, paper, size, bleed, full) as pdf:
         for page, side in zip(pdf.pages, ("fronts", "backs")):
             grey = [c for c in page.chars if _is_label_grey(c)]  # the label, set along or up the margin
             text = "".join(c["text"] for c in grey)
@@ -326,16 +327,45 @@ def test_a_label_cut_short_keeps_the_deck_name_not_the_game_name(project, tmp_pa
                 assert MARGIN - e <= c["top"] and c["bottom"] <= page.height - MARGIN + e, (text, c["top"])
 
 
-def _square_tokens(root, out, paper: str, size: float, bleed: float):
-    """The pieces fixture's square tokens at `size` mm with `bleed` mm, built on `paper`: their PDF, opened."""
+@pytest.mark.parametrize("paper, size, bleed", [("a4", 28, 2), ("letter", 14, 1.5)])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_a_partial_sheet_sets_its_label_whole_below_its_last_faces(
+    project, tmp_path, paper, size, bleed, duplex
+):
+    """Pieces that fill the paper to its margin leave no lane for the label: on a full sheet it is cut short between
+    two marks (above). A sheet whose last rows are empty sets it whole, at 7 pt, in the first of them, just below
+    the last faces' bleed and clear of every mark, on its fronts and on its backs however the sheet turns."""
+    root = project("pieces")
+    plan = plan_sheet(paper, size * MM, size * MM, bleed * MM)
+    count = plan.per_sheet - plan.cols - 1  # the last row empty, the one above it all but one
+    with _square_tokens(root, tmp_path, paper, size, bleed, count, "--duplex", duplex) as pdf:
+        for page, side in zip(pdf.pages, ("fronts", "backs")):
+            (line,) = [ln for ln in page.extract_text_lines(return_chars=True) if "sheet 1 of" in ln["text"]]
+            assert line["text"] == f"Pieces Test · Squares · sheet 1 of 1 · {side}", line["text"]
+            assert min(c["size"] for c in line["chars"]) >= 7.0 - 0.01
+            faces = [r for r in page.rects if r["width"] > size * MM * 0.9 and r["height"] > size * MM * 0.9]
+            assert faces, side
+            x0, x1, top, bottom = line["x0"], line["x1"], line["top"], line["bottom"]
+            marks = [e for e in page.edges if max(e["width"], e["height"]) < 10 * MM]
+            for m in marks:  # no mark crosses the label's line
+                assert m["x1"] <= x0 or m["x0"] >= x1 or m["bottom"] <= top or m["top"] >= bottom, (side, m)
+            last = min(r["top"] for r in faces) if (side == "backs" and duplex == "short") else None
+            if last is None:  # upright: the label stands below the lowest face and its bleed
+                assert top >= max(r["bottom"] for r in faces) - 0.01, side
+            else:  # turned half round: above the highest
+                assert bottom <= last + 0.01, side
+            assert MARGIN <= top and bottom <= page.height - MARGIN
+
+
+def _square_tokens(root, out, paper: str, size: float, bleed: float, count: int = 12, *more: str):
+    """The pieces fixture's square tokens (`count` of them) at `size` mm with `bleed` mm, built on `paper` (with
+    the options `more`): their PDF, opened."""
     squares = root / "content" / "pieces" / "tiles" / "squares.yaml"
-    squares.write_text(
-        squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: {bleed}mm"),
-        encoding="utf-8",
-    )
-    result = run_cli("build", "--out", out, "--paper", paper, "--no-print-all", cwd=root)
+    text = squares.read_text(encoding="utf-8").replace("size: 15mm", f"size: {size}mm\nbleed: {bleed}mm")
+    squares.write_text(text.replace("count: 12", f"count: {count}"), encoding="utf-8")
+    result = run_cli("build", "--out", out, "--paper", paper, "--no-print-all", *more, cwd=root)
     assert result.exit_code == 0, result.output
-    return pdfplumber.open(out / "pieces" / "squares.pdf")
+    return pdfplumber.open(out / "pieces" / ("squares-short.pdf" if "short" in more else "squares.pdf"))
 
 
 def _is_label_grey(char) -> bool:

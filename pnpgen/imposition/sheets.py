@@ -140,8 +140,23 @@ class SheetPlan:
             for m in self.cut_marks(present)
         )
 
-    def back_label(self, duplex: Duplex = LONG) -> Label:
+    def label_on(self, present: list[bool] | None = None) -> Label:
+        """The label of a sheet holding faces where `present` says: the plan's, or, when the plan sets a typical
+        label under 5 pt (small pieces leave no margin) and the sheet's last rows are empty, a line of those rows
+        just below the last face (cut away with the blank paper), where it is set whole."""
         lb = self.label
+        used = [k // self.cols for k, here in enumerate(present or ()) if here]
+        if not used or max(used) >= self.rows - 1 or _label_size(lb) >= 5.0:
+            return lb
+        last = self.slots[max(used) * self.cols]  # the last row holding a face
+        x0, y0, x1, _ = self.trim_box
+        top = last.y - self.bleed - MARK_GAP  # below the bleed its faces may run on into (`opened`)
+        thick = min(top - y0, LABEL_LANE * 2)
+        row = Label((x0 + x1) / 2, top - thick / 2, x1 - x0 - 2 * MM, thick, False)
+        return row if _label_size(row) > _label_size(lb) else lb
+
+    def back_label(self, duplex: Duplex = LONG, present: list[bool] | None = None) -> Label:
+        lb = self.label_on(present)
         x, y = duplex.point(lb.x, lb.y, self.paper_w, self.paper_h)
         return Label(x, y, lb.length, lb.thickness, lb.rotate)
 

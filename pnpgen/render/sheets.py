@@ -115,7 +115,7 @@ class PdfWriter:
             self.drawer.place(face)
             c.restoreState()
         self._marks(marks)
-        self._label(plan.back_label(duplex) if back else plan.label, label)
+        self._label(plan.back_label(duplex, present) if back else plan.label_on(present), label)
         if drifted:
             c.restoreState()
         trim, bleed = plan.back_boxes(duplex) if back else (plan.trim_box, plan.bleed_box)
