@@ -155,6 +155,17 @@ def test_river_dice_agree_between_list_table_and_checker(shipped_build):
     assert fact["need"] == "4" and board["sides"][0]["fields"]["dice"] == 4
 
 
+def test_river_dice_are_die_nets_and_print_all_says_to_fold_them(shipped_build):
+    """River's dice sheet draws its four dice as `die-net` elements (they were hand-drawn lines, which print-all
+    took for a board to trim): its guide page says to fold and glue them, and each die prints 21 pips."""
+    text = _flat(_text(shipped_build / "river" / "print-all.pdf", range(2)))
+    sheet = text.index("Dice sheet (four dice to fold) (board, 1 side)")
+    assert "fold on the dashed ones, glue the tabs" in text[sheet : sheet + 300], text[sheet : sheet + 300]
+    with pdfplumber.open(shipped_build / "river" / "dice.pdf") as pdf:
+        pips = [c for c in pdf.pages[0].curves if 3.5 * 2.83 < c["width"] < 4 * 2.83]  # 3.6 mm discs
+    assert len(pips) == 4 * 21
+
+
 def test_seven_gods_island_backs_are_plain(shipped_build):
     """Backs show no words but the sheet's footer and no dashed lines; the small islands' cut line is on the
     fronts, solid."""
