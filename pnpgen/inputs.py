@@ -4,7 +4,7 @@ A `Reader` opens every file a build reads. It resolves the real path (links foll
 refuses anything outside its roots (the game folder, the shared layouts folder, pnpgen's built-in layouts) and
 what is not a regular file (a folder, a pipe, a device) without opening it for reading; it bounds the size; it
 decodes text as UTF-8 with a located error otherwise, and reads it the same whatever system wrote it: a byte
-order mark dropped, CRLF or CR made LF (`plain_text`): a game saved on Windows builds the same PDFs.
+order mark dropped, CRLF or CR made LF (`textfiles.plain_text`): a game saved on Windows builds the same PDFs.
 
 Everything it reads is recorded, with its digest, into every recording open at the time (the way Sphinx's
 `env.note_dependency` works): `with reader.recording() as inputs: ...`. A lookup that found nothing is recorded
@@ -24,71 +24,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.errors import ContentError, Location, display_path, not_utf8
+from pnpgen.errors import ContentError, Location, display_path
 from pnpgen.names import case_mismatch, listed
+from pnpgen.textfiles import MAX_BYTES, READ_FLAGS, decoded, file_kind, plain_text, read_bounded
 
 PACKAGE = Path(__file__).resolve().parent  # pnpgen's own folder, wherever it is installed
 OWN = "pnpgen:"  # the key of a file of pnpgen's own (a built-in layout) starts so, then its path in PACKAGE
 MISSING = "missing"  # the digest recorded for a lookup that found no file
 NOT_A_FILE = "not-a-file"  # something is there that is not a regular file (a pipe, a folder): never "missing"
 LISTING = "names:"  # the digest of a folder listing starts so
-MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 MAX_ART_BYTES = 60_000_000  # an image or a font
 MAX_PIXELS = 400_000_000  # decoded pixels of all distinct images one game's build draws (a JPEG: a quarter)
-
-# How a file is opened, on every OS: binary (Windows' os.open is text mode by default: CRLF made LF, Ctrl-Z an end)
-# and without blocking on a named pipe (refused by fstat as not a regular file; Windows has none in folders)
-READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-
-
-def plain_text(text: str) -> str:
-    """Text as pnpgen reads it from any system: one leading byte order mark dropped, CRLF and lone CR made LF.
-    Lines keep their numbers and columns (a CR only ever ends a line), so locations stay right."""
-    text = text[1:] if text.startswith("\ufeff") else text
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def read_bounded(
-    path: Path, display: str, what: str = "", loc: Location | None = None, limit: int = MAX_BYTES
-) -> bytes:
-    """The bytes of the regular file at `path` (at most `limit`), the one bounded read of every text pnpgen opens
-    (a `Reader`'s, `source.load_file`'s, the editor's): never blocking on a pipe, a folder or device refused
-    without being read, a file that grows while read cut off. Errors are at `loc` (else the file), naming it as
-    `what 'display'`, or as "file" when the place is the file itself."""
-    loc = loc or Location(display)
-    name = f"{what} '{display}'" if what else "file"
-    try:
-        fd = os.open(path, READ_FLAGS)  # a pipe must never block the build
-    except FileNotFoundError:
-        raise ContentError.at(loc, f"{name} not found") from None
-    except OSError as exc:
-        raise ContentError.at(loc, f"cannot read {name}: {exc.strerror}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ContentError.at(loc, f"{name} is {_kind(st.st_mode)}, not a regular file; refused")
-        if st.st_size > limit:
-            raise ContentError.at(loc, f"{name} is {st.st_size:,} bytes; the limit is {limit:,}")
-        chunks, size = [], 0
-        while block := os.read(fd, 1 << 20):
-            size += len(block)
-            if size > limit:  # it grew while being read
-                raise ContentError.at(loc, f"{name} is over {limit:,} bytes")
-            chunks.append(block)
-    except OSError as exc:
-        raise ContentError.at(loc, f"cannot read {name}: {exc.strerror}") from None
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
-
-
-def decoded(raw: bytes, display: str, what: str = "") -> str:
-    """UTF-8 text exactly as the file has it (BOM and line ends kept: `plain_text` reads it); bytes that are not
-    UTF-8 are an error at their line and column (`not_utf8`)."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise not_utf8(raw, exc.start, display, f"{what or 'file'} is not UTF-8 text") from None
 
 
 def confined(path: Path, roots: list[Path]) -> Path | None:
@@ -359,7 +305,7 @@ class Reader:
             raise ContentError.at(loc, f"cannot read {what} '{display_path(path)}': {exc.strerror}") from None
         if not stat.S_ISREG(st.st_mode):
             raise ContentError.at(
-                loc, f"{what} '{display_path(path)}' is {_kind(st.st_mode)}, not a regular file; refused"
+                loc, f"{what} '{display_path(path)}' is {file_kind(st.st_mode)}, not a regular file; refused"
             )
         if st.st_size > limit:
             raise ContentError.at(
@@ -411,9 +357,3 @@ class Reader:
         if odd := case_mismatch(path.parent, path.name, self._listings, rename=True):  # every read
             raise ContentError.at(loc, f"{what} '{display_path(path)}' {odd}")
         return real
-
-
-def _kind(mode: int) -> str:
-    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a device")]
-    kinds += [(stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")]
-    return next((name for test, name in kinds if test(mode)), "not a file")

@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from pnpgen.errors import ContentError, Location
+from pnpgen.textfiles import decoded, plain_text, read_bounded
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -292,9 +293,7 @@ def load_text(text: str, display: str):
 
 def load_file(path: Path, display: str):
     """Load one YAML file with locations; errors carry `display` as the file name. Read as a `Reader` reads
-    (`inputs.read_bounded`), unconfined: for pnpgen's own files and the user's printers.yaml."""
-    from pnpgen.inputs import decoded, plain_text, read_bounded
-
+    (`textfiles.read_bounded`), unconfined: for pnpgen's own files and the user's printers.yaml."""
     text = decoded(read_bounded(path, display, limit=MAX_FILE_BYTES), display)
     return load_text(plain_text(text), display)
 
@@ -314,7 +313,7 @@ class Node:
 
 
 def outline(text: str, display: str) -> Node | None:
-    """Where every value of `text` (plain text: see `inputs.plain_text`) stands, for an editor that changes a
+    """Where every value of `text` (plain text: see `textfiles.plain_text`) stands, for an editor that changes a
     file's bytes in place (`pnpgen.edit`). libyaml's marks count characters, as Python's parser's do (tested
     with text beyond the BMP before the values, tests/test_edit.py)."""
     stack: list[Node] = []

@@ -27,8 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pnpgen.inputs import READ_FLAGS
 from pnpgen.svgnumbers import NumberError, check_drawing, check_tree
+from pnpgen.textfiles import READ_FLAGS
 
 MAX_SVG_BYTES = 5_000_000
 MAX_SVG_SHAPES = 20_000  # the elements it draws, each <use> counting what it repeats: as a face's shapes

@@ -25,6 +25,7 @@ FOUNDATION = {
     "memo",
     "inputs",
     "source",
+    "textfiles",
     "bounds",
     "sheetkinds",
     "budget",

@@ -13,11 +13,11 @@ from test_datasheets import ROWS, cards, with_sheet
 
 from pnpgen.edit import card_files_of, set_card_field
 from pnpgen.errors import ContentError, Location
-from pnpgen.inputs import plain_text
 from pnpgen.schema.cardlists import load_json
 from pnpgen.schema.game import in_sheet
 from pnpgen.sheetkinds import KINDS, expected, kind_of
 from pnpgen.source import MAX_DEPTH
+from pnpgen.textfiles import plain_text
 
 
 def test_every_value_knows_its_line_and_column():

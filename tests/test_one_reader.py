@@ -1,4 +1,4 @@
-"""Every text pnpgen opens is read by one bounded reader (`inputs.read_bounded`, `inputs.decoded`): a build's
+"""Every text pnpgen opens is read by one bounded reader (`textfiles.read_bounded`, `textfiles.decoded`): a build's
 `Reader`, `source.load_file` (pnpgen's own files, printers.yaml) and the editor's `textfile.read` refuse the same
 things with the same words: a file over the size bound, a folder, bytes that are not UTF-8 (at their line and
 column), a missing file."""
@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pnpgen.errors import ContentError, display_path
-from pnpgen.inputs import MAX_BYTES, Reader
+from pnpgen.inputs import Reader
+from pnpgen.textfiles import MAX_BYTES
 
 
 def by_reader(path):

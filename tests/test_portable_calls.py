@@ -183,7 +183,8 @@ READS = """
 import os, sys
 del os.O_NONBLOCK  # as on Windows
 from pathlib import Path
-from pnpgen.inputs import READ_FLAGS, Reader
+from pnpgen.inputs import Reader
+from pnpgen.textfiles import READ_FLAGS
 from pnpgen import svg
 root = Path(sys.argv[1])
 data = Reader([root], root).read_bytes(root / "a.bin")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, fast_once, run_cli
 
-from pnpgen.inputs import plain_text
 from pnpgen.source import load_file
+from pnpgen.textfiles import plain_text
 
 TEXT = (".yaml", ".yml", ".csv", ".md", ".svg")
 BOM = b"\xef\xbb\xbf"

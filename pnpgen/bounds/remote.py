@@ -29,7 +29,7 @@ from pnpgen.bounds import Refused
 
 REMOTE = "url:"  # the key of a fetched sheet in a build's recorded inputs starts so, then its URL
 CACHE = Path(".pnpgen") / "sheets"  # inside the project
-MAX_BYTES = 5_000_000  # as a content file (inputs.MAX_BYTES)
+MAX_BYTES = 5_000_000  # as a content file (textfiles.MAX_BYTES)
 TIMEOUT = 20.0  # seconds to connect, and between two blocks of the answer
 WHOLE = 3  # the whole answer within this many TIMEOUTs (a server that drips bytes is cut off)
 MAX_REDIRECTS = 5

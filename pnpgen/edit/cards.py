@@ -16,9 +16,9 @@ from pnpgen.edit import mapping, scalars
 from pnpgen.edit.layout import Edit, changed_lines, reads_back
 from pnpgen.edit.textfile import TextFile, digest, read, write
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
-from pnpgen.inputs import plain_text
 from pnpgen.sheetkinds import SheetKind, kind_of
 from pnpgen.source import LList, LMap, Node, load_text, outline
+from pnpgen.textfiles import plain_text
 
 LISTS = ("cards", "tiles", "tokens")
 

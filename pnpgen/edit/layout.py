@@ -12,10 +12,10 @@ from typing import Any
 from pnpgen.edit import mapping
 from pnpgen.edit.textfile import TextFile, digest, read, write
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean
-from pnpgen.inputs import plain_text
 from pnpgen.layout.elements import COMMON_KEYS, TYPES
 from pnpgen.layout.kinds import Length
 from pnpgen.source import LList, LMap, Node, load_text, outline
+from pnpgen.textfiles import plain_text
 
 Ref = str | int  # an element's `id:`, or its position in a list of elements (from 0)
 

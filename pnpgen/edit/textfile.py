@@ -1,6 +1,6 @@
 """A text file as a person keeps it: its exact text, and a way to change a few spans of it and nothing else.
 
-pnpgen reads a file as `inputs.plain_text` (a byte order mark dropped, CRLF and lone CR made LF), and the YAML
+pnpgen reads a file as `textfiles.plain_text` (a byte order mark dropped, CRLF and lone CR made LF), and the YAML
 outline (`source.outline`) indexes that plain text. `TextFile` maps those indexes back to the file's own text,
 so a splice keeps every other byte: the BOM, each line's own ending, the comments, the quoting. Writes are
 whole or nothing (a temporary file beside it, one rename), and refused when the file changed since the digest
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
-from pnpgen.inputs import MAX_BYTES, decoded, plain_text, read_bounded
+from pnpgen.textfiles import MAX_BYTES, decoded, plain_text, read_bounded
 
 MAX_EDIT_BYTES = MAX_BYTES  # the size a build reads
 

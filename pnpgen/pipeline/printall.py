@@ -22,10 +22,10 @@ from typing import Any
 from pnpgen.errors import Diagnostics
 from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
 from pnpgen.pipeline.checklist import checklists_of
-from pnpgen.pipeline.outputs import BoardFiles, DeckSheets
 from pnpgen.pipeline.target import Target
 
 STEM = "print-all"
+BOARD = "board"  # the kind of a board's part (`outputs.BoardFiles`); every other part is a deck's sheets
 RULEBOOK = "=print-all:rulebook"  # the recorded value: whether the game has a rulebook
 NOUN = {"cards": ("card", "cards"), "tiles": ("tile", "tiles"), "tokens": ("token", "tokens")}
 # How a shaped piece is cut: on its guide, the black hairline `render/sheets.GUIDE_LINE` draws round it.
@@ -175,7 +175,7 @@ def _die_boards(run, parts: list) -> frozenset[str]:
     """The boards a side of which draws a die to fold (`die-net`): their page says to cut, fold and glue it."""
     out = set()
     for part in parts:
-        if isinstance(part, BoardFiles):
+        if part.kind == BOARD:
             layouts = [run.library.get(side.layout.layout, side.layout.loc) for side in part.board.sides]
             if any(el.type == "die-net" for layout in layouts for el in layout.elements):
                 out.add(part.board.id)
@@ -197,7 +197,7 @@ def plan_doc(
 ) -> PrintDoc:
     """One form of the print-all file: its sections in print order, with their page numbers. `nets`: the boards
     that draw dice to fold (`die-net`)."""
-    decks = [p for p in parts if isinstance(p, DeckSheets)]
+    decks = [p for p in parts if p.kind != BOARD]
     sections: list[Section] = []
     apart = 0
     for kinds in (("cards",), ("tiles", "tokens")):
@@ -205,7 +205,7 @@ def plan_doc(
         found, sheets = _deck_sections(game, group, paper, low, kinds != ("cards",), duplex.flip != "none")
         sections += found
         apart += sheets
-    for part in (p for p in parts if isinstance(p, BoardFiles)):
+    for part in (p for p in parts if p.kind == BOARD):
         faces = (part.drawn_low if low else part.drawn).faces
         n = board_pages(part.board, faces, paper)
         apart += n

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.errors import display_path
-from pnpgen.inputs import plain_text
 from pnpgen.names import is_name, listed
+from pnpgen.textfiles import plain_text
 from pnpgen.units import MM
 
 MAX_RULEBOOK_BYTES = 2_000_000

@@ -40,7 +40,7 @@ def list_rows(reader, path: Path, sheet: str | None, loc: Location) -> LList:
 def fetched_rows(data: bytes, url: str, sheet: str | None, loc: Location) -> LList:
     """The cards of a JSON list fetched from `url` (`bounds.remote.kind` tells it from its bytes), located at
     `url:line:column`."""
-    from pnpgen.inputs import decoded, plain_text
+    from pnpgen.textfiles import decoded, plain_text
 
     if sheet:
         raise ContentError.at(loc, f"a JSON file has no sheets (got sheet {sheet!r})")

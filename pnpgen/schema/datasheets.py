@@ -337,9 +337,9 @@ def _csv_cells(text: str, display: str):
 
 
 def _decode(data: bytes, display: str) -> str:
-    """A fetched CSV sheet's text, read as a file's is (`inputs.plain_text`); not UTF-8 is an error at its line."""
+    """A fetched CSV sheet's text, read as a file's is (`textfiles.plain_text`); not UTF-8 is an error at its line."""
     from pnpgen.errors import not_utf8
-    from pnpgen.inputs import plain_text
+    from pnpgen.textfiles import plain_text
 
     try:
         return plain_text(data.decode("utf-8"))
