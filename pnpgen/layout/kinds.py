@@ -161,8 +161,15 @@ class FontName(Kind):
             return fonts[text]
         family, _, style = text.partition("-")
         if family in fonts and style:
+            given = sorted(n for n in fonts if n == family or n.startswith(family + "-"))
+            if style in ("bold", "italic", "bolditalic"):
+                raise Bad(
+                    f"names the {style} of the game's font '{family}', which has no such file "
+                    f"(fonts: {family}: {style}: ...); it has {', '.join(given)}"
+                )
             raise Bad(
-                f"names the {style} of the game's font '{family}', which has no such file (fonts: {family}: {style}: ...)"
+                f"names the style '{style}' of the game's font '{family}': a style is bold, italic or bolditalic "
+                f"(got {text!r}); " + did_you_mean(text, given)
             )
         names = sorted([*FONT_NAMES, *fonts])
         raise Bad(f"must be a font: one of {', '.join(names)} (got {text!r}); " + did_you_mean(text, names))
