@@ -112,6 +112,21 @@ class Number(Kind):
 
 
 @dataclass(frozen=True)
+class QuarterTurn(Kind):
+    """Degrees clockwise, a quarter turn (-270 to 360): 0, 90, 180 or 270 once made positive."""
+
+    default: Any = 0
+
+    def parse(self, value, known) -> int:
+        f = Number(-360, 360).parse(value, known)
+        if not f.is_integer() or int(f) % 90:
+            raise Bad(
+                f"must be a quarter turn, degrees clockwise: 0, 90, 180 or 270 (or -90, -180, -270) (got {value!r})"
+            )
+        return int(f) % 360
+
+
+@dataclass(frozen=True)
 class Colour(Kind):
     """'#rrggbb', a palette name, a plain name or none (see `pnpgen.colours`)."""
 
