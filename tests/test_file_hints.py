@@ -177,3 +177,42 @@ def test_a_layout_name_written_as_a_template_says_how_to_choose_per_card(project
     assert result.exit_code == 1, result.output
     assert f"layout name '{{{{ card.kind }}}}-{key}' must be lower-case letters" in result.output
     assert "a `front` or `back` column naming the layout" in result.output
+
+
+@pytest.mark.parametrize(
+    "source, name",
+    [("yaml", "qty"), ("yaml", "Count"), ("yaml", "copies"), ("sheet", "Quantity"), ("sheet", "amount")],
+)
+def test_a_copies_column_not_named_count_says_to_rename_it(project, source, name):
+    """nanDECK's LINKMULTI column and spreadsheets name copies in many ways; pnpgen reads `count`: the card
+    prints once, and the warning says why, in a deck's YAML as in its data sheet."""
+    root = project("basic")
+    if source == "yaml":
+        _edit(root, "decks/minis.yaml", "    count: 20", f"    {name}: 20")
+        where = "content/sample/decks/minis.yaml:8:5"
+    else:
+        (root / GAME / "data").mkdir()
+        (root / GAME / "data/minis.csv").write_text(f"name,{name},text\nSpark,20,Tiny.\n", encoding="utf-8")
+        _edit(
+            root,
+            "decks/minis.yaml",
+            'cards:\n  - name: Spark\n    count: 20\n    text: "Tiny."',
+            "cards_from: data/minis.csv",
+        )
+        where = "content/sample/data/minis.csv:1:2"
+    result = run_cli("build", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert (
+        f"{where}: warning: no layout of deck 'minis' reads the field '{name}' (first given on card 'Spark')\n"
+        f"  copies are read from a field named 'count' only (each piece now prints once): rename '{name}' to "
+        "'count'"
+    ) in result.output, result.output
+
+
+def test_an_unread_field_that_is_no_copies_word_keeps_its_did_you_mean(project):
+    root = project("basic")
+    _edit(root, "decks/minis.yaml", "    count: 20", "    count: 20\n    texts: more")
+    result = run_cli("build", "--no-check", cwd=root)
+    assert "reads the field 'texts'" in result.output and "did you mean 'text'?" in result.output, (
+        result.output
+    )
