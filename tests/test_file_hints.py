@@ -216,3 +216,34 @@ def test_an_unread_field_that_is_no_copies_word_keeps_its_did_you_mean(project):
     assert "reads the field 'texts'" in result.output and "did you mean 'text'?" in result.output, (
         result.output
     )
+
+
+@pytest.mark.parametrize(
+    "font, ends",
+    [
+        (
+            "Arial",
+            "(got 'Arial'); a font of your own is named with its file in game.yaml "
+            "(fonts: {arial: {regular: fonts/Arial.ttf}}), then 'font: arial'",
+        ),  # nanDECK's FONT=Arial
+        ("Times New Roman", "then 'font: times-new-roman'"),
+        (
+            "sans-blod",
+            "(got 'sans-blod'); did you mean 'sans-bold'?",
+        ),  # a typo: no word of fonts of one's own
+    ],
+)
+def test_a_font_that_is_not_there_lists_the_fonts_once_and_says_how_to_bring_one(project, font, ends):
+    root = project("basic")
+    _edit(
+        root,
+        "layouts/hero.yaml",
+        "elements:\n",
+        f"elements:\n  - {{type: text, x: 5, y: 5, w: 20, h: 8, text: Hi, font: '{font}'}}\n",
+    )
+    result = run_cli("build", "--no-check", cwd=root)
+    assert result.exit_code == 1, result.output
+    line = next(line for line in result.output.splitlines() if "'font' must be a font: one of " in line)
+    assert line.startswith("content/sample/layouts/hero.yaml:4:")
+    assert line.endswith(ends), line
+    assert line.count("serif-bolditalic") == 1, line  # the list once, not again as 'expected one of'

@@ -10,6 +10,7 @@ the check that needs it waits for the card.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -187,7 +188,14 @@ class FontName(Kind):
                 f"(got {text!r}); " + did_you_mean(text, given)
             )
         names = sorted([*FONT_NAMES, *fonts])
-        raise Bad(f"must be a font: one of {', '.join(names)} (got {text!r}); " + did_you_mean(text, names))
+        said = "must be a font: " + not_one_of(text, names).removeprefix("must be ")
+        if "did you mean" in said:  # a typo of a font there is
+            raise Bad(said)
+        own = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "mine"  # a system font's name (Arial)
+        raise Bad(
+            f"{said}; a font of your own is named with its file in game.yaml "
+            f"(fonts: {{{own}: {{regular: fonts/{text}.ttf}}}}), then 'font: {own}'"
+        )
 
 
 @dataclass(frozen=True)
