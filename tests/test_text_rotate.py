@@ -1,6 +1,7 @@
-"""`rotate` on a text element: a quarter turn clockwise (Squib's `angle`, nanDECK's text angle), measured in
-the PDF written (where each glyph lands and which way it reads, inline icons turned with it), and in what the
-build judges of the face (the layout warnings and the shop preflight see the turned text where it prints)."""
+"""`rotate` on a text or icon element: a quarter turn clockwise (Squib's `angle`, nanDECK's text angle),
+measured in the PDF and the PNGs written (where each glyph lands, which way it reads, inline icons turned with
+their text) and in what the build judges of the face (the layout warnings and the shop preflight see turned
+text and icons where they print)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from conftest import MM, run_cli
 
 from pnpgen.errors import ContentError, Diagnostics, Location
-from pnpgen.faces import Face, Icon, Text, face_digest, turned
+from pnpgen.faces import Face, Icon, Text, face_digest, turned, turned_bounds
 from pnpgen.layout.draw import FaceContext, draw_face, template_names
 from pnpgen.layout.spec import LayoutLibrary
 from pnpgen.layout.warnings import face_warnings
@@ -232,3 +233,76 @@ def test_a_turn_is_part_of_the_face_and_no_turn_changes_no_face():
     assert "turn=90" in turned_face.snapshot()
     icon = Face(100.0, 100.0, 5.0, (Icon("drop", 1.0, 2.0, 10.0, 10.0),))
     assert "turn" not in icon.snapshot()
+
+
+# -- icons turn too, measured in the pixels exported ------------------------------------------------------
+
+
+def _icon_game(root: Path, element: str) -> None:
+    game = root / "content" / "turns"
+    (game / "decks").mkdir(parents=True)
+    (game / "layouts").mkdir()
+    (game / "game.yaml").write_text(
+        "id: turns\ntitle: Turns\nplayers: 2\ncomponents: [decks/cards.yaml]\n", encoding="utf-8"
+    )
+    cards = "".join(f"  - {{name: T{t}, count: 1, turn: {t}}}\n" for t in (0, 90, 180, 270))
+    (game / "decks/cards.yaml").write_text(
+        f"id: cards\nkind: cards\nsize: poker\nfront: front\ncards:\n{cards}", encoding="utf-8"
+    )
+    (game / "layouts/front.yaml").write_text(
+        "elements:\n  - {type: rect, area: bleed, fill: white}\n  - " + element + "\n", encoding="utf-8"
+    )
+
+
+@pytest.mark.parametrize(
+    "element",
+    [
+        "{type: icon, name: arrow-up, x: 10, y: 20, size: 40, rotate: '{{ card.turn }}'}",
+        "{type: text, x: 10, y: 20, w: 40, h: 40, text: 'L :arrow-up:', size: 40, min_size: 40, rotate: "
+        "'{{ card.turn }}', align: center, valign: middle}",
+    ],
+    ids=["icon", "text with an inline icon"],
+)
+def test_a_turned_face_is_the_unturned_one_turned_in_its_box(tmp_path, element):
+    """Each card's square box, cut from the PNG exported, is card 1's box turned by PIL the same quarter turn;
+    and no two are alike (what is drawn has no symmetry that would hide a wrong turn)."""
+    from PIL import Image, ImageChops, ImageStat
+
+    _icon_game(tmp_path, element)
+    result = run_cli("export", "png", "turns", "--no-bleed", "--dpi", "100", "--no-check", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "output/turns/png/cards"
+    px = 100 / 25.4
+    x0, y0, n = round(10 * px), round(20 * px), round(40 * px)
+    box = (x0, y0, x0 + n, y0 + n)  # square, so that a quarter turn maps it onto itself
+    crops = [Image.open(folder / f"cards-{n:03d}-front.png").convert("L").crop(box) for n in (1, 2, 3, 4)]
+
+    def differ(a, b) -> float:
+        return float(ImageStat.Stat(ImageChops.difference(a, b)).mean[0])  # mean grey difference, 0-255
+
+    for turn, crop in zip((90, 180, 270), crops[1:]):
+        expected = crops[0].rotate(-turn)  # PIL turns anticlockwise
+        assert differ(crop, expected) < 4, (turn, differ(crop, expected))
+        assert differ(crop, crops[0]) > 8, turn
+
+
+@pytest.mark.parametrize(
+    "turn, landed",
+    [(0, (10, 0, 30, 100)), (90, (0, 10, 100, 30)), (180, (70, 0, 90, 100)), (270, (0, 70, 100, 90))],
+)
+def test_an_icons_drawn_bounds_turn_with_it(turn, landed):
+    """A tall stroke at the left of the 100 x 100 box lands along its top at 90 (clockwise), at the right at 180,
+    along the bottom at 270: what the safe zone and the warnings judge of a turned icon."""
+    icon = Icon("bar", 0.0, 0.0, 10.0, 10.0, None, turn)
+    assert turned_bounds(icon, (10, 0, 30, 100)) == landed
+
+
+def test_the_icon_element_takes_the_same_quarter_turns(tmp_path):
+    (tmp_path / "l.yaml").write_text(
+        "elements:\n  - {type: icon, name: air, x: 5, y: 5, size: 9, rotate: 30}\n"
+    )
+    with pytest.raises(ContentError) as exc:
+        LayoutLibrary([tmp_path], Compiler()).get("l", Location("test"))
+    assert [d.message for d in exc.value.diagnostics.items] == [
+        "'rotate' must be a quarter turn, degrees clockwise: 0, 90, 180 or 270 (or -90, -180, -270) (got 30)"
+    ]
