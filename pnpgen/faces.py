@@ -82,11 +82,8 @@ class Icon:
     w: float
     h: float
     tint: str | None = None
-    turn: int = 0  # its drawing turned clockwise about the box's centre (an icon in turned text); the box is
+    turn: int = 0  # its drawing turned clockwise about the box's centre (`rotate`, or its text's); the box is
     # where it lands
-
-
-TURNS = (0, 90, 180, 270)
 
 
 def turned(op: Text | Icon, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
