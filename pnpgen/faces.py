@@ -71,6 +71,7 @@ class Text:
     size: float
     color: str
     text: str
+    turn: int = 0  # degrees clockwise about (x, y): 0, 90, 180 or 270 (a `text` element's `rotate`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,45 @@ class Icon:
     w: float
     h: float
     tint: str | None = None
+    turn: int = 0  # its drawing turned clockwise about the box's centre (`rotate`, or its text's); the box is
+    # where it lands
+
+
+def turned(op: Text | Icon, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) that `op` covers, given the box it would cover unturned: a text run turns about
+    its origin (x, y), an icon about its box's centre (its box, already where it lands, is kept)."""
+    turn = op.turn
+    if not turn or type(op) is Icon:
+        return box
+    x0, y0, x1, y1 = box
+    ox, oy = op.x, op.y
+    corners = [_turn_point(x - ox, y - oy, turn) for x in (x0, x1) for y in (y0, y1)]
+    xs, ys = [ox + dx for dx, _ in corners], [oy + dy for _, dy in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def turned_bounds(op: Icon, bounds: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """An icon's drawn bounds in its 100 x 100 box (`x0, y0, x1, y1`), as they land when the icon is turned."""
+    x0, y0, x1, y1 = bounds
+    turn = op.turn
+    if turn == 90:
+        return 100 - y1, x0, 100 - y0, x1
+    if turn == 180:
+        return 100 - x1, 100 - y1, 100 - x0, 100 - y0
+    if turn == 270:
+        return y0, 100 - x1, y1, 100 - x0
+    return bounds
+
+
+def _turn_point(dx: float, dy: float, turn: int) -> tuple[float, float]:
+    """(dx, dy), y down, turned `turn` degrees clockwise (a quarter turn: exact, no trigonometry)."""
+    if turn == 90:
+        return -dy, dx
+    if turn == 180:
+        return -dx, -dy
+    if turn == 270:
+        return dy, -dx
+    return dx, dy
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +188,8 @@ class Face:
             fields = []
             for name in op.__slots__:
                 v = getattr(op, name)
+                if name == "turn" and not v:  # unturned: as before turning existed
+                    continue
                 if isinstance(v, float):
                     v = f"{v:.2f}"
                 elif isinstance(v, tuple):
@@ -187,6 +229,8 @@ def face_digest(face: Face) -> str:
             parts.append(fmt.format(*texts))
         else:
             parts.append(fmt.format(*values))
+        if (cls is Text or cls is Icon) and (turn := turn_of(op)):  # unturned: as before turning existed
+            parts[-1] += f" turn={turn}"
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
     object.__setattr__(face, "_digest", digest)
     if used:
@@ -198,7 +242,7 @@ def op_text(op: Op) -> str:
     """One draw operation as `face_digest` reads it: its type, then each field, numbers to 0.01 pt."""
     image, vector = isinstance(op, Image), isinstance(op, Vector)
     fields = []
-    for name in op.__slots__:
+    for name in _fields(type(op)):
         v = getattr(op, name)
         if name == "path" and (image or vector):
             if vector:
@@ -209,7 +253,20 @@ def op_text(op: Op) -> str:
         elif isinstance(v, tuple):
             v = _tuple_text(v)
         fields.append(f"{name}={v}")
-    return type(op).__name__ + " " + " ".join(fields)
+    turn = turn_of(op)
+    return type(op).__name__ + " " + " ".join(fields) + (f" turn={turn}" if turn else "")
+
+
+def turn_of(op: Any) -> int:
+    """A text run's or an icon's turn (0 for every other operation)."""
+    turn: int = getattr(op, "turn", 0)
+    return turn
+
+
+def _fields(cls: Any) -> tuple[str, ...]:
+    """The fields a digest reads of an operation of class `cls`: all but `turn`, which is added when not 0 (so
+    a face without turned text has the digest it had before text could turn)."""
+    return tuple(name for name in cls.__slots__ if name != "turn")
 
 
 def _tuple_text(v: tuple[object, ...]) -> str:
@@ -221,8 +278,9 @@ def _tuple_text(v: tuple[object, ...]) -> str:
 @lru_cache(maxsize=64)
 def _getter(cls: Any) -> Callable[[Any], tuple[Any, ...]]:
     """The fields of an operation of class `cls`, as a tuple, in one call."""
-    getter = attrgetter(*cls.__slots__)
-    return getter if len(cls.__slots__) > 1 else lambda op: (getter(op),)
+    fields = _fields(cls)
+    getter = attrgetter(*fields)
+    return getter if len(fields) > 1 else lambda op: (getter(op),)
 
 
 @lru_cache(maxsize=1024)
@@ -230,7 +288,7 @@ def _line_format(cls: Any, types: tuple[type, ...]) -> tuple[str, tuple[int, ...
     """`op_text` as a format string for an operation of class `cls` whose fields have these types (floats to two
     places, everything else as `str` gives it), and which fields are tuples, to be made text first."""
     fields, tuples = [], []
-    for i, (name, t) in enumerate(zip(cls.__slots__, types)):
+    for i, (name, t) in enumerate(zip(_fields(cls), types)):
         if issubclass(t, float):
             fields.append(f"{name}={{:.2f}}")
         else:

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, display_path
-from pnpgen.names import case_mismatch, listed
+from pnpgen.names import case_mismatch, listed, near_file
 from pnpgen.textfiles import MAX_BYTES, READ_FLAGS, decoded, file_kind, plain_text, read_bounded
 
 PACKAGE = Path(__file__).resolve().parent  # pnpgen's own folder, wherever it is installed
@@ -300,7 +300,8 @@ class Reader:
         try:
             st = os.stat(real)
         except FileNotFoundError:
-            raise ContentError.at(loc, f"{what} '{display_path(path)}' not found") from None
+            shown = display_path(path)
+            raise ContentError.at(loc, f"{what} '{shown}' not found", near_file(path, shown)) from None
         except OSError as exc:
             raise ContentError.at(loc, f"cannot read {what} '{display_path(path)}': {exc.strerror}") from None
         if not stat.S_ISREG(st.st_mode):

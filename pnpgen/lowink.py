@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from pnpgen.colours import rgb_of
-from pnpgen.faces import Ellipse, Face, Image, Op, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Face, Image, Op, Polygon, Rect, Text, Vector, turned
 
 LARGE = 0.02  # of the face's area
 TINT = 0.10  # what a large fill keeps of its ink
@@ -140,10 +140,10 @@ def low_ink(face: Face) -> Face:
             if op.opacity >= 0.5:
                 after.append((op, op.fill))
         elif isinstance(op, Text):
-            cx, cy = (
-                op.x + 0.25 * op.size * len(op.text),
-                op.y + 0.35 * op.size,
-            )  # the run's middle, near enough
+            x0, y0, x1, y1 = turned(
+                op, (op.x, op.y, op.x + 0.5 * op.size * len(op.text), op.y + 0.7 * op.size)
+            )
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2  # the run's middle, near enough
             colour = _text_colour(op, _under(after, cx, cy)[1])
             ops.append(op if colour == op.color else replace(op, color=colour))
         elif isinstance(op, (Image, Vector)):

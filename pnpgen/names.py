@@ -12,6 +12,7 @@ as on Windows is caught off Windows (`typed_for_windows`) rather than naming ano
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
@@ -110,6 +111,33 @@ def listed(folder: Path, pattern: str) -> list[str]:
     except OSError:
         return []
     return sorted(n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
+
+
+def near_file(path: Path, written: str = "") -> str:
+    """A hint for a file that is not there: the name in its folder closest to it (`knight` for `knight.png`,
+    `Mono-Bld.ttf` for `Mono-Bold.ttf`), written as the content wrote the path (`written`: `data/card.csv` gives
+    `data/cards.csv`), so that a typo or a left-out extension is told with the name to write; '' when the folder
+    is missing or holds nothing close. Hidden names are left out. Only ever called for a message: the listing is
+    no input of the build."""
+    try:
+        names = sorted(n for n in os.listdir(path.parent) if not n.startswith("."))
+    except OSError:
+        return ""
+    wanted = path.name
+    stem, ext = (wanted.rsplit(".", 1) + [""])[:2] if "." in wanted[1:] else (wanted, "")
+    stems: dict[str, list[str]] = {}
+    for n in names:  # names by their stems, those with the extension asked for first
+        stems.setdefault(n.rsplit(".", 1)[0] if "." in n[1:] else n, []).append(n)
+    for group in stems.values():
+        group.sort(key=lambda n: not n.endswith("." + ext) if ext else False)
+    if wanted in stems:  # the extension left out: `knight` for `knight.png`
+        close = stems[wanted]
+    else:  # a typo: judged on the stems, so that a shared extension makes no name look close
+        close = [stems[s][0] for s in difflib.get_close_matches(stem, sorted(stems), n=1, cutoff=0.6)]
+    if not close:
+        return ""
+    head = written.replace("\\", "/").rstrip("/").rpartition("/")[0] if written else ""
+    return f"did you mean '{head + '/' if head else ''}{close[0]}'?"
 
 
 def _folded(name: str) -> str:

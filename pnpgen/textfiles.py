@@ -10,6 +10,7 @@ import stat
 from pathlib import Path
 
 from pnpgen.errors import ContentError, Location, not_utf8
+from pnpgen.names import near_file
 
 MAX_BYTES = 5_000_000  # a content file (YAML, Markdown, a data sheet)
 
@@ -37,7 +38,7 @@ def read_bounded(
     try:
         fd = os.open(path, READ_FLAGS)  # a pipe must never block the build
     except FileNotFoundError:
-        raise ContentError.at(loc, f"{name} not found") from None
+        raise ContentError.at(loc, f"{name} not found", near_file(path, display)) from None
     except OSError as exc:
         raise ContentError.at(loc, f"cannot read {name}: {exc.strerror}") from None
     try:

@@ -26,6 +26,8 @@ CARD_SIZES = {
 # Names that once meant a size no shop sells: the message says which names to use instead.
 RETIRED_SIZES = {"square": "'square' names two sizes shops sell: use square-2.5in or square-3.5in"}
 
+PX_DPI = 300  # what a length given in pixels is told in (an error: pixels are no length)
+_PX_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*px\s*[xX×]\s*(\d+(?:\.\d+)?)\s*px\s*$", re.IGNORECASE)
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, in mm
 
 
@@ -54,10 +56,31 @@ def to_pt(value: object, default_unit: str = "mm") -> float:
         if not m:
             raise UnitError(f"expected a length such as '3mm', '0.25in' or '9pt', got {value!r}")
         number, unit = float(m.group(1)), (m.group(2).lower() or default_unit)
+        if unit == "px":
+            mm = number * 25.4 / PX_DPI
+            raise UnitError(
+                f"is in pixels, which are as large as the dpi makes them: at {PX_DPI} dpi (Squib's cards, print "
+                f"shops' templates) {value!r} is {mm:.4g} mm: write '{mm:.4g}mm'"
+            )
         if unit not in PT_PER:
             raise UnitError(f"unknown unit '{m.group(2)}' in {value!r} (accepted: mm, cm, in, pt)")
         return _finite(number * PT_PER[unit], value)
     raise UnitError(f"expected a length, got {_short(value)}")
+
+
+def _px_size(w_px: float, h_px: float) -> str:
+    """What a size given in pixels is, at PX_DPI: in mm, and the named size it is with a 1/8 in bleed, if any
+    (Squib's poker card is 825 x 1125 px: 2.5 x 3.5 in and its bleed)."""
+    w, h = w_px * 25.4 / PX_DPI, h_px * 25.4 / PX_DPI
+    said = (
+        f"is in pixels, which are no length: at {PX_DPI} dpi, {w_px:g} x {h_px:g} px is {w:.4g} x {h:.4g} mm"
+    )
+    for name, (nw, nh) in CARD_SIZES.items():
+        if abs(w - nw - 6.35) < 0.05 and abs(h - nh - 6.35) < 0.05:
+            return f"{said}, a {name} card with a 1/8 in bleed: write 'size: {name}' and 'bleed: 0.125in'"
+        if abs(w - nw) < 0.05 and abs(h - nh) < 0.05:
+            return f"{said}: write 'size: {name}'"
+    return f"{said}: write '{w:.4g}mm x {h:.4g}mm'"
 
 
 def _short(value: object) -> str:
@@ -116,6 +139,8 @@ def _parse_size(value: object, one_length: bool) -> tuple[float, float]:
             return w * MM, h * MM
         if key in RETIRED_SIZES:
             raise UnitError(RETIRED_SIZES[key])
+        if px := _PX_SIZE.match(value):  # before splitting on x: 'px' holds one
+            raise UnitError(_px_size(float(px.group(1)), float(px.group(2))))
         parts = _BY.split(value.strip())
         if len(parts) == 2:
             return to_pt(parts[0]), to_pt(parts[1])

@@ -147,7 +147,7 @@ BAD = """elements:
     area: trim
     fill: "#12345"
   - type: text
-    x: 3px
+    x: 3em
     y: 5
     w: 20
     h: 10
@@ -160,7 +160,7 @@ def test_constant_values_are_checked_once_at_their_line_when_the_layout_loads(tm
     errors = load_errors(tmp_path, BAD)
     assert errors == [
         "4:11: 'fill' is not a colour: '#12345' (use '#rrggbb', '#rgb', 'cmyk(c, m, y, k)', a palette name, white, black, grey or none)",
-        "6:8: 'x' unknown unit 'px' in '3px' (accepted: mm, cm, in, pt)",
+        "6:8: 'x' unknown unit 'em' in '3em' (accepted: mm, cm, in, pt)",
         "11:12: 'align' must be one of left, center, right, justify (got 'centre'); did you mean 'center'?",
     ]
 

@@ -33,8 +33,45 @@ def test_unknown_units_and_non_lengths_are_errors(bad):
 
 
 def test_unknown_unit_names_the_unit():
-    with pytest.raises(UnitError, match="unknown unit 'px'"):
-        units.to_pt("3px")
+    with pytest.raises(UnitError, match="unknown unit 'em'"):
+        units.to_pt("3em")
+
+
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        (
+            "37.5px",
+            "is in pixels, which are as large as the dpi makes them: at 300 dpi (Squib's cards, print "
+            "shops' templates) '37.5px' is 3.175 mm: write '3.175mm'",
+        ),
+        ("210 PX", "'210 PX' is 17.78 mm: write '17.78mm'"),
+    ],
+)
+def test_a_length_in_pixels_is_told_in_mm_at_300_dpi(value, said):
+    with pytest.raises(UnitError) as exc:
+        units.to_pt(value)
+    assert said in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    "size, said",
+    [
+        (
+            "825px x 1125px",
+            "825 x 1125 px is 69.85 x 95.25 mm, a poker card with a 1/8 in bleed: "
+            "write 'size: poker' and 'bleed: 0.125in'",
+        ),  # Squib's default deck
+        ("750px x 1050px", "750 x 1050 px is 63.5 x 88.9 mm: write 'size: poker'"),
+        ("600 px × 825 px", "600 x 825 px is 50.8 x 69.85 mm, a mini card with a 1/8 in bleed"),
+        ("700px x 1000px", "700 x 1000 px is 59.27 x 84.67 mm: write '59.27mm x 84.67mm'"),
+    ],
+)
+def test_a_size_in_pixels_names_the_size_it_is(size, said):
+    with pytest.raises(UnitError) as exc:
+        units.parse_size(size)
+    assert str(exc.value).startswith("is in pixels, which are no length: at 300 dpi, ")
+    assert said in str(exc.value)
 
 
 @pytest.mark.parametrize(

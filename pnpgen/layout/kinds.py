@@ -10,6 +10,7 @@ the check that needs it waits for the card.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +113,21 @@ class Number(Kind):
 
 
 @dataclass(frozen=True)
+class QuarterTurn(Kind):
+    """Degrees clockwise, a quarter turn (-270 to 360): 0, 90, 180 or 270 once made positive."""
+
+    default: Any = 0
+
+    def parse(self, value, known) -> int:
+        f = Number(-360, 360).parse(value, known)
+        if not f.is_integer() or int(f) % 90:
+            raise Bad(
+                f"must be a quarter turn, degrees clockwise: 0, 90, 180 or 270 (or -90, -180, -270) (got {value!r})"
+            )
+        return int(f) % 360
+
+
+@dataclass(frozen=True)
 class Colour(Kind):
     """'#rrggbb', a palette name, a plain name or none (see `pnpgen.colours`)."""
 
@@ -161,11 +177,25 @@ class FontName(Kind):
             return fonts[text]
         family, _, style = text.partition("-")
         if family in fonts and style:
+            given = sorted(n for n in fonts if n == family or n.startswith(family + "-"))
+            if style in ("bold", "italic", "bolditalic"):
+                raise Bad(
+                    f"names the {style} of the game's font '{family}', which has no such file "
+                    f"(fonts: {family}: {style}: ...); it has {', '.join(given)}"
+                )
             raise Bad(
-                f"names the {style} of the game's font '{family}', which has no such file (fonts: {family}: {style}: ...)"
+                f"names the style '{style}' of the game's font '{family}': a style is bold, italic or bolditalic "
+                f"(got {text!r}); " + did_you_mean(text, given)
             )
         names = sorted([*FONT_NAMES, *fonts])
-        raise Bad(f"must be a font: one of {', '.join(names)} (got {text!r}); " + did_you_mean(text, names))
+        said = "must be a font: " + not_one_of(text, names).removeprefix("must be ")
+        if "did you mean" in said:  # a typo of a font there is
+            raise Bad(said)
+        own = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "mine"  # a system font's name (Arial)
+        raise Bad(
+            f"{said}; a font of your own is named with its file in game.yaml "
+            f"(fonts: {{{own}: {{regular: fonts/{text}.ttf}}}}), then 'font: {own}'"
+        )
 
 
 @dataclass(frozen=True)

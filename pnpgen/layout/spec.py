@@ -24,6 +24,11 @@ from pnpgen.templating import Compiler, Value
 MAX_ELEMENTS = 2_000
 LAYOUT_KEYS = ("extends", "vars", "elements", "description")
 MAX_EXTENDS = 32  # a layout extends one that extends one... at most this deep
+PER_CARD = (
+    "a layout name is not a template; to choose a layout per card, give each card its own `front:` or `back:` "
+    "(in a data sheet, a `front` or `back` column naming the layout), or keep one layout and draw its elements "
+    "`when:` a field says so"
+)
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,7 @@ class LayoutLibrary:
                 f"layout name {name!r} must be lower-case letters, digits, '-' or '_' (a name, not a path)"
                 if rule_of(name) == RULE
                 else f"layout name {name!r} must be {DEVICE_RULE}",
+                PER_CARD if "{{" in name or "{%" in name else "",
             )
         with self.reader.recording() as recorded:
             path = self.find(name, loc)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pnpgen import units
 from pnpgen.errors import Location
-from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector, turned, turned_bounds
 from pnpgen.layout.outlines import crosses, inside
 from pnpgen.text import TEXT_ERROR_PT, TEXT_WARN_PT
 from pnpgen.text.fonts import unit_width, vertical_metrics
@@ -87,10 +87,10 @@ class _Part:
                     op.x + unit_width(op.text, op.font) * op.size,
                     op.y + descent * op.size * 0.5,
                 )
-                self.text.append(b)
+                self.text.append(turned(op, b) if op.turn else b)
             elif kind is Icon:
                 bounds = icons[op.name].bounds if op.name in icons else (0, 0, 100, 100)
-                bx0, by0, bx1, by1 = bounds
+                bx0, by0, bx1, by1 = turned_bounds(op, bounds) if op.turn else bounds
                 b = (
                     op.x + op.w * bx0 / 100,
                     op.y + op.h * by0 / 100,
@@ -392,8 +392,10 @@ def outside_safe(ops, fc: Any) -> bool:
             ascent, descent = vertical_metrics(op.font)
             x0, x1 = op.x, op.x + unit_width(op.text, op.font) * op.size
             y0, y1 = op.y - ascent * op.size * 0.75, op.y + descent * op.size * 0.5
+            if op.turn:
+                x0, y0, x1, y1 = turned(op, (x0, y0, x1, y1))
         elif isinstance(op, Icon) and op.name in fc.icons:
-            bx0, by0, bx1, by1 = fc.icons[op.name].bounds
+            bx0, by0, bx1, by1 = turned_bounds(op, fc.icons[op.name].bounds)
             x0, x1 = op.x + op.w * bx0 / 100, op.x + op.w * bx1 / 100
             y0, y1 = op.y + op.h * by0 / 100, op.y + op.h * by1 / 100
         else:

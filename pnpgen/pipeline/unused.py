@@ -14,6 +14,9 @@ from pnpgen.errors import Diagnostics, did_you_mean, short
 from pnpgen.model import CARD_KEYS
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
+# what other tools and spreadsheets name the column of copies (nanDECK's LINKMULTI column has any name): pnpgen
+# reads `count` only, so a piece with one of these prints once
+COPIES = frozenset({"qty", "quantity", "copies", "count", "amount", "number", "num", "multi", "multiplier"})
 
 
 def mentioned(run) -> str:
@@ -35,7 +38,9 @@ def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
         + [getattr(c, "front", None) for c in deck.cards]
     )
     pieces = [(card.fields, card.field_locs, card.loc, f"card '{short(card.name)}'") for card in deck.cards]
-    return _unread(run, refs, pieces, f"{NOUNS.get(deck.kind, 'deck')} '{deck.id}'", diags, texts)
+    return _unread(
+        run, refs, pieces, f"{NOUNS.get(deck.kind, 'deck')} '{deck.id}'", diags, texts, copies=True
+    )
 
 
 def unused_side_fields(run, board, diags: Diagnostics, texts: str) -> int:
@@ -45,7 +50,9 @@ def unused_side_fields(run, board, diags: Diagnostics, texts: str) -> int:
     return _unread(run, refs, pieces, f"board '{board.id}'", diags, texts)
 
 
-def _unread(run, refs: list, pieces: list, noun: str, diags: Diagnostics, texts: str) -> int:
+def _unread(
+    run, refs: list, pieces: list, noun: str, diags: Diagnostics, texts: str, copies: bool = False
+) -> int:
     read: set[str] = set()
     for ref in {(r.layout, r.loc) for r in refs if r is not None}:
         layout = run.library.get(*ref)
@@ -61,10 +68,11 @@ def _unread(run, refs: list, pieces: list, noun: str, diags: Diagnostics, texts:
     for name, (loc, what) in first.items():
         if re.search(rf"(?<![\w-]){re.escape(str(name))}(?![\w-])", texts):
             continue  # the facts or the rulebook use it
-        diags.warning(
-            loc,
-            f"no layout of {noun} reads the field '{name}' (first given on {what})",
-            did_you_mean(str(name), sorted(read)) if read else "its layouts read no card field",
-        )
+        hint = did_you_mean(str(name), sorted(read)) if read else "its layouts read no card field"
+        if (
+            copies and str(name).strip().lower() in COPIES
+        ):  # `Qty`: each piece printed once, not as many times
+            hint = f"copies are read from a field named 'count' only (each piece now prints once): rename '{name}' to 'count'"
+        diags.warning(loc, f"no layout of {noun} reads the field '{name}' (first given on {what})", hint)
         found += 1
     return found

@@ -21,7 +21,7 @@ from pnpgen import __version__
 from pnpgen.artcolour import as_srgb, jpeg_without_profile
 from pnpgen.faces import Ellipse, Face, Icon, Image, Line, Polygon, Rect, Text, Vector, file_digest
 from pnpgen.render.finite import FiniteCanvas
-from pnpgen.render.pdftext import PdfText, colour
+from pnpgen.render.pdftext import PdfText, clip_box, colour
 from pnpgen.text.fonts import ensure_registered, pdf_name
 
 if TYPE_CHECKING:
@@ -30,20 +30,6 @@ if TYPE_CHECKING:
 SEAM = 0.15  # pt
 SHAPES_KEPT = 20_000  # rectangles and icons one file keeps the written form of (`FaceDrawer._draw_ops`)
 rl_config.useA85 = 0  # smaller files; binary streams are fine in PDF
-
-
-def clip_box(c: Canvas, kept: dict, x: float, y: float, w: float, h: float) -> None:
-    """`c.clipPath` of the rectangle (x, y, w, h): its text made once per box and fill mode and kept in `kept` (the
-    writer's), written again for every face or slot of that size."""
-    key = ("clip", x, y, w, h, c._fillMode)
-    code = kept.get(key)
-    if code is None:
-        p = c.beginPath()
-        p.rect(x, y, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        kept[key] = c._code[-1]
-    else:
-        c._code.append(code)
 
 
 class _Form(pdfdoc.PDFFormXObject):
@@ -144,11 +130,20 @@ class FaceDrawer:
         c.doForm(name)
         c.restoreState()
 
-    def draw_icon(self, name: str, x: float, y: float, w: float, h: float, tint: str | None = None) -> None:
-        """An icon with its box's bottom-left at (x, y) in the canvas's current coordinates."""
+    def draw_icon(
+        self, name: str, x: float, y: float, w: float, h: float, tint: str | None = None, turn: int = 0
+    ) -> None:
+        """An icon with its box's bottom-left at (x, y) in the canvas's current coordinates, its drawing turned
+        `turn` degrees clockwise about the box's centre (the box is where it lands)."""
         form = self.icon_form(name, tint)
         c = self.c
         c.saveState()
+        if turn:
+            c.translate(x + w / 2, y + h / 2)
+            c.rotate(-turn)
+            if turn != 180:
+                w, h = h, w
+            x, y = -w / 2, -h / 2
         c.translate(x, y)
         c.scale(w / 100.0, h / 100.0)
         c.doForm(form)
@@ -296,7 +291,7 @@ class FaceDrawer:
                 else:
                     form = self.icon_form(op.name, op.tint)  # made before anything is recorded
                     start = len(c._code)
-                    self.draw_icon(op.name, op.x, H - op.y - op.h, op.w, op.h, op.tint)
+                    self.draw_icon(op.name, op.x, H - op.y - op.h, op.w, op.h, op.tint, op.turn)
                     if len(kept) < SHAPES_KEPT:
                         kept[key] = (c._code[start:], form)
             elif t is Ellipse:

@@ -1,8 +1,8 @@
-"""Text, colours and line widths written into a PDF page or form: the operators ReportLab's `setFillColor`,
-`setStrokeColor`, `setLineWidth`, `setFont` and `drawString` write, byte for byte, made faster by what one file
-keeps: each colour's and width's operator, each run of text already written, and (for text whose characters all
-have their code in the font's first subset) the run made without ReportLab's text object or its character by
-character bookkeeping.
+"""Text, colours, line widths and clipping rectangles written into a PDF page or form: the operators ReportLab's
+`setFillColor`, `setStrokeColor`, `setLineWidth`, `setFont`, `drawString` and `clipPath` write, byte for byte,
+made faster by what one file keeps: each colour's and width's operator, each run of text already written, and
+(for text whose characters all have their code in the font's first subset) the run made without ReportLab's
+text object or its character by character bookkeeping; a run may be turned a quarter turn.
 """
 
 from __future__ import annotations
@@ -20,6 +20,20 @@ from pnpgen.text.fonts import pdf_name
 RUNS_KEPT = 20_000  # runs of text one file keeps the written form of (`PdfText.text`): a few MB at most
 
 
+def clip_box(c: Canvas, kept: dict, x: float, y: float, w: float, h: float) -> None:
+    """`c.clipPath` of the rectangle (x, y, w, h): its text made once per box and fill mode and kept in `kept` (the
+    writer's), written again for every face or slot of that size."""
+    key = ("clip", x, y, w, h, c._fillMode)
+    code = kept.get(key)
+    if code is None:
+        p = c.beginPath()
+        p.rect(x, y, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        kept[key] = c._code[-1]
+    else:
+        c._code.append(code)
+
+
 @lru_cache(maxsize=4096)
 def colour(value: str):
     """A colour as `pnpgen.colours` parsed it: '#rrggbb' as DeviceRGB, 'cmyk(...)' as DeviceCMYK."""
@@ -28,6 +42,10 @@ def colour(value: str):
 
         return CMYKColor(*cmyk_of(value))
     return HexColor(value)
+
+
+# a run's text matrix without its origin, by its turn (degrees clockwise on the page, whose y runs up)
+TURNS = {0: "1 0 0 1", 90: "0 -1 1 0", 180: "-1 0 0 -1", 270: "0 1 -1 0"}
 
 
 class PdfText:
@@ -98,6 +116,14 @@ class PdfText:
         size = op.size
         c._fontname, c._fontsize, c._leading = name, size, size * 1.2
         if not font._dynamicFont or not c.bottomup:
+            if op.turn:
+                c.saveState()
+                c.translate(op.x, H - op.y)
+                c.rotate(-op.turn)  # clockwise on the page
+                c.setFont(name, size)
+                self.string(0, 0, op.text)
+                c.restoreState()
+                return
             c.setFont(name, size)  # a Type 1 font writes its own operators
             self.string(op.x, H - op.y, op.text)
             return
@@ -107,7 +133,7 @@ class PdfText:
             tail = self._tail(font, op.text)
             if len(self.runs) < RUNS_KEPT:
                 self.runs[key] = tail
-        c._code.append(f"BT 1 0 0 1 {fp_str(op.x, H - op.y)} Tm {tail}")
+        c._code.append(f"BT {TURNS[op.turn]} {fp_str(op.x, H - op.y)} Tm {tail}")
 
     def _tail(self, font, text: str) -> str:
         """What `string` writes after the origin: each run of one font subset, `T*`, `ET`. Text whose every

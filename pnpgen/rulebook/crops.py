@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from pnpgen.errors import Diagnostics
+from pnpgen.faces import turned
 from pnpgen.text.fonts import unit_width
 from pnpgen.units import MM
 
@@ -122,7 +123,7 @@ def _text_boxes(face):
     for op in face.ops:
         if type(op).__name__ == "Text" and op.text.strip():
             w = unit_width(op.text, op.font) * op.size if _known(op.font) else len(op.text) * op.size * 0.6
-            yield op.text, (op.x, op.y - op.size * 0.8, op.x + w, op.y + op.size * 0.25)
+            yield op.text, turned(op, (op.x, op.y - op.size * 0.8, op.x + w, op.y + op.size * 0.25))
 
 
 def _piece_words(face, cx, cy, w, h, rotate):
@@ -147,7 +148,9 @@ def seen_text_only(face, view):
     for i, op in enumerate(face.ops):
         if type(op).__name__ == "Text" and op.text.strip():
             w = unit_width(op.text, op.font) * op.size if _known(op.font) else len(op.text) * op.size
-            x0, y0, x1, y1 = op.x - w, op.y - op.size, op.x + 2 * w, op.y + op.size  # any alignment
+            x0, y0, x1, y1 = turned(
+                op, (op.x - w, op.y - op.size, op.x + 2 * w, op.y + op.size)
+            )  # any alignment
             if x1 < vx0 or x0 > vx1 or y1 < vy0 or y0 > vy1:
                 hidden.add(i)
     if not hidden:

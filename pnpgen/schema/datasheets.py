@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pnpgen.bounds.remote import is_url
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
+from pnpgen.names import near_file
 from pnpgen.schema.cardlists import fetched_rows, list_rows
 from pnpgen.schema.fields import Invalid, describe
 from pnpgen.sheetkinds import KINDS, expected, kind_of
@@ -86,7 +87,7 @@ def sheet_rows(
             return _remote_rows(reader, file, sheet, loc, columns, diags, names)
         sheet_path = reader.inside(root, file, loc, "data sheet")
         if not reader.probe(sheet_path, "data sheet", loc):
-            raise ContentError.at(loc, f"data sheet '{file}' not found")
+            raise ContentError.at(loc, f"data sheet '{file}' not found", near_file(sheet_path, file))
         if not getattr(kind_of(file), "cells", True):
             rows = list_rows(reader, sheet_path, sheet, loc)
             if names is not None:

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.inputs import Reader
 from pnpgen.model import Game
-from pnpgen.names import is_name, rule_of, suggested
+from pnpgen.names import is_name, near_file, rule_of, suggested
 from pnpgen.schema.components import load_component
 from pnpgen.schema.fields import (
     Invalid,
@@ -340,7 +340,7 @@ def _icons_file(root: Path, value, loc: Location, reader: Reader, diags: Diagnos
     try:
         path = reader.inside(root, value, loc, "icons")
         if not reader.probe(path, "icons file", loc):
-            diags.error(loc, f"icons file '{value}' not found")
+            diags.error(loc, f"icons file '{value}' not found", near_file(path, value))
             return None
     except ContentError as exc:
         diags.extend(exc.diagnostics)
@@ -356,7 +356,9 @@ def _icons_folder(root: Path, name: str, loc: Location, reader: Reader, diags: D
         diags.extend(exc.diagnostics)
         return None
     if not path.is_dir():
-        diags.error(loc, f"icons folder '{name}' " + ("is not a folder" if path.exists() else "not found"))
+        missing = not path.exists()
+        said = "not found" if missing else "is not a folder"
+        diags.error(loc, f"icons folder '{name}' {said}", near_file(path, name) if missing else "")
         return None
     return path
 
@@ -368,6 +370,6 @@ def _component(root: Path, item, loc: Location, reader: Reader, diags: Diagnosti
     path = reader.inside(root, item, loc, "component file")
     with reader.recording() as recorded:
         if not reader.probe(path, "component file", loc):
-            raise ContentError.at(loc, f"component file '{item}' not found")
+            raise ContentError.at(loc, f"component file '{item}' not found", near_file(path, item))
         data = reader.load_yaml(path, "component file")
         return load_component(path, data, diags, recorded, reader, root)

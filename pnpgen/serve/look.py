@@ -15,7 +15,7 @@ from typing import Any
 
 from pnpgen import units
 from pnpgen.errors import ContentError, Diagnostics, Location, printable
-from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector, turned
 from pnpgen.sheetkinds import kind_of
 
 ZOOM_DPI = 220  # the editor's faces: a poker card about 550 px wide, sharp at twice the page's size
@@ -56,8 +56,11 @@ def extent(ops: list) -> tuple[float, float, float, float] | None:
             xs += [x for x, _ in op.points]
             ys += [y for _, y in op.points]
         elif isinstance(op, Text):
-            xs += [op.x, op.x + 0.5 * op.size * len(op.text)]
-            ys += [op.y - op.size, op.y + 0.25 * op.size]
+            x0, y0, x1, y1 = turned(
+                op, (op.x, op.y - op.size, op.x + 0.5 * op.size * len(op.text), op.y + 0.25 * op.size)
+            )
+            xs += [x0, x1]
+            ys += [y0, y1]
     if not xs:
         return None
     return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)

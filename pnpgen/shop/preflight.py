@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pnpgen.artcolour import ProfileError, profile_of
 from pnpgen.colours import cmyk_of, is_cmyk
 from pnpgen.errors import Diagnostics, Location, display_path
-from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector
+from pnpgen.faces import Ellipse, Icon, Image, Line, Polygon, Rect, Text, Vector, turned
 from pnpgen.model import Board, Deck
 from pnpgen.shop import sizes
 from pnpgen.shop.bleed import missing_bleed, reaching_trim
@@ -242,7 +242,7 @@ def _text(
         )
     ascent, descent = vertical_metrics(op.font)
     width = unit_width(op.text, op.font) * op.size
-    box = (op.x, op.y - ascent * op.size, op.x + width, op.y + descent * op.size)
+    box = turned(op, (op.x, op.y - ascent * op.size, op.x + width, op.y + descent * op.size))
     _box(target, face, box, f"text '{_clip(op.text)}'", loc, label, found)
 
 

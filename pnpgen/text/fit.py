@@ -84,6 +84,11 @@ def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[l
     return paragraphs
 
 
+def icon_names(text: str) -> list[str]:
+    """Each `:name:` standing apart in `text` (no letter or digit just before or after it), once, in order."""
+    return list(dict.fromkeys(m.group(1) for m in _LONE_NAME.finditer(str(text))))
+
+
 def stray_markup(text: str, is_icon, icons=(), emphasis: bool = True) -> list[str]:
     """What in marked-up text would not print as meant: each `:name:` standing apart that names no icon (with
     the nearest icon names), and a `**` or `*` left open at the end (the rest of the text set bold/italic)."""

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from pnpgen.faces import Icon, Text
 from pnpgen.layout.kinds import Kind
+from pnpgen.text.fit import icon_names
 from pnpgen.text.fonts import unit_width, vertical_metrics
 
 
@@ -52,6 +53,19 @@ def label(ops, text: str, x: float, y: float, font: str, size: float, colour: st
     ops.append(
         Text(x - unit_width(text, font) * size / 2, y + ascent * size * 0.35, font, size, colour, text)
     )
+
+
+def plain(p, fc, text: str, key: str, card: str, instead: str) -> str:
+    """A label's text: plain, unlike a `text` element's. A `:name:` in it naming an icon would print as typed,
+    which no designer means: a warning at `key` for the card, saying what draws the icon (`instead`)."""
+    for name in icon_names(text):
+        if name in fc.icons:
+            fc.note(
+                p.loc(key),
+                f"a label is plain text: ':{name}:' prints as typed, not as the icon; {instead.format(name=name)}",
+                card,
+            )
+    return text
 
 
 def icon(ops, name: str, x: float, y: float, side: float, tint) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from pnpgen.faces import Icon, Polygon, Text
+from pnpgen.layout.elements._place import plain
 from pnpgen.layout.kinds import (
     BOX,
     COLOUR,
@@ -111,7 +112,7 @@ def draw(p, fc, ops, label, diags) -> None:
         if key not in polys:
             p.fail("labels", f"names cell {list(key)} outside the {cols} x {rows} grid")
         cx, cy, _ = _cell_centre(polys[key], shape, 1)
-        text = str(e[2])
+        text = plain(p, fc, str(e[2]), "labels", label, "to draw it, add [col, row, {name}] to `icons`")
         ascent, _ = vertical_metrics(font)
         ops.append(
             Text(cx - unit_width(text, font) * size / 2, cy + ascent * size * 0.35, font, size, colour, text)

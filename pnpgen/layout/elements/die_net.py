@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pnpgen.faces import Ellipse, Line, Polygon
 from pnpgen.layout.draw import DrawProblem
 from pnpgen.layout.elements import _nets as nets
-from pnpgen.layout.elements._place import AnyList, icon, label
+from pnpgen.layout.elements._place import AnyList, icon, label, plain
 from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontName, Length, Text
 from pnpgen.units import mm
 
@@ -97,7 +97,7 @@ def draw(p, fc, ops, label_, diags) -> None:
     for a, b, n in edges.values():
         ops.append(Line(a[0], a[1], b[0], b[1], cut, sw, FOLD_DASH if n > 1 else ()))
     for poly, spec in zip(polys, faces):
-        _content(p, die, poly, spec, s, ops)
+        _content(p, fc, die, poly, spec, s, ops, label_)
 
 
 def _fits(p, fc, polys) -> None:
@@ -143,7 +143,7 @@ def _faces(p, die, count):
     return out
 
 
-def _content(p, die, poly, spec, s, ops) -> None:
+def _content(p, fc, die, poly, spec, s, ops, card) -> None:
     cx = sum(x for x, _ in poly) / len(poly)
     cy = sum(y for _, y in poly) / len(poly)
     ink = p.get("color") or "#000000"
@@ -163,7 +163,9 @@ def _content(p, die, poly, spec, s, ops) -> None:
             p.get("color"),
         )
     size = p.get("label_size") if p.given("label_size") else s * big
-    label(ops, p.parse(Text(20), spec.get("label"), "faces"), cx, cy, p.get("font"), size, ink)
+    instead = "to draw it, give the face `icon: {name}`"
+    text = plain(p, fc, p.parse(Text(20), spec.get("label"), "faces"), "faces", card, instead)
+    label(ops, text, cx, cy, p.get("font"), size, ink)
 
 
 TYPE = ElementType(

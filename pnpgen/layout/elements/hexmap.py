@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pnpgen.faces import Line, Polygon
 from pnpgen.layout.draw import DrawProblem
 from pnpgen.layout.elements import _hexes as hexes
-from pnpgen.layout.elements._place import AnyList, icon, label, pair
+from pnpgen.layout.elements._place import AnyList, icon, label, pair, plain
 from pnpgen.layout.kinds import COLOUR, ICON, Choice, Colour, ElementType, FontName, Length, Number, Text
 
 _CELL_KEYS = ("at", "col", "row", "q", "r", "fill", "stroke", "label", "icon", "land")
@@ -35,13 +35,15 @@ def draw(p, fc, ops, label_, diags) -> None:
         ops.append(Polygon(points, fill, stroke, p.get("stroke_width")))
         if spec.get("icon"):
             icon(ops, p.parse(ICON, spec["icon"], "cells"), cx, cy, side_icon, None)
-        label(ops, p.parse(Text(60), spec.get("label"), "cells"), cx, cy, font, tsize, colour)
+        said = p.parse(Text(60), spec.get("label"), "cells")
+        text = plain(p, fc, said, "cells", label_, "to draw it, give the cell `icon: {name}`")
+        label(ops, text, cx, cy, font, tsize, colour)
     land = {qr for qr, spec, _ in cells.values() if _land(spec.get("land", True))}
     coast = p.get("coast")
     if coast is not None:
         for path in hexes.coastlines(orient, size, x0, y0, land):
             ops.append(Polygon(tuple(path), None, coast, p.get("coast_width")))
-    _piers(p, orient, system, size, x0, y0, cells, land, ops, label_)
+    _piers(p, fc, orient, system, size, x0, y0, cells, land, ops, label_)
 
 
 def _cells(p, system, label_):
@@ -117,7 +119,7 @@ def _land(value) -> bool:
     return not (value in _NO or (isinstance(value, str) and value.strip().lower() in _NO))
 
 
-def _piers(p, orient, system, size, x0, y0, cells, land, ops, label_) -> None:
+def _piers(p, fc, orient, system, size, x0, y0, cells, land, ops, label_) -> None:
     length, width, colour = p.get("pier_length"), p.get("pier_width"), p.get("pier_color")
     piers = p.get("piers")
     if len(piers) > MAX_CELLS:
@@ -145,7 +147,8 @@ def _piers(p, orient, system, size, x0, y0, cells, land, ops, label_) -> None:
                 size * 0.5,
                 None,
             )
-        text = p.parse(Text(60), raw.get("label"), "piers")
+        said = p.parse(Text(60), raw.get("label"), "piers")
+        text = plain(p, fc, said, "piers", label_, "to draw it, give the pier `icon: {name}`")
         if text:
             label(
                 ops,

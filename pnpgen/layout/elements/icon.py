@@ -1,10 +1,11 @@
-"""`icon`: one of the game's icons, `size` square (or `w` by `h`), tinted by `color`."""
+"""`icon`: one of the game's icons, `size` square (or `w` by `h`), tinted by `color`, turned a quarter turn
+clockwise by `rotate` (the box is where it lands)."""
 
 from __future__ import annotations
 
 from pnpgen import units
 from pnpgen.faces import Icon
-from pnpgen.layout.kinds import COLOUR, ICON, ElementType, Length
+from pnpgen.layout.kinds import COLOUR, ICON, ElementType, Length, QuarterTurn
 from pnpgen.layout.warnings import outside_safe
 
 
@@ -15,7 +16,7 @@ def draw(p, fc, ops, label, diags) -> None:
         w, h = p.get("w"), p.get("h")
     else:
         w = h = p.get("size")
-    icon = Icon(name, x, y, w, h, p.get("color"))
+    icon = Icon(name, x, y, w, h, p.get("color"), p.get("rotate"))
     if outside_safe([icon], fc):
         fc.note(
             p.el.loc,
@@ -38,6 +39,7 @@ TYPE = ElementType(
         "h": Length(),
         "name": ICON,
         "color": COLOUR,
+        "rotate": QuarterTurn(),
     },
     draw=draw,
     required=("x", "y", "name"),

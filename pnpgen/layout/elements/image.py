@@ -14,6 +14,7 @@ from pnpgen.errors import ContentError
 from pnpgen.faces import Image, Vector
 from pnpgen.layout.draw import DrawProblem, FaceContext
 from pnpgen.layout.kinds import BOX, Area, Choice, ElementType, Text
+from pnpgen.names import near_file
 
 MAX_IMAGE_PIXELS = 60_000_000
 MAX_IMAGE_BYTES = 60_000_000
@@ -57,7 +58,8 @@ def find(src: str, p, fc: FaceContext, limit: int = sys.maxsize) -> Path:
         path = reader.inside(fc.art_root, src, loc, "image", "the game's art folder")
         if not os.path.lexists(path):
             reader.probe(path, "image", loc)  # recorded as missing: adding it later counts
-            p.fail("src", f"names an image that does not exist: art/{src}")
+            near = near_file(path, src)
+            p.fail("src", f"names an image that does not exist: art/{src}" + (f"; {near}" if near else ""))
         return reader.use(path, "image", loc, limit=limit)  # a bitmap is bounded by `image_size`, in MB
     except ContentError as exc:
         raise DrawProblem(loc, exc.diagnostics.items[0].message) from None
