@@ -159,7 +159,7 @@ def tail(story: list, width: float, least: float = END) -> list:
         start -= 1
         if isinstance(story[start], CondPageBreak):
             continue  # within the chain, which keeps its heading off a page's foot itself
-        parts = story[start]._content if isinstance(story[start], Chain) else [story[start]]
+        parts = getattr(story[start], "_content", None) or [story[start]]  # a chain or a float: its parts
         items[:0] = parts
         height += sum(f.wrap(width, 0xFFFFFF)[1] for f in parts)
     return story[:start] + [Chain(items, least)] + story[end:] if items else story

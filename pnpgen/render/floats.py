@@ -1,0 +1,161 @@
+"""Figures that do not fit the room left on a page: a rulebook's answer to the half-empty page.
+
+A figure (a diagram, a picture, a row of the components' gallery) is one piece: when it does not fit the room
+left, platypus would carry it whole to the next page and leave the rest of this one empty. Here, in this order:
+
+1. a figure that fits when set a little smaller, no smaller than `SHRINK` of its size, is set so (its own
+   `shrunk(height)` makes the copy: a diagram, a picture);
+2. else the text that follows it in its chapter floats up before it, as a LaTeX float lets it: as much as the
+   room holds, split where that text allows (two lines of a paragraph, two rows of a table on each side), and
+   the figure opens the next page, the rest of the text after it. A float never passes the next chapter
+   heading (`level` 0), the next figure (figures keep their order), nor the book's end chain (`keep.tail`); a
+   subsection heading floats up only with what it keeps (its chain), and a page break a heading asks for
+   (`CondPageBreak`) stops it where the heading would not fit. The figure only ever moves later, so it never
+   comes before the text above it, and a lead-in tied to it (`keep.bound`: a paragraph ending in a colon) is
+   in its chain and goes with it.
+
+The choice depends only on the story and the page, so the same book lays out the same way every time.
+"""
+
+from __future__ import annotations
+
+from reportlab.platypus import CondPageBreak, Flowable, Spacer
+
+from pnpgen.render.diagram import DiagramFlowable
+from pnpgen.render.flowables import FacePair, HeadingPara
+
+FUZZ = 1e-6  # platypus' own tolerance
+FIGURES = (DiagramFlowable, FacePair)
+
+
+def is_figure(f) -> bool:
+    """A figure: a diagram, a picture, or a row of pictures (a table holding only pictures)."""
+    if isinstance(f, FIGURES):
+        return True
+    cells = getattr(f, "_cellvalues", None)
+    if not cells:
+        return False
+    flat = [c for row in cells for c in row if c != ""]
+    return bool(flat) and all(isinstance(c, FacePair) for c in flat)
+
+
+def _chapter(f) -> bool:
+    """Whether flowable `f` (or the chain it is) opens a chapter (a level-2 heading, contents level 0)."""
+    if isinstance(f, HeadingPara):
+        return f.toc_level == 0
+    content = getattr(f, "_content", None)
+    return bool(content) and _chapter(content[0])
+
+
+def _holds_figure(f) -> bool:
+    return is_figure(f) or any(_holds_figure(g) for g in getattr(f, "_content", None) or [])
+
+
+class Float(Flowable):
+    """A figure and the flowables after it that may float up before it (`followers`). Never drawn whole: like a
+    `KeepTogether`, it always asks to be split, and gives platypus the pieces in the order this page wants."""
+
+    def __init__(self, figure, space: list, followers: list):
+        super().__init__()
+        self.figure, self.space, self.followers = (
+            figure,
+            space,
+            followers,
+        )  # `space`: the figure's own after it
+        self._content = [
+            figure,
+            *space,
+            *followers,
+        ]  # read as a chain's parts (`passes.headings`, `keep.tail`)
+
+    def getSpaceBefore(self):  # noqa: N802 (platypus' names)
+        return self.figure.getSpaceBefore()
+
+    def wrap(self, availWidth, availHeight):  # noqa: N803
+        return availWidth, 0xFFFFFF  # always split: its parts are set one by one
+
+    def split(self, availWidth, availHeight):  # noqa: N803
+        canv = getattr(self, "canv", None)
+        fig, space, rest = self.figure, self.space, self.followers
+        _, h = fig.wrapOn(canv, availWidth, availHeight)
+        if h <= availHeight + FUZZ or getattr(getattr(self, "_frame", None), "_atTop", False):
+            return [fig, *space, *rest]
+        shrink = getattr(fig, "shrunk", None)
+        small = shrink(availHeight) if shrink is not None else None
+        if small is not None:
+            return [small, *space, *rest]
+        taken, left = fill(canv, rest, availWidth, availHeight)
+        return (
+            [*taken, fig, *space, *left] if taken else []
+        )  # nothing floats up: the figure opens the next page
+
+
+def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list]:
+    """As many of `flowables` as `height` holds, and what is left. One that does not fit is split where it allows
+    (a chain where its own rules let it): its parts are taken up to the last, which is taken too if it fits, or
+    none of them (a chain is never parted where it does not say). Spaces between flowables are counted as
+    platypus' frame counts them (the space before, less the space after the last)."""
+    taken: list = []
+    used = after = 0.0
+
+    def fits(f) -> bool:
+        nonlocal used, after
+        before = max(f.getSpaceBefore() - after, 0) if taken else 0.0
+        room = height - used - before
+        if room <= 0 or f.wrapOn(canv, width, room)[1] > room + FUZZ:
+            return False
+        taken.append(f)
+        used += before + f.wrapOn(canv, width, room)[1] + f.getSpaceAfter()
+        after = f.getSpaceAfter()
+        return True
+
+    for i, f in enumerate(flowables):
+        if isinstance(f, CondPageBreak):
+            if height - used < f.height:
+                return taken, flowables[i + 1 :]  # its heading goes to the next page, after the figure
+            continue
+        if fits(f):
+            continue
+        before = max(f.getSpaceBefore() - after, 0) if taken else 0.0
+        room = height - used - before
+        parts = f.splitOn(canv, width, room) if room > 0 and not isinstance(f, Spacer) else []
+        if len(parts) < 2 and not (parts and parts[0] is not f):
+            return taken, flowables[i:]
+        mark = (len(taken), used, after)
+        if not all(fits(p) for p in parts[:-1]):
+            del taken[mark[0] :]
+            used, after = mark[1], mark[2]
+            return taken, flowables[i:]
+        if not fits(parts[-1]):
+            return taken, [parts[-1], *flowables[i + 1 :]]
+    return taken, []
+
+
+def floated(story: list) -> list:
+    """The story with each figure that stands alone (not tied in a chain) made a `Float` of itself and what may
+    float up before it: the flowables after it up to the next chapter heading or figure, or the story's end."""
+    out: list = []
+    i = 0
+    while i < len(story):
+        f = story[i]
+        if not is_figure(f):
+            out.append(f)
+            i += 1
+            continue
+        k = i + 1
+        while k < len(story) and isinstance(story[k], Spacer) and not isinstance(story[k], CondPageBreak):
+            k += 1
+        j = k
+        while j < len(story) and not _stops(story, j):
+            j += 1
+        out += [Float(f, story[i + 1 : k], story[k:j])] if j > k else story[i:k]
+        i = j
+    return out
+
+
+def _stops(story: list, j: int) -> bool:
+    """Whether a float stops before `story[j]`: a chapter's heading (or the page break before it), a figure."""
+    f = story[j]
+    if isinstance(f, CondPageBreak):
+        return j + 1 < len(story) and _chapter(story[j + 1])
+    return _chapter(f) or _holds_figure(f)
