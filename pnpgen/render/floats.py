@@ -3,26 +3,31 @@
 A figure (a diagram, a picture, a row of the components' gallery) is one piece: when it does not fit the room
 left, platypus would carry it whole to the next page and leave the rest of this one empty. Here, in this order:
 
-1. a figure that fits when set a little smaller, no smaller than `SHRINK` of its size, is set so (its own
-   `shrunk(height)` makes the copy: a diagram, a picture);
+1. a figure that fits when set a little smaller, no smaller than `flowables.SHRINK` of its size, is set so (its
+   own `shrunk(height)` makes the copy, and its `split` gives it: a diagram, a picture);
 2. else the text that follows it in its chapter floats up before it, as a LaTeX float lets it: as much as the
    room holds, split where that text allows (two lines of a paragraph, two rows of a table on each side), and
    the figure opens the next page, the rest of the text after it. A float never passes the next chapter
-   heading (`level` 0), the next figure (figures keep their order), nor the book's end chain (`keep.tail`); a
-   subsection heading floats up only with what it keeps (its chain), and a page break a heading asks for
-   (`CondPageBreak`) stops it where the heading would not fit. The figure only ever moves later, so it never
-   comes before the text above it, and a lead-in tied to it (`keep.bound`: a paragraph ending in a colon) is
-   in its chain and goes with it.
+   heading (contents level 0), the next figure (figures keep their order), nor the book's end chain
+   (`keep.tail`); a subsection heading floats up only with what it keeps (its chain), and a page break a
+   heading asks for (`CondPageBreak`) stops it where the heading would not fit. The figure only ever moves
+   later, so it never comes before the text above it, and a lead-in marked as leading to it (`keep.bound`: a
+   paragraph ending in a colon) is in its chain and goes with it.
+
+A section that opens with its figure (a chain of headings ending in one) floats the same way: the headings
+stay, the text after the figure floats up under them, so a heading is still followed by its own text; when no
+text can follow it here, the headings and the figure move on together.
 
 The choice depends only on the story and the page, so the same book lays out the same way every time.
 """
 
 from __future__ import annotations
 
-from reportlab.platypus import CondPageBreak, Flowable, Spacer
+from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer
 
 from pnpgen.render.diagram import DiagramFlowable
-from pnpgen.render.flowables import FacePair, HeadingPara
+from pnpgen.render.flowables import FacePair, HeadingPara, RuleLine
+from pnpgen.render.keep import Chain
 
 FUZZ = 1e-6  # platypus' own tolerance
 FIGURES = (DiagramFlowable, FacePair)
@@ -52,42 +57,44 @@ def _holds_figure(f) -> bool:
 
 
 class Float(Flowable):
-    """A figure and the flowables after it that may float up before it (`followers`). Never drawn whole: like a
-    `KeepTogether`, it always asks to be split, and gives platypus the pieces in the order this page wants."""
+    """A figure (after the headings it opens a section with, `head`) and the flowables after it that may float up
+    before it (`followers`). Never drawn whole: like a `KeepTogether`, it always asks to be split, and gives
+    platypus the pieces in the order this page wants."""
 
-    def __init__(self, figure, space: list, followers: list):
+    def __init__(self, head: list, figure, space: list, followers: list):
         super().__init__()
-        self.figure, self.space, self.followers = (
+        self.head, self.figure, self.space, self.followers = (
+            head,
             figure,
             space,
             followers,
-        )  # `space`: the figure's own after it
+        )  # space: the figure's
         self._content = [
+            *head,
             figure,
             *space,
             *followers,
-        ]  # read as a chain's parts (`passes.headings`, `keep.tail`)
+        ]  # as a chain's parts (`passes.headings`, `keep.tail`)
 
     def getSpaceBefore(self):  # noqa: N802 (platypus' names)
-        return self.figure.getSpaceBefore()
+        return self._content[0].getSpaceBefore()
 
     def wrap(self, availWidth, availHeight):  # noqa: N803
         return availWidth, 0xFFFFFF  # always split: its parts are set one by one
 
     def split(self, availWidth, availHeight):  # noqa: N803
         canv = getattr(self, "canv", None)
-        fig, space, rest = self.figure, self.space, self.followers
-        _, h = fig.wrapOn(canv, availWidth, availHeight)
-        if h <= availHeight + FUZZ or getattr(getattr(self, "_frame", None), "_atTop", False):
-            return [fig, *space, *rest]
-        shrink = getattr(fig, "shrunk", None)
-        small = shrink(availHeight) if shrink is not None else None
-        if small is not None:
-            return [small, *space, *rest]
-        taken, left = fill(canv, rest, availWidth, availHeight)
-        return (
-            [*taken, fig, *space, *left] if taken else []
-        )  # nothing floats up: the figure opens the next page
+        head, fig, space, rest = self.head, self.figure, self.space, self.followers
+        if getattr(getattr(self, "_frame", None), "_atTop", False):
+            return [*head, fig, *space, *rest]
+        taken, left = fill(canv, [*head, fig], availWidth, availHeight)
+        if not left:  # it fits here, at its size or a little smaller
+            return [*taken, *space, *rest]
+        taken, left = fill(canv, [*head, *rest], availWidth, availHeight)
+        after = [f for f in taken[len(head) :] if not isinstance(f, Spacer)]
+        if len(taken) < len(head) or not after or (head and _heading(after[0])):
+            return []  # nothing floats up (a heading keeps its text): the figure opens the next page
+        return [*taken, fig, *space, *left]
 
 
 def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list]:
@@ -118,7 +125,8 @@ def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list
             continue
         before = max(f.getSpaceBefore() - after, 0) if taken else 0.0
         room = height - used - before
-        parts = f.splitOn(canv, width, room) if room > 0 and not isinstance(f, Spacer) else []
+        whole = isinstance(f, Spacer | Paragraph)  # a heading is never split
+        parts = f.splitOn(canv, width, room) if room > 0 and not whole else []
         if len(parts) < 2 and not (parts and parts[0] is not f):
             return taken, flowables[i:]
         mark = (len(taken), used, after)
@@ -132,13 +140,15 @@ def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list
 
 
 def floated(story: list) -> list:
-    """The story with each figure that stands alone (not tied in a chain) made a `Float` of itself and what may
-    float up before it: the flowables after it up to the next chapter heading or figure, or the story's end."""
+    """The story with each figure that stands alone, or after the headings that open its section (a chain of
+    them), made a `Float` of itself and what may float up before it: the flowables after it up to the next
+    chapter heading or figure, or the story's end."""
     out: list = []
     i = 0
     while i < len(story):
         f = story[i]
-        if not is_figure(f):
+        head = _head(f)
+        if head is None:
             out.append(f)
             i += 1
             continue
@@ -148,9 +158,32 @@ def floated(story: list) -> list:
         j = k
         while j < len(story) and not _stops(story, j):
             j += 1
-        out += [Float(f, story[i + 1 : k], story[k:j])] if j > k else story[i:k]
+        figure = f._content[-1] if head else f
+        out.append(Float(head, figure, story[i + 1 : k], story[k:j]))
         i = j
     return out
+
+
+def _head(f) -> list | None:
+    """A figure's headings: [] for a figure alone, the headings (and their rules) of a chain of headings that
+    ends in a figure; None for anything else."""
+    if is_figure(f):
+        return []
+    content = getattr(f, "_content", None)
+    if type(f) is not Chain or not content or not is_figure(content[-1]):
+        return None
+    head = content[:-1]
+    return (
+        head
+        if head and _heading(head[0]) and all(_heading(g) or isinstance(g, RuleLine) for g in head)
+        else None
+    )
+
+
+def _heading(f) -> bool:
+    """A heading (a section's or a run-in one, set as a Paragraph), or a chain that opens with one."""
+    content = getattr(f, "_content", None)
+    return isinstance(f, Paragraph) or bool(content) and _heading(content[0])
 
 
 def _stops(story: list, j: int) -> bool:

@@ -1,0 +1,112 @@
+"""A figure that does not fit the room left on a page leaves no half-empty page when text of its chapter could
+fill it (`render/floats.py`): it is set a little smaller, or the text after it floats up before it, and a
+components' gallery never ends in one picture alone. Read back from the written PDFs (`tests/pagebreaks.py`:
+`float_faults`), over the five shipped books on A4 and Letter and small books that break without the floats."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fast_first, run_cli
+from pagebreaks import empty_share, float_faults, pages
+from test_rulebook_breaks import GAMES, filler, written
+
+TALL = """caption: "A tall table"
+width: 130mm
+grid: {cols: 3, rows: 4, cell: 40mm, x: 5mm, y: 5mm}
+pieces:
+  - {piece: heroes, card: Ash Walker, at: A1, size: 30mm}
+"""
+
+
+@pytest.fixture(scope="module")
+def letter_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("letter")
+    result = run_cli("build", "--paper", "letter", "--no-print-all", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.mark.parametrize("game", fast_first(GAMES, fast="deity"))
+def test_no_shipped_a4_page_is_left_empty_above_a_figure(shipped_build, game):
+    book = shipped_build / game / "rulebook.pdf"
+    assert float_faults(book) == []
+
+
+@pytest.mark.slow  # a build of the five games on Letter
+@pytest.mark.parametrize("game", GAMES)
+def test_no_shipped_letter_page_is_left_empty_above_a_figure(letter_build, game):
+    book = letter_build / game / "rulebook.pdf"
+    assert float_faults(book) == []
+    assert [p for p in pages(book)[:-1] if empty_share(p) > 0.5] == []  # no page but the last half empty
+
+
+def tall_book(tmp_path, k: int, name: str):
+    diagrams = tmp_path / "basic" / "content" / "sample" / "diagrams"
+    if not diagrams.exists():
+        written(tmp_path, "Text.", "seed")  # copies the fixture game
+        diagrams.mkdir()
+        (diagrams / "tall.yaml").write_text(TALL)
+    text = f"{filler(k)}\n\n{{{{ diagram('tall') }}}}\n\n{filler(25)}\n\n## Next\n\n{filler(10)}\n"
+    return written(tmp_path, text, name)
+
+
+SWEEP = (12, 18, 24)  # filler lines before the figure: it no longer fits the first page's room left
+
+
+def unfloated(monkeypatch) -> None:
+    """Take the floats out: a figure that does not fit moves on whole, at its size."""
+    from pnpgen.render import book
+    from pnpgen.render.diagram import DiagramFlowable
+
+    monkeypatch.setattr(book, "floated", lambda story: story)
+    monkeypatch.setattr(DiagramFlowable, "shrunk", lambda self, height: None)
+
+
+@pytest.mark.slow  # six small books
+def test_a_tall_figure_lets_its_text_float_up_and_fails_without(tmp_path, monkeypatch):
+    kept = {k: float_faults(tall_book(tmp_path, k, f"float-{k}")) for k in SWEEP}
+    assert all(found == [] for found in kept.values()), kept
+    unfloated(monkeypatch)
+    broken = {k: float_faults(tall_book(tmp_path, k, f"sunk-{k}")) for k in SWEEP}
+    assert all(found for found in broken.values()), broken
+
+
+def test_text_after_a_tall_figure_fills_the_page_before_it(tmp_path):
+    """Too tall to fit even set smaller: the first page is filled with the text that followed the figure, in its
+    order, and the figure opens the second page; set a little smaller, one a few lines shorter stays put."""
+    book = pages(tall_book(tmp_path, 18, "order"))
+    numbers = [int(line.text.rstrip(".").rsplit("number", 1)[1]) for line in book[0].lines[1:]]
+    assert numbers[:18] == list(range(18)) and numbers[18:] == list(range(len(numbers) - 18)), numbers
+    assert len(numbers) > 20 and empty_share(book[0]) < 0.05
+    assert book[1].boxes and max(b[3] for b in book[1].boxes) > max(line.y for line in book[1].lines)
+    shrunk = pages(tall_book(tmp_path, 12, "shrunk"))
+    assert (
+        shrunk[0].boxes and shrunk[0].lines[-1].text == "Atalltable"
+    )  # its caption: it is on the first page
+
+
+def test_a_figure_a_little_too_tall_is_set_smaller_on_the_same_page():
+    from types import SimpleNamespace
+
+    from pnpgen.render.diagram import DiagramFlowable
+    from pnpgen.render.flowables import SHRINK
+
+    plan = SimpleNamespace(view=(0, 0, 300.0, 400.0), width_pt=300.0, caption="", board=None)
+    fig = DiagramFlowable(plan, {}, 400.0)
+    assert fig.split(400.0, fig.height * 0.9)[0].height <= fig.height * 0.9  # shrunk to fit
+    assert fig.split(400.0, fig.height * (SHRINK - 0.05)) == []  # not below the bound: moved on whole
+
+
+@pytest.mark.parametrize(
+    ("widths", "rows"),
+    [
+        ([50.0] * 5, [[0, 1], [2, 3, 4]]),  # a last picture alone joins the row before when three fit
+        ([150.0] * 5, [[0, 1], [2, 3], [4]]),  # too wide for three: it stays (kept with the row before)
+        ([50.0] * 4, [[0, 1], [2, 3]]),
+        ([50.0], [[0]]),
+    ],
+)
+def test_a_gallery_never_ends_in_one_picture_alone(widths, rows):
+    from pnpgen.render.flowables import gallery_rows
+
+    assert gallery_rows(widths, 480.0) == rows
