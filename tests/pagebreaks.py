@@ -191,7 +191,11 @@ def empty_share(page: Page) -> float:
 
 
 def _opens_with_figure(page: Page) -> bool:
-    top_text = max((line.y + line.size for line in page.lines), default=0.0)
+    """Whether the page opens with a figure, or with the headings of a section that opens with one."""
+    lines = page.lines
+    while lines and lines[0].heading and round(lines[0].size, 1) != 17.0:
+        lines = lines[1:]
+    top_text = max((line.y + line.size for line in lines), default=0.0)
     return bool(page.boxes) and max(box[3] for box in page.boxes) > top_text
 
 

@@ -101,13 +101,13 @@ def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list
     """As many of `flowables` as `height` holds, and what is left. One that does not fit is split where it allows
     (a chain where its own rules let it): its parts are taken up to the last, which is taken too if it fits, or
     none of them (a chain is never parted where it does not say). Spaces between flowables are counted as
-    platypus' frame counts them (the space before, less the space after the last)."""
+    platypus' frame counts them (the space before, less the space after the last; all of the first's)."""
     taken: list = []
     used = after = 0.0
 
     def fits(f) -> bool:
         nonlocal used, after
-        before = max(f.getSpaceBefore() - after, 0) if taken else 0.0
+        before = max(f.getSpaceBefore() - after, 0)  # the first: all of it (the frame may count less)
         room = height - used - before
         if room <= 0 or f.wrapOn(canv, width, room)[1] > room + FUZZ:
             return False
@@ -123,7 +123,7 @@ def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list
             continue
         if fits(f):
             continue
-        before = max(f.getSpaceBefore() - after, 0) if taken else 0.0
+        before = max(f.getSpaceBefore() - after, 0)  # the first: all of it (the frame may count less)
         room = height - used - before
         whole = isinstance(f, Spacer | Paragraph)  # a heading is never split
         parts = f.splitOn(canv, width, room) if room > 0 and not whole else []
