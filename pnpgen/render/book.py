@@ -259,9 +259,16 @@ class _Builder:
                 TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")])
             )
             out += [t, Spacer(1, 6)]
-        if len(out) > 4 and len(out[-2]._cellvalues[0]) - out[-2]._cellvalues[0].count("") == 1:
-            out[-4:-1] = [Chain(out[-4:-1])]  # a last picture alone goes with the row before it
-        return out
+        return kept_end(out)
+
+
+def kept_end(gallery: list) -> list:
+    """The components' table and gallery (rows, each with its space after), its last row kept with the row before
+    when it holds one picture: a page break never leaves that picture alone at the top of a page."""
+    last = gallery[-2]._cellvalues[0] if len(gallery) > 4 else []
+    if len(last) - last.count("") == 1:
+        gallery[-4:-1] = [Chain(gallery[-4:-1])]
+    return gallery
 
 
 SHAPE_WORDS = {

@@ -48,7 +48,7 @@ def _chapter(f) -> bool:
     """Whether flowable `f` (or the chain it is) opens a chapter (a level-2 heading, contents level 0)."""
     if isinstance(f, HeadingPara):
         return f.toc_level == 0
-    content = getattr(f, "_content", None)
+    content = getattr(f, "_content", None) or []
     return bool(content) and _chapter(content[0])
 
 
@@ -63,18 +63,9 @@ class Float(Flowable):
 
     def __init__(self, head: list, figure, space: list, followers: list):
         super().__init__()
-        self.head, self.figure, self.space, self.followers = (
-            head,
-            figure,
-            space,
-            followers,
-        )  # space: the figure's
-        self._content = [
-            *head,
-            figure,
-            *space,
-            *followers,
-        ]  # as a chain's parts (`passes.headings`, `keep.tail`)
+        self.head, self.figure, self.followers = head, figure, followers
+        self.space = space  # the space that comes after the figure, wherever it goes
+        self._content = [*head, figure, *space, *followers]  # its parts, as a chain's (`passes.headings`)
 
     def getSpaceBefore(self):  # noqa: N802 (platypus' names)
         return self._content[0].getSpaceBefore()
@@ -182,7 +173,7 @@ def _head(f) -> list | None:
 
 def _heading(f) -> bool:
     """A heading (a section's or a run-in one, set as a Paragraph), or a chain that opens with one."""
-    content = getattr(f, "_content", None)
+    content = getattr(f, "_content", None) or []
     return isinstance(f, Paragraph) or bool(content) and _heading(content[0])
 
 
