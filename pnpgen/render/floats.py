@@ -118,7 +118,7 @@ def fill(canv, flowables: list, width: float, height: float) -> tuple[list, list
         room = height - used - before
         whole = isinstance(f, Spacer | Paragraph)  # a heading is never split
         parts = f.splitOn(canv, width, room) if room > 0 and not whole else []
-        if len(parts) < 2 and not (parts and parts[0] is not f):
+        if not parts or (len(parts) == 1 and parts[0] is f):  # it cannot be split, nor set smaller
             return taken, flowables[i:]
         mark = (len(taken), used, after)
         if not all(fits(p) for p in parts[:-1]):
@@ -164,11 +164,9 @@ def _head(f) -> list | None:
     if type(f) is not Chain or not content or not is_figure(content[-1]):
         return None
     head = content[:-1]
-    return (
-        head
-        if head and _heading(head[0]) and all(_heading(g) or isinstance(g, RuleLine) for g in head)
-        else None
-    )
+    if not head or not _heading(head[0]) or not all(_heading(g) or isinstance(g, RuleLine) for g in head):
+        return None
+    return head
 
 
 def _heading(f) -> bool:
