@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -44,6 +44,8 @@ class Page:
     number: int
     lines: list[Line]  # the body's lines, top to bottom
     pictures: int  # forms and images drawn on it
+    boxes: list = field(default_factory=list)  # their bounds: (left, bottom, right, top) from the foot
+    height: float = 0.0
 
     def blocks(self) -> list[list[Line]]:
         out: list[list[Line]] = []
@@ -95,7 +97,7 @@ def _page(page, number: int) -> Page:
         chars.sort()
         text = "".join(c[1] for c in chars)
         lines.append(Line(base, chars[0][0], text, max(c[2] for c in chars), chars[0][3]))
-    return Page(number, lines, len(boxes))
+    return Page(number, lines, len(boxes), boxes, height)
 
 
 def _items_at_end(lines: list[Line]) -> tuple[int, float | None]:
@@ -171,4 +173,46 @@ def faults(pdf: Path) -> list[str]:
         blocks = page.blocks()
         if not page.pictures and len(blocks) == 1 and len(blocks[0]) <= SHORT:
             found.append(f"page {page.number}: its only text is one short block ({len(blocks[0])} lines)")
+    return found
+
+
+FRAME = (
+    22 * MM + 6,
+    20 * MM + 6,
+)  # the body frame's inside: its top from the page's top, its foot from the foot
+EMPTY = 0.2  # a page may leave this share of its frame empty above a figure that opens the next page
+CAPTION = 7.5  # a picture's or diagram's caption
+
+
+def empty_share(page: Page) -> float:
+    """The share of the page's body frame left empty below what it shows (text or pictures)."""
+    lowest = min([line.y - 3 for line in page.lines] + [box[1] for box in page.boxes], default=FRAME[1])
+    return max(lowest - FRAME[1], 0) / (page.height - FRAME[0] - FRAME[1])
+
+
+def _opens_with_figure(page: Page) -> bool:
+    """Whether the page opens with a figure, or with the headings of a section that opens with one."""
+    lines = page.lines
+    while lines and lines[0].heading and round(lines[0].size, 1) != 17.0:
+        lines = lines[1:]
+    top_text = max((line.y + line.size for line in lines), default=0.0)
+    return bool(page.boxes) and max(box[3] for box in page.boxes) > top_text
+
+
+def float_faults(pdf: Path, limit: float = EMPTY) -> list[str]:
+    """Every page left with more than `limit` of its frame empty while the next opens with a figure and, after
+    the figure's caption, text of the same chapter: text that could have floated up before the figure."""
+    found = []
+    book = pages(pdf)
+    for page, nxt in zip(book, book[1:]):
+        share = empty_share(page)
+        if share <= limit or not _opens_with_figure(nxt):
+            continue
+        caption = next((i for i, line in enumerate(nxt.lines) if round(line.size, 1) == CAPTION), None)
+        after = [line for line in nxt.lines[caption + 1 :] if line.size > 8] if caption is not None else []
+        if after and not (after[0].heading and round(after[0].size, 1) == 17.0):
+            found.append(
+                f"page {page.number}: {share:.0%} of its frame empty above a figure that page {nxt.number} "
+                f"opens with, followed by {after[0].text[:30]!r} of the same chapter"
+            )
     return found

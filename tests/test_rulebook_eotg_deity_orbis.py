@@ -64,9 +64,10 @@ def test_eotg_counts_32_worshipers_of_each_colour(books):
 
 def test_orbis_explains_the_tile_and_its_mystic_value(books):
     pages = books["orbis"]
-    page = _page_with(pages, "the pair of tiles shows one face up")
-    assert "Region tiles: Temple, front and back" in page  # the picture of a named tile names it
-    assert "A Region tile's parts" in _text(pages)  # and the labelled one
+    page = _page_with(pages, "The labelled picture names each part")
+    assert "Region tiles: Temple" not in page  # the tile is pictured once labelled, its back in the gallery
+    assert "A Region tile's parts" in _text(pages)  # the labelled one
+    assert _text(pages).count("Region tiles: front and back") == 1  # once: in the gallery
     text = _text(pages)
     for part in ("top left", "top right", "bottom right", "CP value", "mystic value", "Wilderness side"):
         assert part in text, part

@@ -26,6 +26,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnpgen.render.cover import draw_cover
 from pnpgen.render.diagram import DiagramFlowable
+from pnpgen.render.floats import floated
 from pnpgen.render.flowables import (
     ACCENT,
     EXAMPLE_BG,
@@ -40,11 +41,12 @@ from pnpgen.render.flowables import (
     RichText,
     RuleLine,
     esc,
+    gallery_rows,
     plain,
     styles,
     toc_styles,
 )
-from pnpgen.render.keep import KeptList, KeptTable, bound, chains, tail
+from pnpgen.render.keep import Chain, KeptList, KeptTable, bound, chains, tail
 from pnpgen.render.passes import BookDoc, fits_across, headings, lay_out, placed
 from pnpgen.rulebook import (
     ComponentTable,
@@ -89,10 +91,12 @@ class _Builder:
 
     def story(self, blocks) -> list:
         """The book's blocks as flowables, where no page may come between two blocks that `bound` ties (the last
-        piece of the one, the first of the other) nor inside a heading: see `keep.chains` and `keep.tail`."""
+        piece of the one, the first of the other) nor inside a heading: see `keep.chains` and `keep.tail`; a
+        figure that does not fit the room left lets the text after it float up (`floats.floated`)."""
         made = [placed(self.block(b, self.width), b) for b in blocks]
         ties = [i + 1 < len(blocks) and bound(b, blocks[i + 1]) for i, b in enumerate(blocks)]
-        return tail(chains(made, ties, [isinstance(b, Heading) for b in blocks]), self.width)
+        kept = chains(made, ties, [isinstance(b, Heading) for b in blocks])
+        return tail(floated(kept), self.width)
 
     def block(self, b, width) -> list:
         if isinstance(b, Heading):
@@ -246,17 +250,25 @@ class _Builder:
         for _cid, info in self.components.items():
             rows.append([f"**{info['name']}**", str(info["faces"]), _printed_as(info)])
         out = [self.table(header, rows, width), Spacer(1, 8)]
-        pairs = [
-            self.picture(cid) for cid in self.components if cid in self.pictures
-        ]  # boards: too big to show
-        for i in range(0, len(pairs), 2):
-            row = pairs[i : i + 2] + [""] * (2 - len(pairs[i : i + 2]))
-            t = PlainTable([row], colWidths=[width / 2, width / 2])
+        pairs = [self.picture(cid) for cid in self.components if cid in self.pictures]  # boards: too big
+        for row in gallery_rows([p.width for p in pairs], width):
+            cells = [pairs[i] for i in row]
+            cells += [""] * (max(2, len(cells)) - len(cells))
+            t = PlainTable([cells], colWidths=[width / len(cells)] * len(cells))
             t.setStyle(
                 TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")])
             )
             out += [t, Spacer(1, 6)]
-        return out
+        return kept_end(out)
+
+
+def kept_end(gallery: list) -> list:
+    """The components' table and gallery (rows, each with its space after), its last row kept with the row before
+    when it holds one picture: a page break never leaves that picture alone at the top of a page."""
+    last = gallery[-2]._cellvalues[0] if len(gallery) > 4 else []
+    if len(last) - last.count("") == 1:
+        gallery[-4:-1] = [Chain(gallery[-4:-1])]
+    return gallery
 
 
 SHAPE_WORDS = {

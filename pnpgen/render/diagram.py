@@ -8,7 +8,7 @@ import math
 from reportlab.platypus import Flowable
 
 from pnpgen.errors import column_letters
-from pnpgen.render.flowables import MUTED, drafting, drawer_for
+from pnpgen.render.flowables import MUTED, SHRINK, drafting, drawer_for
 from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.rulebook.crops import ARROW_LABEL_SIZE, arrow_label_spots
 from pnpgen.shapes import outline
@@ -26,7 +26,7 @@ class DiagramFlowable(Flowable):
 
     def __init__(self, plan, icons, width: float, max_h: float = 200 * MM, bare: bool = False):
         super().__init__()
-        self.plan, self.icons, self.bare = plan, icons, bare
+        self.plan, self.icons, self.bare, self.max_h = plan, icons, bare, max_h
         vw, vh = plan.view[2], plan.view[3]
         self.width = width  # the column: the picture is centred in it, the caption set across it
         self.pic_w = min(plan.width_pt or width, width) if not bare else width
@@ -45,6 +45,21 @@ class DiagramFlowable(Flowable):
 
     def wrap(self, aw, ah):
         return self.width, self.height
+
+    def split(self, aw, ah):
+        """Never parted: set a little smaller when that makes it fit (`shrunk`), else moved on whole."""
+        small = self.shrunk(ah)
+        return [small] if small is not None else []
+
+    def shrunk(self, height: float) -> DiagramFlowable | None:
+        """This diagram set smaller to stand in `height`, its picture no smaller than `SHRINK` of its size (its
+        caption's lines keep their size); None when it cannot."""
+        pic_h = self.plan.view[3] * self.scale
+        room = pic_h - (self.height - height)
+        if room >= pic_h or room < pic_h * SHRINK:
+            return None
+        small = DiagramFlowable(self.plan, self.icons, self.width, room, self.bare)
+        return small if small.height <= height + 1e-6 else None
 
     def at(self, x: float, y: float) -> tuple[float, float]:
         """A point of the board (points, y down) -> the flowable's canvas."""

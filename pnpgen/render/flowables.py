@@ -22,6 +22,7 @@ NOTE_BG, NOTE_LINE = "#eef1f5", "#5b7391"
 EXAMPLE_BG, EXAMPLE_LINE = "#f7f0e1", "#b7892f"
 BODY = 9.6
 LEAD = 1.38
+SHRINK = 0.85  # the smallest a figure is set to fit the room left on a page, as a share of its size
 
 
 class PlainTable(Table):
@@ -180,6 +181,18 @@ class FacePair(Flowable):
     def wrap(self, aw, ah):
         return self.width, self.height
 
+    def split(self, aw, ah):
+        """Never parted: set a little smaller when that makes it fit (`shrunk`), else moved on whole."""
+        small = self.shrunk(ah)
+        return [small] if small is not None else []
+
+    def shrunk(self, height: float) -> FacePair | None:
+        """This picture set smaller to stand in `height`, no smaller than `SHRINK` of its size; None if it cannot."""
+        k = (height - 6 * MM) / self.card_h
+        if k >= 1 or k < SHRINK:
+            return None
+        return FacePair(self.front, self.back, self.caption, self.icons, self.card_w * k)
+
     def draw(self):
         if drafting(self.canv):
             return
@@ -194,6 +207,21 @@ class FacePair(Flowable):
         c.setFillColor(HexColor(MUTED))
         c.setFont(pdf_name("sans-italic"), 7.5)
         c.drawCentredString(self.width / 2, 2 * MM, self.caption)
+
+
+GALLERY_GAP = 6 * MM  # the least room between two pictures of a gallery's row
+
+
+def gallery_rows(widths: list[float], width: float) -> list[list[int]]:
+    """The components' gallery in rows (each a list of indexes into `widths`): two pictures a row, in order, and
+    a last picture that would stand alone joins the row before when the three fit across in equal cells: a
+    gallery never ends in one picture alone, which a page break could leave at the top of a page by itself."""
+    rows = [list(range(i, min(i + 2, len(widths)))) for i in range(0, len(widths), 2)]
+    if len(rows) > 1 and len(rows[-1]) == 1:
+        three = rows[-2] + rows[-1]
+        if all(widths[i] + GALLERY_GAP <= width / 3 for i in three):
+            rows[-2:] = [three]
+    return rows
 
 
 class RuleLine(Flowable):

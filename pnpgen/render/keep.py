@@ -5,7 +5,8 @@ only inside, never between; `KeptTable`, a list or table split only with two row
 
 Inside a chain a break falls where the pieces themselves allow: a paragraph keeps two lines on each side
 (`flowables.RichText`), a list or table two items or rows; so each piece's end shares a page with the next one's
-start, and a chain no page can hold that way moves to the next page whole, as a `KeepTogether` does.
+start, and a chain no page can hold that way moves to the next page whole, as a `KeepTogether` does; unless only
+its last piece, a figure, does not fit, and would set a little smaller (`floats`): it is so set.
 """
 
 from __future__ import annotations
@@ -96,6 +97,11 @@ class Chain(Flowable):
             bottom = top + h + after
         else:
             return list(items)  # it all fits here
+        top = placed[-1][0]
+        shrink = getattr(items[-1], "shrunk", None) if len(placed) == len(items) else None
+        small = shrink(availHeight - top) if shrink is not None else None
+        if small is not None:  # only the last piece, a figure, does not fit: set a little smaller, it does
+            return items[:-1] + [small]
         for j in range(len(placed) - 1, -1, -1):  # break inside the last piece that can keep its neighbours
             top, h = placed[j]
             room = min(availHeight - top, h - 0.5)  # a piece that fits whole still leaves its end to the next
@@ -159,7 +165,7 @@ def tail(story: list, width: float, least: float = END) -> list:
         start -= 1
         if isinstance(story[start], CondPageBreak):
             continue  # within the chain, which keeps its heading off a page's foot itself
-        parts = story[start]._content if isinstance(story[start], Chain) else [story[start]]
+        parts = getattr(story[start], "_content", None) or [story[start]]  # a chain or a float: its parts
         items[:0] = parts
         height += sum(f.wrap(width, 0xFFFFFF)[1] for f in parts)
     return story[:start] + [Chain(items, least)] + story[end:] if items else story
