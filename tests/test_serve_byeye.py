@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from serving import Served
-from test_serve_editor import ZOOM, count, settled_box, written
+from test_serve_editor import ZOOM, count, drag, settled_box, written
 
 FRONT = "content/mygame/layouts/card-front.yaml"
 SHEET = "content/mygame/data/cards.csv"
@@ -192,6 +192,23 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
 
         page.keyboard.press("Escape")  # back to the card's own values (the snap box had the focus)
         page.wait_for_selector("input[data-field='text']")
+        background = page.locator(
+            "#e-front-0 title"
+        ).text_content()  # what cannot move says so under the pointer
+        assert "cannot be moved here: fills the area 'bleed'" in background
+
+        page.check("#e-snap")  # the emblem's right edge dragged 0.3 mm beyond the bleed's edge snaps onto it
+        page.click(emblem)
+        n = count(page)
+        drag(page, emblem, 63.5 + 3 + 0.3 - 28 - float(xs[1]), 0)
+        written(page, n)
+        assert f"    x: 38.5\n    y: {xs[2]}\n" in front.read_text(), front.read_text()  # y as it was
+        n = count(page)
+        page.keyboard.press("ArrowDown")  # a nudge says where it went, and writes only what it moved
+        written(page, n)
+        said = page.inner_text("#e-msg")
+        y = float(xs[2]) + 0.5
+        assert said.startswith(f"set y {y:g} written to {FRONT}"), said
     finally:
         print(served.stop())
 
