@@ -177,7 +177,7 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
 
         name = index_of(page, "card.name")  # `w: "{{ w - 10 }}"`, `h: 8`: made taller by its bottom handle
         page.click(name)
-        assert page.eval_on_selector_all(".handle", "hs => hs.map(h => h.id)") == ["e-handle-s"]
+        assert page.eval_on_selector_all(".handle", "hs => hs.map(h => h.id)") == ["e-handle-n", "e-handle-s"]
         assert "resized only by its h: its 'w' is a template" in page.inner_text("#e-props")
         handle = settled_box(page, "#e-handle-s")
         n = count(page)
@@ -209,6 +209,18 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
         said = page.inner_text("#e-msg")
         y = float(xs[2]) + 0.5
         assert said.startswith(f"set y {y:g} written to {FRONT}"), said
+
+        page.uncheck(
+            "#e-snap"
+        )  # its top-left corner pulled out: x and y move, w and h grow, the far edges stay
+        page.click(emblem)
+        assert len(page.locator(".handle").all()) == 8
+        n = count(page)
+        drag(page, "#e-handle-nw", -2, -3)
+        written(page, n)
+        assert f"    x: 36.5\n    y: {y - 3:g}\n    w: 30\n    h: 31\n" in front.read_text(), (
+            front.read_text()
+        )
     finally:
         print(served.stop())
 
