@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from serving import Served
-from test_serve_editor import ZOOM, count, drag, settled_box, written
+from test_serve_editor import ZOOM, count, drag, settled_box, wait_for, written
 
 FRONT = "content/mygame/layouts/card-front.yaml"
 SHEET = "content/mygame/data/cards.csv"
@@ -221,6 +221,11 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
         assert f"    x: 36.5\n    y: {y - 3:g}\n    w: 30\n    h: 31\n" in front.read_text(), (
             front.read_text()
         )
+
+        page.click(emblem)  # four quick presses while the first is being written: all four count
+        for _ in range(4):
+            page.keyboard.press("ArrowLeft")
+        wait_for(lambda: "    x: 34.5\n" in front.read_text(), what="four nudges of 0.5 mm")
     finally:
         print(served.stop())
 
