@@ -142,9 +142,8 @@ class Editor:
         try:
             model, _reader, library, _icons, _fonts = self._loaded(game)
             known, cards = library.known, _card_files(self.project, model)
-        except (
-            ContentError
-        ) as exc:  # the game does not load as it stands: its layouts can still be edited, or undone
+        except ContentError as exc:
+            # the game does not load as it stands: its layouts can still be edited, or undone
             known, cards, unloaded = Known(), frozenset(), _first(exc)
         refused = looks.Writable(root, cards).why_not(path)
         if refused and unloaded:  # its card files are known only from the game as loaded

@@ -3,10 +3,11 @@
 A value can pass its key's table and still fail the build: a text set under the 6 pt floor once it is fitted, an
 image file that is not there, a template naming a field no card has, a card's count the rules check no longer
 finds, a cell the sheet reader reads otherwise. After each write (`serve/editor.py`, under its lock, so no build
-starts in between) the game is loaded again, the rules check run (for a card file: it reads no layout), and every face of every component that reads
-the written file drawn, as `build` draws them (`Painter.deck`, `Painter.board`). Errors the game did not have
-before the write (its old bytes put back and judged the same way) refuse it: the old bytes stay, the page says
-the first new error, file:line:column. A game already failing for another reason can still be edited.
+starts in between) the game is loaded again, the rules check run (after a card file's write: it reads no layout),
+and every face of every component that reads the written file drawn, as `build` draws them (`Painter.deck`,
+`Painter.board`). Errors the game did not have before the write (its old bytes put back and judged the same way)
+refuse it: the old bytes stay, the page says the first new error, file:line:column. A game already failing for
+another reason can still be edited.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ def problems(loaded, game: str, path: Path) -> list[str]:
         return _said(exc.diagnostics)
     diags = Diagnostics()
     try:
-        if not _layout(
-            path, model.root
-        ):  # the rules check reads no layout: a card file's write may change it
+        # the rules check reads no layout: only a card file's write may change what it finds
+        if not _layout(path, model.root):
             diags.extend(check_game(model.root, None, False, model, reader, icons).diagnostics())
         painter = Painter(model, library, icons, reader, fonts)
         key = reader.key(path)
