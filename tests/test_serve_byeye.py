@@ -160,6 +160,7 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
         page.uncheck("#e-snap")  # by eye alone: the values are whatever the hand gives
         emblem = index_of(page, "emblem")
         page.click(emblem)
+        assert "box: 17.75, 14, 28, 28 mm" in page.inner_text("#e-props")  # as the file writes it
         box = settled_box(page, emblem)
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         n = count(page)
@@ -167,6 +168,7 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
         page.mouse.down()
         page.mouse.move(x + 7.3 * ZOOM, y + 3.1 * ZOOM, steps=6)
         shown = page.text_content("#e-readout")  # what the drag will write, while it is under way
+        assert page.locator(".handle").count() == 0  # none left behind where the box was
         page.mouse.up()
         written(page, n)
         xs = re.fullmatch(r"x (\S+)  y (\S+)  \(28 × 28\) mm", shown or "")
