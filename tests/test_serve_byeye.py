@@ -228,6 +228,19 @@ def test_a_drag_shows_what_it_writes_in_mm_and_a_template_width_still_resizes(tm
         for _ in range(4):
             page.keyboard.press("ArrowLeft")
         wait_for(lambda: "    x: 34.5\n" in front.read_text(), what="four nudges of 0.5 mm")
+
+        # a drag ended while a write is under way is not written, and the page says so (never silently lost)
+        page.wait_for_function("() => !ed.busy && !ed.nudge && document.body.dataset.written >= 7")
+        settled = front.read_text()
+        page.evaluate("() => { ed.busy = true; }")  # as while a write is under way
+        drag(page, emblem, 4, 0)
+        page.evaluate("() => { ed.busy = false; }")
+        page.click("#e-undo")  # the next write's end says what was dropped
+        page.wait_for_function("() => document.getElementById('e-msg').textContent.includes('not written')")
+        assert page.inner_text("#e-msg").startswith("set not written: the change before it was still being")
+        assert (
+            "    x: 38.5\n" not in front.read_text() and settled != front.read_text()
+        )  # the undo, not the drag
     finally:
         print(served.stop())
 
