@@ -261,3 +261,22 @@ def _one_core_when_asked():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pnpgen.pipeline.jobs, "cores", lambda: 1)
         yield
+
+
+@pytest.fixture
+def browser_page():
+    """A page of Debian's chromium driven by Playwright (the `serve` page's tests), 1400 x 900; skipped where
+    either is missing."""
+    from serving import CHROMIUM_FLAGS
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extra")
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        pytest.skip("Debian's chromium is not installed (make test installs it where apt-get can)")
+    with sync_api.sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        except sync_api.Error as exc:
+            pytest.skip(f"chromium does not start here: {str(exc).splitlines()[0]}")
+        yield browser.new_page(viewport={"width": 1400, "height": 900})
+        browser.close()

@@ -577,8 +577,15 @@ def test_each_shipped_layout_takes_an_edit_in_one_line_and_back_byte_for_byte(tm
 
 
 @pytest.mark.parametrize(
-    "old, value, text", [("5.0", 15, "15.0"), ("5.0", 2.25, "2.2"), ("5.50", 6, "6.00"), ("5", 6.0, "6")]
-)
+    "old, value, text",
+    [
+        ("5.0", 15, "15.0"),
+        ("5.0", 2.25, "2.2"),
+        ("5.50", 6, "6.00"),
+        ("5", 6.0, "6"),
+        ("17.75", 25.1, "25.1"),
+    ],
+)  # zeros only where the old number showed them: 17.75 moved is 25.1, never 25.10
 def test_a_number_keeps_the_decimals_it_was_written_with(tmp_path, old, value, text):
     path = tmp_path / "hero.yaml"
     path.write_bytes(written(STYLES["comments"], old, ENDINGS["lf"]))

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from serving import ROOT, Served
-from test_serve_editor import browser_page, count, drag, written  # noqa: F401 - browser_page: a fixture
+from test_serve_editor import count, drag, written
 
 LAYOUT = "content/walk/layouts/card-front.yaml"
 
@@ -26,7 +26,7 @@ def pnpgen(cwd, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_a_new_games_card_is_laid_out_with_the_mouse_and_builds_strict(tmp_path, browser_page):  # noqa: F811
+def test_a_new_games_card_is_laid_out_with_the_mouse_and_builds_strict(tmp_path, browser_page):
     assert pnpgen(tmp_path, "new", "walk").returncode == 0
     layout = tmp_path / LAYOUT
     start = layout.read_text()

@@ -172,7 +172,7 @@ def _cells(text: str, delimiter: str, quote: str) -> list[list[tuple[int, int, s
 
 
 def _csv(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
-    from pnpgen.schema.datasheets import csv_dialect
+    from pnpgen.schema.datasheets import _csv_cells, csv_dialect
 
     dialect = csv_dialect(tf.plain)
     delimiter, quote = dialect.delimiter, dialect.quotechar or '"'
@@ -212,7 +212,9 @@ def _csv(tf: TextFile, card: int | str, field: str, value: Any) -> Edit:
     plain = plain_text(new_text)
     check = [r for r in _cells(plain, delimiter, quote) if any(c[2].strip() for c in r)]
     got = check[i][col][2] if col < len(check[i]) else ""
-    if len(check) != len(rows) or got != text:
+    built = list(_csv_cells(plain, tf.display))  # and as the build reads the sheet (`schema/datasheets`)
+    read = built[i][1].get(col + 1, "") if len(built) == len(rows) else None
+    if len(check) != len(rows) or got != text or read != text:
         raise ContentError.at(
             Location(tf.display, line, col + 1), f"'{field}' cannot be written in this cell as given"
         )

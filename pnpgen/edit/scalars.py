@@ -88,7 +88,8 @@ def scalar(value: Any, old: Node | None, places: int, flow: bool, indent: int) -
     if isinstance(value, (int, float)):
         kept = 0
         if old is not None and old.kind == "scalar" and old.style is None and _NUMBER.match(old.text):
-            kept = decimals_of(old.text)
+            # zeros kept only where the old number showed them (`1.0`, `12.50`): 17.75 moved is 25.1, not 25.10
+            kept = decimals_of(old.text) if old.text.strip().endswith("0") and "." in old.text else 0
         return number(value, places, kept)
     if isinstance(value, str):
         return string(value, old, flow, indent)

@@ -313,11 +313,15 @@ def _text(raw) -> str:
 
 
 def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
-    """How a CSV file is written (its delimiter, its quote): what the sniffer finds, else Excel's."""
+    """How a CSV file is written (its delimiter, its quote): what the sniffer finds, else Excel's. A quote inside
+    a quoted cell is always doubled (`"a ""b"" c"`), as every spreadsheet writes it: the sniffer guesses
+    otherwise for a file with no such cell in its first lines, and a cell written later read wrongly."""
     try:
-        return csv.Sniffer().sniff(text[:20_000], delimiters=",;\t|")
+        sniffed = csv.Sniffer().sniff(text[:20_000], delimiters=",;\t|")
     except csv.Error:
         return csv.excel
+    sniffed.doublequote = True
+    return sniffed
 
 
 def _csv_cells(text: str, display: str):

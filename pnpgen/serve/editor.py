@@ -138,14 +138,16 @@ class Editor:
             return self._adopt(game, path, digest, asked)
         from pnpgen.layout.kinds import Known
 
+        unloaded = ""
         try:
             model, _reader, library, _icons, _fonts = self._loaded(game)
             known, cards = library.known, _card_files(self.project, model)
-        except (
-            ContentError
-        ):  # the game does not load as it stands: its layouts can still be edited, or undone
-            known, cards = Known(), frozenset()
+        except ContentError as exc:
+            # the game does not load as it stands: its layouts can still be edited, or undone
+            known, cards, unloaded = Known(), frozenset(), _first(exc)
         refused = looks.Writable(root, cards).why_not(path)
+        if refused and unloaded:  # its card files are known only from the game as loaded
+            refused += f" (the game does not load as it stands: {unloaded})"
         if refused and op == "restore" and self.history.wrote(path):
             refused = ""  # bytes the page itself saw in this file
         layout = path.suffix == ".yaml" and path.resolve().parent == (root / "layouts").resolve()
@@ -160,12 +162,17 @@ class Editor:
                 "digest": now,
             }
         try:
+            before = path.read_bytes()
             if op == "restore":
                 done = self.history.restore(path, digest, asked.get("to"))
             elif op == "field":
                 done = writes.card_field(path, asked, self.history)
             else:
                 done = writes.apply(path, asked, known, self.history)
+            if op != "restore":  # undo and redo put back bytes this page had: never refused
+                refused = self._held(game, path, before)
+                if refused:
+                    return 422, {"error": refused}
         except writes.Refused as exc:
             return exc.code, {"error": exc.message}
         except ContentError as exc:
@@ -177,6 +184,23 @@ class Editor:
             if code == 200:
                 answer["look"] = seen
         return 200, answer
+
+    def _held(self, game: str, path: Path, before: bytes) -> str:
+        """'' when the build takes the file as written; else its bytes `before` are put back and the first error
+        the write brought is returned (`serve/verify.py`)."""
+        from pnpgen.edit.textfile import read, write
+        from pnpgen.serve import verify
+
+        after = verify.problems(self._loaded, game, path)
+        if not after:
+            return ""
+        written = path.read_bytes()
+        write(read(path), before.decode("utf-8"))
+        new = verify.new_problem(after, verify.problems(self._loaded, game, path))
+        if not new:  # the game failed as much before: the write is kept
+            write(read(path), written.decode("utf-8"))
+            return ""
+        return f"not written: the build would refuse it: {new}"
 
     def _adopt(self, game: str, path: Path, digest: str, asked: dict) -> tuple[int, dict]:
         """A shared or built-in layout copied into the game's own `layouts/` (found there first from now on, so

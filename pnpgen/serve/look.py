@@ -286,7 +286,11 @@ def _element(n: int, el, ctx: dict, fc, ops: list, writable: Writable, reader) -
     moves = MOVE_KEYS.get(el.type, ("x", "y"))
     sizes = SIZE_KEYS.get(el.type, ("w", "h"))
     why_move = refused or editable(el, moves, "move")
-    why_size = refused or editable(el, sizes, "resize")
+    # a box's width and height each by itself (a text whose `w` is a template can still be made taller)
+    each = [(k,) for k in sizes] if el.type not in SIZE_KEYS else [sizes]
+    whys = [refused or editable(el, keys, "resize") for keys in each]
+    resizable = [k for keys, why in zip(each, whys) if not why for k in keys]
+    why_size = next((why for why in whys if why), "")
     return {
         "n": n,
         "id": el.id,
@@ -300,9 +304,9 @@ def _element(n: int, el, ctx: dict, fc, ops: list, writable: Writable, reader) -
         "keys": [k for k in el.definition.keys if k not in el.props],  # what the panel may add
         "lines": {k: v.loc.line for k, v in el.props.items()},
         "move": [] if why_move else list(moves),
-        "resize": [] if why_size else list(sizes),
+        "resize": resizable,
         "why_move": why_move,
-        "why_resize": why_size,
+        "why_resize": why_size,  # why not, or why only in one direction
         "readonly": refused,
     }
 
