@@ -23,6 +23,7 @@ from pnpgen.errors import Diagnostics
 from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
 from pnpgen.pipeline.checklist import checklists_of
 from pnpgen.pipeline.target import Target
+from pnpgen.words import ENGLISH_WORDS, Words
 
 STEM = "print-all"
 BOARD = "board"  # the kind of a board's part (`outputs.BoardFiles`); every other part is a deck's sheets
@@ -71,6 +72,9 @@ class PrintDoc:
     pages: int = 0
     folded: tuple = ()  # the fold-over files of this ink written beside it (`--fold`, `print: fold`)
     checklists: tuple = ()  # each deck's checklist written beside it (`print: checklist`)
+    words: Words = (
+        ENGLISH_WORDS  # the game's, for the sheets' labels and blank backs (the guide page is English)
+    )
 
     @property
     def duplex(self) -> bool:
@@ -252,6 +256,7 @@ def plan_doc(
         page - 1,
         folded,
         checklists,
+        game.words,
     )
 
 
@@ -287,7 +292,7 @@ def _deck_sections(
         for n in range(count):
             chunk = faces[n * per : min((n + 1) * per, own)]
             backs = [b for _, b in chunk] if has_backs[id(part)] else None
-            label = f"{game.title} · {part.deck.name} · sheet {n + 1} of {count}"
+            label = f"{game.title} · {part.deck.name} · {game.words('sheet_of', n=n + 1, count=count)}"
             sheets.append(Sheet(part.plan, [f for f, _ in chunk], backs, label))
         how = _how(part.deck, isinstance(part.plan, PiecePlan))
         title = f"{part.deck.name} ({len(faces)} {NOUN[part.deck.kind][len(faces) != 1]}"
@@ -355,7 +360,7 @@ def _shared(game, decks, drawn, leftovers: dict, paper: str, pieces: bool) -> li
         for k, _ in owners:
             if decks[k].deck.name not in names:
                 names.append(decks[k].deck.name)
-        label = f"{game.title} · shared sheet {n} of {len(groups)}: {', '.join(names)}"
+        label = f"{game.title} · {game.words('shared_sheet_of', n=n, count=len(groups))}: {', '.join(names)}"
         sheet = Sheet(
             plan, [f for f, _ in picked], backs if any(b is not None for b in backs) else None, label
         )

@@ -15,19 +15,25 @@ from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.text.labels import shorten_label
 from pnpgen.units import MM
+from pnpgen.words import Words
 
 
-def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, title: str) -> int:
+def write_board_tiled(
+    path: Path, board, faces: list, icons: dict, paper: str, title: str, *, words: Words
+) -> int:
     b = board.bleed_pt
     c = new_canvas(path, page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper), title)
-    pages = draw_board_tiled(c, FaceDrawer(c, icons), board, faces, paper)
+    pages = draw_board_tiled(c, FaceDrawer(c, icons), board, faces, paper, words=words)
     c.save()
     return pages
 
 
-def draw_board_tiled(c, drawer: FaceDrawer, board, faces: list, paper: str, after_page=None) -> int:
-    """Add a board's tiled pages to the canvas `c` (each side's map page first when it takes several pages);
-    `after_page()` is called after each page (the print-all file adds a blank back there); returns the count."""
+def draw_board_tiled(
+    c, drawer: FaceDrawer, board, faces: list, paper: str, after_page=None, *, words: Words
+) -> int:
+    """Add a board's tiled pages to the canvas `c` (each side's map page first when it takes several pages; the
+    pages' labels in the game's `words`); `after_page()` is called after each page (the print-all file adds a
+    blank back there); returns the count."""
     b = board.bleed_pt
     pw, ph = page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper)
     pages = 0
@@ -55,12 +61,8 @@ def draw_board_tiled(c, drawer: FaceDrawer, board, faces: list, paper: str, afte
             c.doForm(form)
             c.restoreState()
             _window_marks(c, win, marks, rows, cols, left, bottom)
-            _label(
-                c,
-                f"{board.name} · {side.name} · page {win.row + 1}-{win.col + 1} "
-                f"(row {win.row + 1} of {rows}, column {win.col + 1} of {cols}) · true size",
-                pw,
-            )
+            where = words("board_page", row=win.row + 1, col=win.col + 1, rows=rows, cols=cols)
+            _label(c, f"{board.name} · {side.name} · {where}", pw)
             c.setTrimBox((left, bottom, left + win.w, bottom + win.h))
             c.setBleedBox((left, bottom, left + win.w, bottom + win.h))
             c.showPage()

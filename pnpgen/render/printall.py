@@ -16,6 +16,7 @@ from pnpgen.render.pdf import colour
 from pnpgen.render.sheets import PdfWriter
 from pnpgen.text.fonts import pdf_name
 from pnpgen.units import MM, paper_pt
+from pnpgen.words import Words
 
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
 FLIP_WORDS = {
@@ -40,7 +41,7 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
     draw_guide_page(c, doc.title, guide_lines(doc), pw, ph)
     writer.pages += 1
     if doc.duplex:
-        _blank(writer)
+        _blank(writer, doc.words)
     duplex = Duplex(doc.flip, *doc.offset)
     for section in doc.sections:  # a face this file places once is drawn on its page, not made a form
         for sheet in section.sheets:
@@ -50,34 +51,34 @@ def write_print_all(path: Path, doc, icons: dict) -> int:
     for section in doc.sections:
         if section.board is not None:
             board, faces = section.board
-            blank = (lambda: _blank(writer)) if doc.duplex else None
+            blank = (lambda: _blank(writer, doc.words)) if doc.duplex else None
             from pnpgen.render.board import draw_board_tiled  # a game with a board: here, not for every game
 
-            drawn = draw_board_tiled(c, writer.drawer, board, faces, doc.paper, after_page=blank)
+            drawn = draw_board_tiled(
+                c, writer.drawer, board, faces, doc.paper, after_page=blank, words=doc.words
+            )
             writer.pages += drawn  # the blank backs counted themselves
             continue
         for sheet in section.sheets:
             c.setPageSize((pw, ph))
             page = writer.piece_page if isinstance(sheet.plan, PiecePlan) else writer.sheet_page
-            page(sheet.plan, sheet.fronts, False, f"{sheet.label} · fronts")
+            page(sheet.plan, sheet.fronts, False, f"{sheet.label} · {doc.words('fronts')}")
             if sheet.backs is not None:
-                page(sheet.plan, sheet.backs, True, f"{sheet.label} · backs", duplex)
+                page(sheet.plan, sheet.backs, True, f"{sheet.label} · {doc.words('backs')}", duplex)
             elif doc.duplex:
-                _blank(writer)
+                _blank(writer, doc.words)
     writer.save()
     return writer.pages
 
 
-def _blank(writer: PdfWriter) -> None:
-    """The back of a page that has none, the size of that page: a small grey note, so that no printer skips
-    the page as empty."""
+def _blank(writer: PdfWriter, words: Words) -> None:
+    """The back of a page that has none, the size of that page: a small grey note (in the game's `words`), so
+    that no printer skips the page as empty."""
     c = writer.c
     pw, ph = c._pagesize
     c.setFillColor(colour("#9a9a9a"))
     c.setFont(pdf_name("sans"), 6)
-    c.drawCentredString(
-        pw / 2, 6 * MM, f"This side is the back of page {writer.pages}: left blank on purpose."
-    )
+    c.drawCentredString(pw / 2, 6 * MM, words("blank_back", page=writer.pages))
     c.showPage()
     writer.pages += 1
 

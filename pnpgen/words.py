@@ -1,0 +1,154 @@
+"""The words pnpgen prints itself on what players hold, in the game's language.
+
+`ENGLISH` is the one table of them: a key a designer can read, and its English text with named placeholders
+(`{n}`), filled by whoever prints it. A game picks a built-in language (`language: fr` in game.yaml: `LANGUAGES`)
+and overrides any key with its own `words:` (`schema/words.py` checks the keys and placeholders); the result is a
+`Words`, carried on the model's `Game` to every writer that prints these words. Nothing here is mutable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from string import Formatter
+from types import MappingProxyType
+
+ENGLISH: Mapping[str, str] = MappingProxyType(
+    {
+        # the rulebook's cover (and the printed booklet's back cover)
+        "rules_of_play": "Rules of play",
+        "for_players": "For {players} players",
+        "edition": "Print-and-play edition built with pnpgen",
+        # the rulebook
+        "contents": "Contents",
+        "front_and_back": "front and back",
+        "component": "Component",
+        "count": "Count",
+        "printed_as": "Printed as",
+        "cards": "cards",
+        "tiles": "tiles",
+        "tokens": "tokens",
+        "printed_rect": "{pieces}, {w} × {h} mm",
+        "printed_square": "square {pieces}, {w} × {h} mm",
+        "printed_hex": "hexagonal {pieces}, {across} mm across the flats",
+        "printed_circle": "round {pieces}, {across} mm across",
+        "printed_triangle": "triangular {pieces}, {side} mm sides",
+        "printed_board": "board, {w} × {h} mm, {sides}",
+        "one_side": "{n} side",
+        "sides": "{n} sides",
+        # every sheet's margin label
+        "sheet_of": "sheet {n} of {count}",
+        "shared_sheet_of": "shared sheet {n} of {count}",
+        "fronts": "fronts",
+        "backs": "backs",
+        "fold_then_cut": "fold on the dashed line, then cut",
+        "reprint": "reprint",
+        "board_page": "page {row}-{col} (row {row} of {rows}, column {col} of {cols}) · true size",
+        "blank_back": "This side is the back of page {page}: left blank on purpose.",
+    }
+)
+
+FRENCH: Mapping[str, str] = MappingProxyType(
+    {
+        "rules_of_play": "Règles du jeu",
+        "for_players": "Pour {players} joueurs",
+        "edition": "Édition à imprimer soi-même, faite avec pnpgen",
+        "contents": "Sommaire",
+        "front_and_back": "recto et verso",
+        "component": "Élément",
+        "count": "Nombre",
+        "printed_as": "Format",
+        "cards": "cartes",
+        "tiles": "tuiles",
+        "tokens": "jetons",
+        "printed_rect": "{pieces}, {w} × {h} mm",
+        "printed_square": "{pieces} en carré, {w} × {h} mm",
+        "printed_hex": "{pieces} en hexagone, {across} mm entre côtés plats",
+        "printed_circle": "{pieces} en disque, {across} mm de diamètre",
+        "printed_triangle": "{pieces} en triangle, côtés de {side} mm",
+        "printed_board": "plateau, {w} × {h} mm, {sides}",
+        "one_side": "{n} face",
+        "sides": "{n} faces",
+        "sheet_of": "feuille {n} sur {count}",
+        "shared_sheet_of": "feuille partagée {n} sur {count}",
+        "fronts": "rectos",
+        "backs": "versos",
+        "fold_then_cut": "plier sur le pointillé, puis découper",
+        "reprint": "réimpression",
+        "board_page": "page {row}-{col} (rangée {row} sur {rows}, colonne {col} sur {cols}) · taille réelle",
+        "blank_back": "Ce côté est le dos de la page {page} : laissé vierge exprès.",
+    }
+)
+
+GERMAN: Mapping[str, str] = MappingProxyType(
+    {
+        "rules_of_play": "Spielregeln",
+        "for_players": "Für {players} Personen",
+        "edition": "Print-and-Play-Ausgabe, erstellt mit pnpgen",
+        "contents": "Inhalt",
+        "front_and_back": "Vorder- und Rückseite",
+        "component": "Spielmaterial",
+        "count": "Anzahl",
+        "printed_as": "Gedruckt als",
+        "cards": "Karten",
+        "tiles": "Plättchen",
+        "tokens": "Marker",
+        "printed_rect": "{pieces}, {w} × {h} mm",
+        "printed_square": "quadratische {pieces}, {w} × {h} mm",
+        "printed_hex": "sechseckige {pieces}, {across} mm zwischen den geraden Seiten",
+        "printed_circle": "runde {pieces}, {across} mm Durchmesser",
+        "printed_triangle": "dreieckige {pieces}, {side} mm Seitenlänge",
+        "printed_board": "Spielplan, {w} × {h} mm, {sides}",
+        "one_side": "{n} Seite",
+        "sides": "{n} Seiten",
+        "sheet_of": "Bogen {n} von {count}",
+        "shared_sheet_of": "gemeinsamer Bogen {n} von {count}",
+        "fronts": "Vorderseiten",
+        "backs": "Rückseiten",
+        "fold_then_cut": "an der gestrichelten Linie falten, dann schneiden",
+        "reprint": "Nachdruck",
+        "board_page": "Seite {row}-{col} (Reihe {row} von {rows}, Spalte {col} von {cols}) · Originalgröße",
+        "blank_back": "Diese Seite ist die Rückseite von Seite {page}: absichtlich leer.",
+    }
+)
+
+# game.yaml's `language:`: each built-in language gives every key (`tests/test_words.py`)
+LANGUAGES: Mapping[str, Mapping[str, str]] = MappingProxyType({"en": ENGLISH, "fr": FRENCH, "de": GERMAN})
+
+
+def placeholders(text: str) -> tuple[str, ...]:
+    """The names of `text`'s placeholders, in order; ValueError for a brace that opens no plain `{name}` (a
+    format spec, a conversion, an index or an attribute: pnpgen fills names with text, nothing more)."""
+    names = []
+    try:
+        parts = list(Formatter().parse(text))
+    except ValueError:
+        raise ValueError("a lone '{' or '}'") from None
+    for _literal, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(
+                f"'{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}'"
+            )
+        names.append(name)
+    return tuple(names)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A game's words: English, under its language's, under its own `words:` (`given`, key -> text)."""
+
+    language: str = "en"
+    given: tuple[tuple[str, str], ...] = ()
+    table: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table", {**ENGLISH, **LANGUAGES[self.language], **dict(self.given)})
+
+    def __call__(self, key: str, **values: object) -> str:
+        """The text of `key` with its placeholders filled (each value printed as `str` prints it)."""
+        return self.table[key].format(**{k: str(v) for k, v in values.items()})
+
+
+ENGLISH_WORDS = Words()  # what a writer prints when no game is given (a test's, a tool's own page)
