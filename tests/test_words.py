@@ -1,0 +1,189 @@
+"""The words pnpgen prints itself (`pnpgen.words`), in the game's language: every key a game overrides reaches
+the PDFs that print it, and none of the English defaults is left in the rulebook's or the sheets' text (read
+back with pdfium); every built-in language gives every key; game.yaml's mistakes are located errors
+(tests/broken/words-*.yaml, language-unknown.yaml)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import FIXTURES, run_cli
+
+from pnpgen.words import ENGLISH, LANGUAGES, Words, placeholders
+
+ROOT_DOCS = Path(__file__).resolve().parent.parent / "docs" / "content-format.md"
+
+
+def marker(i: int, key: str) -> str:
+    """A text no English word holds, that keeps every placeholder of `key` (each shown once, in brackets)."""
+    return f"Qz{i:02d}" + "".join(f"[{{{name}}}]" for name in dict.fromkeys(placeholders(ENGLISH[key])))
+
+
+MARKERS = {key: marker(i, key) for i, key in enumerate(ENGLISH)}
+
+GAME = """\
+id: mots
+title: Jeu
+players: 2-4
+print: {fold: true}
+words:
+"""
+
+CARDS = """\
+id: {id}
+kind: cards
+name: {name}
+size: poker
+front: basic-card
+back: basic-back
+cards:
+  - {{id: a1, name: Alpha, count: 3}}
+  - {{id: b2, name: Beta, count: 1}}
+"""
+
+ONE_SIDE = """\
+id: plan
+kind: board
+name: Plan
+size: 380mm x 150mm
+sides:
+  - {id: recto, name: Recto, layout: board-side, fields: {shape: square, cols: 4, rows: 4}}
+data: {title: PLAN}
+"""
+
+RULEBOOK = """\
+# Jeu
+
+## Matériel
+
+{{ component_table() }}
+
+{{ picture('paquet', 'b2') }}
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The `pieces` fixture (hex and triangle tiles, round and square tokens, a two-sided board tiled over pages)
+    with two card decks, a one-sided board and a rulebook, every key of `ENGLISH` overridden: its output."""
+    root = tmp_path_factory.mktemp("words") / "mots"
+    shutil.copytree(FIXTURES / "pieces", root)
+    game = root / "content" / "mots"
+    (root / "content" / "pieces").rename(game)
+    board = (game / "tiles/board.yaml").read_text()
+    board = board.replace("Test board", "Carte").replace("Front side", "Nord").replace("Back side", "Sud")
+    (game / "tiles/board.yaml").write_text(board.replace("TEST BOARD", "CARTE"))
+    for comp in ("hex", "tri", "coins", "squares"):  # names of their own: no English word of pnpgen's
+        path = game / f"tiles/{comp}.yaml"
+        path.write_text(path.read_text().replace(f"id: {comp}\n", f"id: {comp}\nname: Jeu {comp[:2]}\n"))
+    (game / "decks").mkdir()
+    (game / "decks/paquet.yaml").write_text(CARDS.format(id="paquet", name="Paquet"))
+    (game / "decks/pioche.yaml").write_text(CARDS.format(id="pioche", name="Pioche"))
+    (game / "tiles/plan.yaml").write_text(ONE_SIDE)
+    (game / "rulebook.md").write_text(RULEBOOK)
+    words = "".join(f"  {key}: {value!r}\n" for key, value in MARKERS.items())
+    parts = ["decks/paquet.yaml", "decks/pioche.yaml", "tiles/hex.yaml", "tiles/tri.yaml", "tiles/coins.yaml"]
+    parts += ["tiles/squares.yaml", "tiles/board.yaml", "tiles/plan.yaml"]
+    listed = "components:\n" + "".join(f"  - {p}\n" for p in parts)
+    (game / "game.yaml").write_text(GAME + words + listed)
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out" / "mots"
+
+
+def texts(path: Path) -> list[str]:
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        return [doc[i].get_textpage().get_text_range().replace("\r\n", " ") for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def players_text(out: Path) -> dict[str, str]:
+    """Each PDF's text but the print-all file's first page (its print-and-build page, still English)."""
+    found = {}
+    for pdf in sorted(out.glob("*.pdf")):
+        pages = texts(pdf)
+        found[pdf.name] = " ".join(pages[1:] if pdf.name.startswith("print-all") else pages)
+    return found
+
+
+# written by `pnpgen changes`, not a build: test_changes.py reads its label
+ELSEWHERE = {"reprint"}
+
+
+@pytest.mark.parametrize("key", [k for k in ENGLISH if k not in ELSEWHERE])
+def test_every_word_a_game_gives_is_printed(built, key):
+    """Each key's own text, its placeholders filled, is in the PDFs a player holds."""
+    shown = re.escape(f"Qz{list(ENGLISH).index(key):02d}") + r"(\[[^\]]+\])*"
+    every = players_text(built)
+    found = [name for name, text in every.items() if re.search(shown, text)]
+    assert found, f"'{key}' ({MARKERS[key]!r}) is printed in none of {sorted(every)}"
+    for match in re.finditer(shown, " ".join(every.values())):
+        assert "{" not in match.group(0)  # every placeholder filled
+
+
+def english_phrases() -> list[str]:
+    """Every run of words of the English defaults between placeholders, of a word of four letters or more."""
+    out = set()
+    for text in ENGLISH.values():
+        for part in re.split(r"\{\w+\}", text.replace("\n", " ")):
+            part = part.strip(" ,.:·()-×")
+            if re.search(r"[A-Za-z]{4,}", part):
+                out.add(part)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("phrase", english_phrases())
+def test_no_english_default_is_left(built, phrase):
+    every = players_text(built)
+    pattern = re.compile(r"(?<![A-Za-z])" + re.escape(phrase) + r"(?![A-Za-z])")
+    assert not [name for name, text in every.items() if pattern.search(text)]
+
+
+def test_the_sheets_the_game_has_are_all_read(built):
+    """The sweep reads what it means to: the rulebook, the decks' sheets and fold-overs, the tiled boards."""
+    names = set(players_text(built))
+    assert {"rulebook.pdf", "print-all.pdf", "paquet.pdf", "paquet-fold.pdf", "board.pdf", "coins.pdf"} <= names
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_language_gives_every_key_with_its_placeholders(language):
+    table = LANGUAGES[language]
+    assert set(table) == set(ENGLISH)
+    for key, text in table.items():
+        assert set(placeholders(text)) == set(placeholders(ENGLISH[key])), (language, key)
+        assert Words(language)(key, **{n: "1" for n in placeholders(text)})
+
+
+def test_a_language_and_words_over_it():
+    words = Words("fr", (("contents", "Table"),))
+    assert words("contents") == "Table"
+    assert words("sheet_of", n=1, count=3) == "feuille 1 sur 3"
+    assert Words()("sheet_of", n=1, count=3) == "sheet 1 of 3"
+    assert Words("en", (("fronts", "{{recto}}"),))("fronts") == "{recto}"  # a brace written twice is a brace
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_a_built_in_language_prints_its_words(project, language):
+    root = project("basic")
+    game = root / "content/sample/game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4\n", f"players: 2-4\nlanguage: {language}\n"))
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    text = " ".join(texts(root / "out/sample/heroes.pdf"))
+    table = LANGUAGES[language]
+    assert table["fronts"] in text and table["backs"] in text
+    assert table["sheet_of"].format(n=1, count=2) in text  # the deck takes two sheets
+
+
+def test_the_docs_list_every_word_with_its_english():
+    """docs/content-format.md's table of words is `ENGLISH`, key for key."""
+    text = ROOT_DOCS.read_text(encoding="utf-8")
+    section = text.split("### Words pnpgen prints", 1)[1].split("\n#", 1)[0]
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.*?) \|$", section, re.M))
+    assert rows == {key: value.replace("\n", "\\n") for key, value in ENGLISH.items()}
