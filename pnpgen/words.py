@@ -51,6 +51,15 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "(it runs\nthrough the crosses), lay it over its right or lower neighbour so its half crosses complete "
         "the\nneighbour's crosses, and glue. Start from the bottom-right page and work up and left.",
         "blank_back": "This side is the back of page {page}: left blank on purpose.",
+        # a deck's checklist (`print: checklist`): one piece in all (`checklist_card`), or more
+        "checklist_card": "{count} card, {names} different. Tick each line once its cards are all in the printed deck.",
+        "checklist_cards": "{count} cards, {names} different. Tick each line once its cards are all in the printed deck.",
+        "checklist_tile": "{count} tile, {names} different. Tick each line once its tiles are all in the printed set.",
+        "checklist_tiles": "{count} tiles, {names} different. Tick each line once its tiles are all in the printed set.",
+        "checklist_token": "{count} token, {names} different. Tick each line once its tokens are all in the printed set.",
+        "checklist_tokens": "{count} tokens, {names} different. Tick each line once its tokens are all in the printed set.",
+        "page_of": "page {n} of {count}",
+        "continued": "{list}, continued",
     }
 )
 
@@ -89,6 +98,14 @@ FRENCH: Mapping[str, str] = MappingProxyType(
         "demi-croix complètent celles de la voisine, et collez. Commencez par la page en bas à droite, puis "
         "remontez vers la gauche.",
         "blank_back": "Ce côté est le dos de la page {page} : laissé vierge exprès.",
+        "checklist_card": "{count} carte, {names} différente. Cochez chaque ligne quand toutes ses cartes sont dans le paquet imprimé.",
+        "checklist_cards": "{count} cartes, {names} différentes. Cochez chaque ligne quand toutes ses cartes sont dans le paquet imprimé.",
+        "checklist_tile": "{count} tuile, {names} différente. Cochez chaque ligne quand toutes ses tuiles sont dans le lot imprimé.",
+        "checklist_tiles": "{count} tuiles, {names} différentes. Cochez chaque ligne quand toutes ses tuiles sont dans le lot imprimé.",
+        "checklist_token": "{count} jeton, {names} différent. Cochez chaque ligne quand tous ses jetons sont dans le lot imprimé.",
+        "checklist_tokens": "{count} jetons, {names} différents. Cochez chaque ligne quand tous ses jetons sont dans le lot imprimé.",
+        "page_of": "page {n} sur {count}",
+        "continued": "{list} (suite)",
     }
 )
 
@@ -127,6 +144,14 @@ GERMAN: Mapping[str, str] = MappingProxyType(
         "Nachbarseite, dass ihre halben Kreuze die der Nachbarseite ergänzen, und kleben Sie. Beginnen Sie mit der "
         "Seite unten rechts und arbeiten Sie sich nach oben und links vor.",
         "blank_back": "Diese Seite ist die Rückseite von Seite {page}: absichtlich leer.",
+        "checklist_card": "{count} Karte, {names} verschiedene. Haken Sie jede Zeile ab, sobald alle ihre Karten im gedruckten Stapel sind.",
+        "checklist_cards": "{count} Karten, {names} verschiedene. Haken Sie jede Zeile ab, sobald alle ihre Karten im gedruckten Stapel sind.",
+        "checklist_tile": "{count} Plättchen, {names} verschiedene. Haken Sie jede Zeile ab, sobald alle ihre Plättchen im gedruckten Satz sind.",
+        "checklist_tiles": "{count} Plättchen, {names} verschiedene. Haken Sie jede Zeile ab, sobald alle ihre Plättchen im gedruckten Satz sind.",
+        "checklist_token": "{count} Marker, {names} verschiedene. Haken Sie jede Zeile ab, sobald alle ihre Marker im gedruckten Satz sind.",
+        "checklist_tokens": "{count} Marker, {names} verschiedene. Haken Sie jede Zeile ab, sobald alle ihre Marker im gedruckten Satz sind.",
+        "page_of": "Seite {n} von {count}",
+        "continued": "{list} (Fortsetzung)",
     }
 )
 

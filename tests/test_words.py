@@ -29,7 +29,7 @@ GAME = """\
 id: mots
 title: Jeu
 players: 2-4
-print: {fold: true}
+print: {fold: true, checklist: true}
 words:
 """
 
@@ -41,9 +41,12 @@ size: poker
 front: basic-card
 back: basic-back
 cards:
-  - {{id: a1, name: Alpha, count: 3}}
-  - {{id: b2, name: Beta, count: 1}}
-"""
+{cards}"""
+
+PIONS = (
+    "id: pions\nkind: tokens\nname: Pions\nshape: circle\nsize: 10mm\nfront: piece-front\ntokens:\n"
+    + "".join(f"  - {{name: P{i}, count: 1}}\n" for i in range(140))
+)  # a checklist of two pages
 
 ONE_SIDE = """\
 id: plan
@@ -81,13 +84,25 @@ def built(tmp_path_factory) -> Path:
         path = game / f"tiles/{comp}.yaml"
         path.write_text(path.read_text().replace(f"id: {comp}\n", f"id: {comp}\nname: Jeu {comp[:2]}\n"))
     (game / "decks").mkdir()
-    (game / "decks/paquet.yaml").write_text(CARDS.format(id="paquet", name="Paquet"))
-    (game / "decks/pioche.yaml").write_text(CARDS.format(id="pioche", name="Pioche"))
+    two = "  - {id: a1, name: Alpha, count: 3}\n  - {id: b2, name: Beta, count: 1}\n"
+    (game / "decks/paquet.yaml").write_text(CARDS.format(id="paquet", name="Paquet", cards=two))
+    one = "  - {id: c3, name: Gamma, count: 1}\n"  # a checklist of one card (so one tile, one token)
+    (game / "decks/pioche.yaml").write_text(CARDS.format(id="pioche", name="Pioche", cards=one))
+    (game / "tiles/tri.yaml").write_text(
+        (game / "tiles/tri.yaml")
+        .read_text()
+        .replace("count: 9", "count: 1")
+        .replace("  - {name: T2, count: 8}\n", "")
+    )
+    (game / "tiles/coins.yaml").write_text(
+        (game / "tiles/coins.yaml").read_text().replace("count: 30", "count: 1")
+    )
+    (game / "tiles/pions.yaml").write_text(PIONS)
     (game / "tiles/plan.yaml").write_text(ONE_SIDE)
     (game / "rulebook.md").write_text(RULEBOOK)
     words = "".join(f"  {key}: {value!r}\n" for key, value in MARKERS.items())
     parts = ["decks/paquet.yaml", "decks/pioche.yaml", "tiles/hex.yaml", "tiles/tri.yaml", "tiles/coins.yaml"]
-    parts += ["tiles/squares.yaml", "tiles/board.yaml", "tiles/plan.yaml"]
+    parts += ["tiles/squares.yaml", "tiles/board.yaml", "tiles/plan.yaml", "tiles/pions.yaml"]
     listed = "components:\n" + "".join(f"  - {p}\n" for p in parts)
     (game / "game.yaml").write_text(GAME + words + listed)
     result = run_cli("build", "--out", "out", "--no-check", cwd=root)
@@ -146,9 +161,19 @@ def test_no_english_default_is_left(built, phrase):
 
 
 def test_the_sheets_the_game_has_are_all_read(built):
-    """The sweep reads what it means to: the rulebook, the decks' sheets and fold-overs, the tiled boards."""
+    """The sweep reads what it means to: the rulebook, the decks' sheets, fold-overs and checklists (one of two
+    pages), the tiled boards."""
     names = set(players_text(built))
-    assert {"rulebook.pdf", "print-all.pdf", "paquet.pdf", "paquet-fold.pdf", "board.pdf", "coins.pdf"} <= names
+    assert {
+        "rulebook.pdf",
+        "print-all.pdf",
+        "paquet.pdf",
+        "paquet-fold.pdf",
+        "board.pdf",
+        "coins.pdf",
+    } <= names
+    assert {"paquet-checklist.pdf", "pions-checklist.pdf"} <= names
+    assert len(texts(built / "pions-checklist.pdf")) == 2
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
