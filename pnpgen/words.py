@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from string import Formatter
 from types import MappingProxyType
 
+from pnpgen.errors import Location
+
 ENGLISH: Mapping[str, str] = MappingProxyType(
     {
         # the rulebook's cover (and the printed booklet's back cover)
@@ -180,10 +182,12 @@ def placeholders(text: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Words:
-    """A game's words: English, under its language's, under its own `words:` (`given`, key -> text)."""
+    """A game's words: English, under its language's, under its own `words:` (`given`, key -> text, each written
+    at its place in `places`)."""
 
     language: str = "en"
     given: tuple[tuple[str, str], ...] = ()
+    places: tuple[Location, ...] = field(default=(), repr=False, compare=False)
     table: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -193,5 +197,8 @@ class Words:
         """The text of `key` with its placeholders filled (each value printed as `str` prints it)."""
         return self.table[key].format(**{k: str(v) for k, v in values.items()})
 
+
+# the font a key is printed in where it is not `sans` (or its bold): the glyphs its text must find there
+FONTS: Mapping[str, str] = MappingProxyType({"rules_of_play": "display"})
 
 ENGLISH_WORDS = Words()  # what a writer prints when no game is given (a test's, a tool's own page)

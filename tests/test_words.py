@@ -13,7 +13,8 @@ import pypdfium2 as pdfium
 import pytest
 from conftest import FIXTURES, run_cli
 
-from pnpgen.words import ENGLISH, LANGUAGES, Words, placeholders
+from pnpgen.text.fonts import missing_glyphs
+from pnpgen.words import ENGLISH, FONTS, LANGUAGES, Words, placeholders
 
 ROOT_DOCS = Path(__file__).resolve().parent.parent / "docs" / "content-format.md"
 
@@ -183,6 +184,31 @@ def test_every_language_gives_every_key_with_its_placeholders(language):
     for key, text in table.items():
         assert set(placeholders(text)) == set(placeholders(ENGLISH[key])), (language, key)
         assert Words(language)(key, **{n: "1" for n in placeholders(text)})
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_language_prints_in_the_fonts_it_is_set_in(language):
+    for key, text in LANGUAGES[language].items():
+        fonts = [FONTS.get(key, "sans")] + (
+            ["sans-bold"] if key in ("component", "count", "printed_as") else []
+        )
+        assert not [missing_glyphs(text, font) for font in fonts if missing_glyphs(text, font)], (
+            language,
+            key,
+        )
+
+
+def test_a_word_the_font_cannot_draw_is_a_warning_at_it(project):
+    root = project("basic")
+    game = root / "content/sample/game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4\n", 'players: 2-4\nwords:\n  fronts: "表"\n'))
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    said = (
+        "content/sample/game.yaml:5:11: warning: the font sans has no '表' (U+8868) in words: 'fronts' '表'"
+    )
+    assert said in result.output
+    assert run_cli("build", "--out", "out", "--strict", cwd=root).exit_code == 1  # the warning is kept
 
 
 def test_a_language_and_words_over_it():

@@ -27,7 +27,7 @@ def as_words(value, language: str | None) -> Words:
     text has, no more and no fewer."""
     if not isinstance(value, LMap):
         raise Invalid("must map pnpgen's word keys to your text, such as {contents: Sommaire}")
-    given, problems = [], []
+    given, places, problems = [], [], []
     for key, text in value.items():
         if key not in ENGLISH:
             problems.append(
@@ -43,9 +43,10 @@ def as_words(value, language: str | None) -> Words:
             problems.append((at, problem))
             continue
         given.append((str(key), text))
+        places.append(at)
     if problems:
         raise Problems(problems)
-    return Words(language or "en", tuple(given))
+    return Words(language or "en", tuple(given), tuple(places))
 
 
 def _placeholders_differ(key: str, text: str) -> str:
