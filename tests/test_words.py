@@ -13,7 +13,12 @@ import pypdfium2 as pdfium
 import pytest
 from conftest import FIXTURES, run_cli
 
+from pnpgen.pipeline.printall import PrintDoc, Section, Sheet
+from pnpgen.render.guide import draw_guide_page
+from pnpgen.render.pdf import new_canvas
+from pnpgen.render.printall import guide_lines
 from pnpgen.text.fonts import missing_glyphs
+from pnpgen.units import paper_pt
 from pnpgen.words import ENGLISH, FONTS, LANGUAGES, Words, placeholders
 
 ROOT_DOCS = Path(__file__).resolve().parent.parent / "docs" / "content-format.md"
@@ -59,6 +64,20 @@ sides:
 data: {title: PLAN}
 """
 
+DICE = "id: des\nkind: board\nname: Des\nsize: 150mm x 100mm\nsides:\n  - {id: face, name: Face, layout: dice-side}\n"
+DICE_SIDE = "elements:\n  - {type: die-net, x: 5, y: 5, size: 8, die: d4, faces: [{}, {}, {}, {}]}\n"
+SMALL = ONE_SIDE.replace("380mm x 150mm", "150mm x 100mm").replace("id: plan", "id: petit")
+# games of one set each (a set alone shares no sheet: its own row on the print-and-build page), of what `mots`
+# has not: one card, one token, one tile; square tokens (cut on cut marks); a board on one page, dice to fold
+ALONE = {
+    "seul": {
+        "decks/carte.yaml": CARDS.format(id="carte", name="Carte", cards="  - {name: Delta, count: 1}\n"),
+        "tiles/coins.yaml": None,
+        "tiles/petit.yaml": SMALL,
+    },
+    "seul-tri": {"tiles/tri.yaml": None},
+    "seul-carres": {"tiles/squares.yaml": None, "tiles/des.yaml": DICE},
+}
 RULEBOOK = """\
 # Jeu
 
@@ -85,7 +104,9 @@ def built(tmp_path_factory) -> Path:
         path = game / f"tiles/{comp}.yaml"
         path.write_text(path.read_text().replace(f"id: {comp}\n", f"id: {comp}\nname: Jeu {comp[:2]}\n"))
     (game / "decks").mkdir()
-    two = "  - {id: a1, name: Alpha, count: 3}\n  - {id: b2, name: Beta, count: 1}\n"
+    two = (
+        "  - {id: a1, name: Alpha, count: 10}\n  - {id: b2, name: Beta, count: 1}\n"  # a sheet, and two more
+    )
     (game / "decks/paquet.yaml").write_text(CARDS.format(id="paquet", name="Paquet", cards=two))
     one = "  - {id: c3, name: Gamma, count: 1}\n"  # a checklist of one card (so one tile, one token)
     (game / "decks/pioche.yaml").write_text(CARDS.format(id="pioche", name="Pioche", cards=one))
@@ -106,9 +127,19 @@ def built(tmp_path_factory) -> Path:
     parts += ["tiles/squares.yaml", "tiles/board.yaml", "tiles/plan.yaml", "tiles/pions.yaml"]
     listed = "components:\n" + "".join(f"  - {p}\n" for p in parts)
     (game / "game.yaml").write_text(GAME + words + listed)
+    shutil.move(game / "layouts", root / "layouts")  # shared by every game of the project
+    (root / "layouts/dice-side.yaml").write_text(DICE_SIDE)
+    for name, files in ALONE.items():
+        for path, text in files.items():
+            (root / "content" / name / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / "content" / name / path).write_text(
+                text if text is not None else (game / path).read_text()
+            )
+        listed = "components:\n" + "".join(f"  - {p}\n" for p in files)
+        (root / "content" / name / "game.yaml").write_text(GAME.replace("mots", name) + words + listed)
     result = run_cli("build", "--out", "out", "--no-check", cwd=root)
     assert result.exit_code == 0, result.output
-    return root / "out" / "mots"
+    return root / "out"
 
 
 def texts(path: Path) -> list[str]:
@@ -120,12 +151,57 @@ def texts(path: Path) -> list[str]:
 
 
 def players_text(out: Path) -> dict[str, str]:
-    """Each PDF's text but the print-all file's first page (its print-and-build page, still English)."""
-    found = {}
-    for pdf in sorted(out.glob("*.pdf")):
-        pages = texts(pdf)
-        found[pdf.name] = " ".join(pages[1:] if pdf.name.startswith("print-all") else pages)
-    return found
+    """Each PDF's text, by game/file."""
+    return {f"{pdf.parent.name}/{pdf.name}": " ".join(texts(pdf)) for pdf in sorted(out.glob("*/*.pdf"))}
+
+
+def guide_page(
+    folder: Path, n: int, flip: str, paper: str, offset: tuple, low: bool, sheets: int, apart: int
+):
+    """The print-and-build page of a print-all form the game does not take (single-sided, Letter, a printer's
+    offset, low ink, one sheet or a list too long for the page), in the game's words: its text."""
+    sheet = Sheet(None, [], None, "x")
+    sections = [
+        Section("pieces", f"Ligne {k}", "couper", [sheet] * (sheets if k == 0 else 0)) for k in range(n)
+    ]
+    one = ("a-fold.pdf",) if low else ("a-fold.pdf", "b-fold.pdf")
+    made = PrintDoc(
+        "Jeu",
+        paper,
+        flip,
+        offset,
+        low,
+        ("dés",),
+        sections,
+        apart,
+        True,
+        2,
+        one,
+        one,
+        Words("en", tuple(MARKERS.items())),
+    )
+    path = folder / f"guide-{flip}-{n}-{sheets}-{apart}.pdf"
+    pw, ph = paper_pt(paper)
+    canvas = new_canvas(path, (pw, ph), "guide", "guide")
+    draw_guide_page(canvas, made.title, guide_lines(made), pw, ph, made.words)  # as `write_print_all` does
+    canvas.save()
+    return " ".join(texts(path))
+
+
+GUIDES = [  # (rows, flip, paper, offset, low ink, sheets, sheets printed apart)
+    (1, "none", "letter", (2.0, 1.0, 0.5), True, 1, 2),
+    (1, "short", "a4", (2.0, 0.0, 0.0), False, 2, 2),
+    (1, "long", "a4", (0.0, 0.0, 0.0), False, 2, 3),
+    (1, "long", "a4", (0.0, 0.0, 0.0), False, 1, 1),
+    (70, "long", "a4", (0.0, 0.0, 0.0), False, 1, 1),
+]
+
+
+@pytest.fixture(scope="module")
+def every(built, tmp_path_factory) -> dict[str, str]:
+    """The game's PDFs' text (`players_text`), and the print-and-build pages of the forms it does not take."""
+    folder = tmp_path_factory.mktemp("guides")
+    return players_text(built) | {f"guide {i}": guide_page(folder, *args) for i, args in enumerate(GUIDES)}
 
 
 # written by `pnpgen changes`, not a build: test_changes.py reads its label
@@ -133,10 +209,9 @@ ELSEWHERE = {"reprint"}
 
 
 @pytest.mark.parametrize("key", [k for k in ENGLISH if k not in ELSEWHERE])
-def test_every_word_a_game_gives_is_printed(built, key):
+def test_every_word_a_game_gives_is_printed(every, key):
     """Each key's own text, its placeholders filled, is in the PDFs a player holds."""
     shown = re.escape(f"Qz{list(ENGLISH).index(key):02d}") + r"(\[[^\]]+\])*"
-    every = players_text(built)
     found = [name for name, text in every.items() if re.search(shown, text)]
     assert found, f"'{key}' ({MARKERS[key]!r}) is printed in none of {sorted(every)}"
     for match in re.finditer(shown, " ".join(every.values())):
@@ -155,26 +230,27 @@ def english_phrases() -> list[str]:
 
 
 @pytest.mark.parametrize("phrase", english_phrases())
-def test_no_english_default_is_left(built, phrase):
-    every = players_text(built)
+def test_no_english_default_is_left(every, phrase):
     pattern = re.compile(r"(?<![A-Za-z])" + re.escape(phrase) + r"(?![A-Za-z])")
     assert not [name for name, text in every.items() if pattern.search(text)]
 
 
 def test_the_sheets_the_game_has_are_all_read(built):
     """The sweep reads what it means to: the rulebook, the decks' sheets, fold-overs and checklists (one of two
-    pages), the tiled boards."""
+    pages), the tiled boards, the print-all files of every game."""
     names = set(players_text(built))
-    assert {
-        "rulebook.pdf",
-        "print-all.pdf",
-        "paquet.pdf",
-        "paquet-fold.pdf",
-        "board.pdf",
-        "coins.pdf",
-    } <= names
-    assert {"paquet-checklist.pdf", "pions-checklist.pdf"} <= names
-    assert len(texts(built / "pions-checklist.pdf")) == 2
+    mots = {
+        "rulebook",
+        "print-all",
+        "paquet",
+        "paquet-fold",
+        "board",
+        "coins",
+        "paquet-checklist",
+        "pions-checklist",
+    }
+    assert {f"mots/{n}.pdf" for n in mots} | {f"{game}/print-all.pdf" for game in ALONE} <= names
+    assert len(texts(built / "mots/pions-checklist.pdf")) == 2
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
