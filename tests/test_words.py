@@ -204,7 +204,7 @@ def every(built, tmp_path_factory) -> dict[str, str]:
     return players_text(built) | {f"guide {i}": guide_page(folder, *args) for i, args in enumerate(GUIDES)}
 
 
-# written by `pnpgen changes`, not a build: test_changes.py reads its label
+# written by `pnpgen changes`, not a build: test_the_reprint_is_labelled_in_the_game_s_words
 ELSEWHERE = {"reprint"}
 
 
@@ -314,3 +314,19 @@ def test_the_docs_list_every_word_with_its_english():
     section = text.split("### Words pnpgen prints", 1)[1].split("\n#", 1)[0]
     rows = dict(re.findall(r"^\| `(\w+)` \| (.*?) \|$", section, re.M))
     assert rows == {key: value.replace("\n", "\\n") for key, value in ENGLISH.items()}
+
+
+def test_the_reprint_is_labelled_in_the_game_s_words(project):
+    root = project("basic")
+    game = root / "content/sample/game.yaml"
+    game.write_text(
+        game.read_text().replace("players: 2-4\n", "players: 2-4\nlanguage: de\nwords: {reprint: Neu}\n")
+    )
+    assert run_cli("build", "--out", "out", cwd=root).exit_code == 0
+    shutil.copytree(root / "out", root / "v1")
+    heroes = root / "content/sample/decks/heroes.yaml"
+    heroes.write_text(heroes.read_text().replace("to move **two** spaces", "to move **three** spaces"))
+    result = run_cli("changes", "v1", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    pages = texts(root / "out/sample/changes/reprint.pdf")
+    assert "Hero cards (Neu) · Bogen 1 von 1 · Rückseiten" in pages[1]
