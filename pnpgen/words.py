@@ -20,6 +20,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         # the rulebook's cover (and the printed booklet's back cover)
         "rules_of_play": "Rules of play",
         "for_players": "For {players} players",
+        "for_one_player": "For 1 player",
         "edition": "Print-and-play edition built with pnpgen",
         # the rulebook
         "contents": "Contents",
@@ -140,6 +141,7 @@ FRENCH: Mapping[str, str] = MappingProxyType(
     {
         "rules_of_play": "Règles du jeu",
         "for_players": "Pour {players} joueurs",
+        "for_one_player": "Pour 1 joueur",
         "edition": "Édition à imprimer soi-même, faite avec pnpgen",
         "contents": "Sommaire",
         "front_and_back": "recto et verso",
@@ -240,6 +242,7 @@ GERMAN: Mapping[str, str] = MappingProxyType(
     {
         "rules_of_play": "Spielregeln",
         "for_players": "Für {players} Personen",
+        "for_one_player": "Für 1 Person",
         "edition": "Print-and-Play-Ausgabe, erstellt mit pnpgen",
         "contents": "Inhalt",
         "front_and_back": "Vorder- und Rückseite",

@@ -75,7 +75,7 @@ ALONE = {
         "tiles/coins.yaml": None,
         "tiles/petit.yaml": SMALL,
     },
-    "seul-tri": {"tiles/tri.yaml": None},
+    "seul-tri": {"tiles/tri.yaml": None},  # and a game for one player, with a rulebook
     "seul-carres": {"tiles/squares.yaml": None, "tiles/des.yaml": DICE},
 }
 RULEBOOK = """\
@@ -136,7 +136,9 @@ def built(tmp_path_factory) -> Path:
                 text if text is not None else (game / path).read_text()
             )
         listed = "components:\n" + "".join(f"  - {p}\n" for p in files)
-        (root / "content" / name / "game.yaml").write_text(GAME.replace("mots", name) + words + listed)
+        head = GAME.replace("mots", name).replace("2-4", "1" if name == "seul-tri" else "2-4")
+        (root / "content" / name / "game.yaml").write_text(head + words + listed)
+    (root / "content/seul-tri/rulebook.md").write_text("# Seul\n\nUn joueur.\n")
     result = run_cli("build", "--out", "out", "--no-check", cwd=root)
     assert result.exit_code == 0, result.output
     return root / "out"

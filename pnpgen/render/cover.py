@@ -42,6 +42,13 @@ def _foot(canv, game, pw, ink, accent) -> None:
     _centred(canv, game.words("edition"), "sans", 7.5, pw, 18 * MM, accent)
 
 
+def _players(game) -> str:
+    """Who the game is for: "For 2–4 players", or for a game of one player alone "For 1 player"."""
+    if game.players_max == 1:
+        return game.words("for_one_player")
+    return game.words("for_players", players=game.players)
+
+
 def _centred(canv, text: str, font: str, size: float, pw: float, y: float, fill: str | None = None) -> None:
     """One line of the cover's words, centred (in `fill`, set after the font), made smaller (to half its size at
     most) to fit inside the frame: a translation may be longer than the English."""
@@ -68,7 +75,7 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
     canv.setFont(pdf_name("display-bold"), size)
     canv.drawCentredString(pw / 2, ph - 58 * MM, title)
     _centred(canv, game.words("rules_of_play"), "display", 16, pw, ph - 72 * MM, accent)
-    _centred(canv, game.words("for_players", players=game.players), "sans", 11, pw, ph - 84 * MM, ink)
+    _centred(canv, _players(game), "sans", 11, pw, ph - 84 * MM, ink)
     _foot(canv, game, pw, ink, accent)
     if cover is not None and cover.art is not None:
         box_w, box_h = pw - 44 * MM, ph - 84 * MM - 44 * MM - 14 * MM
@@ -113,7 +120,7 @@ def draw_back_cover(canv, game, pw, ph, cover=None) -> None:
     canv.setFont(pdf_name("display-bold"), size)
     canv.drawCentredString(pw / 2, ph / 2 + 8 * MM, title)
     canv.setFillColor(rl_colour(accent))
-    _centred(canv, game.words("for_players", players=game.players), "display", 12, pw, ph / 2 - 2 * MM)
+    _centred(canv, _players(game), "display", 12, pw, ph / 2 - 2 * MM)
     _foot(canv, game, pw, ink, accent)
     canv.restoreState()
 
