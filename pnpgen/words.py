@@ -23,6 +23,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "for_one_player": "For 1 player",
         "edition": "Print-and-play edition built with pnpgen",
         # the rulebook
+        "decimal_mark": ".",
         "contents": "Contents",
         "front_and_back": "front and back",
         "component": "Component",
@@ -143,6 +144,7 @@ FRENCH: Mapping[str, str] = MappingProxyType(
         "for_players": "Pour {players} joueurs",
         "for_one_player": "Pour 1 joueur",
         "edition": "Édition à imprimer soi-même, faite avec pnpgen",
+        "decimal_mark": ",",
         "contents": "Sommaire",
         "front_and_back": "recto et verso",
         "component": "Élément",
@@ -244,6 +246,7 @@ GERMAN: Mapping[str, str] = MappingProxyType(
         "for_players": "Für {players} Personen",
         "for_one_player": "Für 1 Person",
         "edition": "Print-and-Play-Ausgabe, erstellt mit pnpgen",
+        "decimal_mark": ",",
         "contents": "Inhalt",
         "front_and_back": "Vorder- und Rückseite",
         "component": "Spielmaterial",
@@ -378,6 +381,10 @@ class Words:
     def __call__(self, key: str, **values: object) -> str:
         """The text of `key` with its placeholders filled (each value printed as `str` prints it)."""
         return self.table[key].format(**{k: str(v) for k, v in values.items()})
+
+    def number(self, value: float, spec: str) -> str:
+        """`value` as `format(value, spec)` writes it, with the game's decimal mark (`decimal_mark`: 63,5 mm)."""
+        return format(value, spec).replace(".", self.table["decimal_mark"])
 
 
 # the font a key is printed in where it is not `sans` (or its bold): the glyphs its text must find there

@@ -281,17 +281,20 @@ def _printed_as(info: dict, words: Words) -> str:
     if kind == "board":
         sides = len(info["cards"])
         told = words("one_side" if sides == 1 else "sides", n=sides)
-        return words("printed_board", w=f"{w:g}", h=f"{h:g}", sides=told)
+        return words("printed_board", w=words.number(w, "g"), h=words.number(h, "g"), sides=told)
     shape = info.get("shape", "rect")
     pieces = words(kind)  # cards, tiles, tokens
     if shape == "circle":
-        return words("printed_circle", pieces=pieces, across=f"{w:g}")
+        return words("printed_circle", pieces=pieces, across=words.number(w, "g"))
     if shape in ("hex", "hex-flat"):
-        return words("printed_hex", pieces=pieces, across=f"{min(w, h):g}")
+        return words("printed_hex", pieces=pieces, across=words.number(min(w, h), "g"))
     if shape == "triangle":
-        return words("printed_triangle", pieces=pieces, side=f"{w:g}")
+        return words("printed_triangle", pieces=pieces, side=words.number(w, "g"))
     return words(
-        "printed_square" if shape == "square" else "printed_rect", pieces=pieces, w=f"{w:g}", h=f"{h:g}"
+        "printed_square" if shape == "square" else "printed_rect",
+        pieces=pieces,
+        w=words.number(w, "g"),
+        h=words.number(h, "g"),
     )
 
 

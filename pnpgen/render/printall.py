@@ -98,9 +98,9 @@ def guide_lines(doc) -> dict:
             words("guide_checklist_one" if one else "guide_checklist", files=", ".join(doc.checklists))
         )
     if dx or dy or angle:
-        shift = {"dx": f"{dx / MM:+.1f}", "dy": f"{dy / MM:+.1f}"}
+        shift = {"dx": words.number(dx / MM, "+.1f"), "dy": words.number(dy / MM, "+.1f")}
         how.append(
-            words("guide_shifted_turned", **shift, angle=f"{angle:+.2f}")
+            words("guide_shifted_turned", **shift, angle=words.number(angle, "+.2f"))
             if angle
             else words("guide_shifted", **shift)
         )
