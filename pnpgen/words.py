@@ -3,7 +3,7 @@
 `ENGLISH` is the one table of them: a key a designer can read, and its English text with named placeholders
 (`{n}`), filled by whoever prints it. A game picks a built-in language (`language: fr` in game.yaml: `LANGUAGES`)
 and overrides any key with its own `words:` (`schema/words.py` checks the keys and placeholders); the result is a
-`Words`, carried on the model's `Game` to every writer that prints these words. Nothing here is mutable.
+`Words`, carried on the model's `Game` to every writer that prints these words; no table changes once made.
 """
 
 from __future__ import annotations
