@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pnpgen.errors import Location
+from pnpgen.words import Words
 
 KINDS = ("cards", "tiles", "tokens", "board", "rulebook")
 # a card's (or side's) own keys, and what templates add: never a field a layout may have left unread or misspelt
@@ -166,6 +167,7 @@ class Game:
     printing: Mapping[str, Any] = field(default_factory=_no_inputs)  # game.yaml's print: (keys it sets)
     # where game.yaml gives each of its values (`at`)
     key_locs: Mapping[str, Location] = field(default_factory=_no_locs, compare=False, repr=False)
+    words: Words = field(default_factory=Words)  # the words pnpgen prints itself, in the game's language
 
     def at(self, key: str) -> Location:
         """Where game.yaml gives `key` (its value), else the file's start."""

@@ -28,6 +28,7 @@ FOUNDATION = {
     "textfiles",
     "bounds",
     "sheetkinds",
+    "words",
     "budget",
 }
 

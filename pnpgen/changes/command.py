@@ -127,7 +127,8 @@ def _write_reprint(project, game: str, wanted: dict, result: GameChanges, folder
                 "only the cards that changed",
                 run.icons,
             )
-        impose(writer, run.game.title, subset, plan, " (reprint)")
+        words = run.game.words
+        impose(writer, run.game.title, subset, plan, f" ({words('reprint')})", words=words)
     if writer is None:
         return "no card to print again"
     writer.save()

@@ -43,7 +43,7 @@ class ChecklistFile(Target):
         from pnpgen.render.checklist import write_checklist
 
         noun = self.deck.kind.removesuffix("s")  # card, tile, token
-        return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper, noun)
+        return write_checklist(path, w.game.title, self.deck.name, self.cards, w.paper, noun, w.game.words)
 
 
 def _glyphs(diags: Diagnostics, text: str, font: str, loc, what: str) -> None:

@@ -161,7 +161,9 @@ class DeckSheets(Target):
 
         plan, duplex = self._plan_of(name)
         drawn = self._drawn_of(name)
-        return write_deck(path, w.game.title, drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX)
+        return write_deck(
+            path, w.game.title, drawn, plan, w.icons, w.paper, duplex or DEFAULT_DUPLEX, words=w.game.words
+        )
 
 
 def _forms(target) -> dict:
@@ -240,7 +242,7 @@ class BoardFiles(Target):
         faces = (self.drawn_low if self.printing.ink_of(name) == "low" else self.drawn).faces
         if name.endswith(("-full.pdf", "-full-lowink.pdf")):
             return write_board_full(path, self.board, faces, w.icons, f"{title} (full size)")
-        return write_board_tiled(path, self.board, faces, w.icons, w.paper, title)
+        return write_board_tiled(path, self.board, faces, w.icons, w.paper, title, words=w.game.words)
 
 
 class RulebookFile(Target):

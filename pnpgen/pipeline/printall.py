@@ -23,13 +23,11 @@ from pnpgen.errors import Diagnostics
 from pnpgen.imposition.duplex import FLIPS, INK_SUFFIX, SUFFIX
 from pnpgen.pipeline.checklist import checklists_of
 from pnpgen.pipeline.target import Target
+from pnpgen.words import ENGLISH_WORDS, Words
 
 STEM = "print-all"
 BOARD = "board"  # the kind of a board's part (`outputs.BoardFiles`); every other part is a deck's sheets
 RULEBOOK = "=print-all:rulebook"  # the recorded value: whether the game has a rulebook
-NOUN = {"cards": ("card", "cards"), "tiles": ("tile", "tiles"), "tokens": ("token", "tokens")}
-# How a shaped piece is cut: on its guide, the black hairline `render/sheets.GUIDE_LINE` draws round it.
-CUT_ROUND = "cut round each piece on its black outline"
 
 
 @dataclass
@@ -71,6 +69,9 @@ class PrintDoc:
     pages: int = 0
     folded: tuple = ()  # the fold-over files of this ink written beside it (`--fold`, `print: fold`)
     checklists: tuple = ()  # each deck's checklist written beside it (`print: checklist`)
+    words: Words = (
+        ENGLISH_WORDS  # the game's, for the sheets' labels and blank backs (the guide page is English)
+    )
 
     @property
     def duplex(self) -> bool:
@@ -209,16 +210,20 @@ def plan_doc(
         faces = (part.drawn_low if low else part.drawn).faces
         n = board_pages(part.board, faces, paper)
         apart += n
+        words = game.words
+        sides = words("sides" if len(faces) > 1 else "one_side", n=len(faces))
+        how = (
+            "how_board_tiled"
+            if n > len(faces)
+            else "how_board_dice"
+            if part.board.id in nets
+            else "how_board"
+        )
         sections.append(
             Section(
                 "board",
-                f"{part.board.name} (board, {len(faces)} side{'s' if len(faces) > 1 else ''})",
-                "true size on several pages: cut each page on its dashed red line, lay it over its neighbour "
-                "so the crosses meet, and glue (its first page is the map)"
-                if n > len(faces)
-                else "one page a side: cut each die out on its solid lines, fold on the dashed ones, glue the tabs"
-                if part.board.id in nets
-                else "one page a side: trim to the board's edge",
+                words("row_board", name=part.board.name, sides=sides),
+                words(how),
                 board=(part.board, faces),
             )
         )
@@ -252,6 +257,7 @@ def plan_doc(
         page - 1,
         folded,
         checklists,
+        game.words,
     )
 
 
@@ -287,22 +293,23 @@ def _deck_sections(
         for n in range(count):
             chunk = faces[n * per : min((n + 1) * per, own)]
             backs = [b for _, b in chunk] if has_backs[id(part)] else None
-            label = f"{game.title} · {part.deck.name} · sheet {n + 1} of {count}"
+            label = f"{game.title} · {part.deck.name} · {game.words('sheet_of', n=n + 1, count=count)}"
             sheets.append(Sheet(part.plan, [f for f, _ in chunk], backs, label))
-        how = _how(part.deck, isinstance(part.plan, PiecePlan))
-        title = f"{part.deck.name} ({len(faces)} {NOUN[part.deck.kind][len(faces) != 1]}"
-        title += f"; {leftovers[k]} on the shared sheets)" if k in ganged else ")"
+        how = game.words(_how(part.deck, isinstance(part.plan, PiecePlan)))
+        noun = part.deck.kind if len(faces) != 1 else part.deck.kind.removesuffix("s")  # cards, card
+        told = game.words(f"n_{noun}", n=len(faces))
+        if k in ganged:
+            title = game.words("row_deck_shared", name=part.deck.name, pieces=told, shared=leftovers[k])
+        else:
+            title = game.words("row_deck", name=part.deck.name, pieces=told)
         sections.append(Section("pieces" if pieces else "cards", title, how, sheets))
     if shared:
         names = sorted({decks[k].deck.name for sheet in shared for k, _ in sheet[1]}, key=str.casefold)
-        what = "cards" if not pieces else "tiles and tokens"
         sections.append(
             Section(
                 "pieces" if pieces else "cards",
-                f"Shared sheets of {what}: {', '.join(names)}",
-                f"{CUT_ROUND}; each component keeps to its own band"
-                if pieces
-                else "cut on the cut marks, as the other card sheets",
+                game.words("row_shared_pieces" if pieces else "row_shared_cards", names=", ".join(names)),
+                game.words("how_shared_pieces" if pieces else "how_shared_cards"),
                 [sheet for sheet, _ in shared],
             )
         )
@@ -355,7 +362,7 @@ def _shared(game, decks, drawn, leftovers: dict, paper: str, pieces: bool) -> li
         for k, _ in owners:
             if decks[k].deck.name not in names:
                 names.append(decks[k].deck.name)
-        label = f"{game.title} · shared sheet {n} of {len(groups)}: {', '.join(names)}"
+        label = f"{game.title} · {game.words('shared_sheet_of', n=n, count=len(groups))}: {', '.join(names)}"
         sheet = Sheet(
             plan, [f for f, _ in picked], backs if any(b is not None for b in backs) else None, label
         )
@@ -364,11 +371,11 @@ def _shared(game, decks, drawn, leftovers: dict, paper: str, pieces: bool) -> li
 
 
 def _how(deck, shaped: bool) -> str:
+    """The key of what to do with a deck's sheets: a shaped piece is cut on its guide (the black hairline
+    `render/sheets.GUIDE_LINE` draws round it)."""
     if shaped:
-        return CUT_ROUND
-    if deck.kind == "cards":
-        return "cut on the cut marks: straight cuts right across the sheet"
-    return "cut on the cut marks, then glue to card or greyboard if you want them sturdier"
+        return "how_round"
+    return "how_cards" if deck.kind == "cards" else "how_pieces"
 
 
 def board_pages(board, faces: list, paper: str) -> int:

@@ -112,6 +112,7 @@ class GameRun:
         found = Diagnostics()
         with self.reader.recording() as self.icon_inputs:
             self.icons = game_icons(self.game, found, self.reader)
+        _word_glyphs(self.game.words, found)
         found.raise_if_errors()
         if diags is not None:
             diags.extend(found)
@@ -376,3 +377,20 @@ class GameRun:
 def _entry(job, res: dict) -> dict:
     """A written file's manifest entry: what its target makes of it, and what its writer added (`write_one`)."""
     return {**job.target.entry(job.name, res["pages"], res["sha256"]), **res["more"]}
+
+
+def _word_glyphs(words, diags: Diagnostics) -> None:
+    """A warning at each of the game's own words (`words:`) holding a character its font cannot draw."""
+    if not words.given:
+        return
+    from pnpgen.text.fonts import missing_glyphs
+    from pnpgen.words import FONTS
+
+    for (key, text), at in zip(words.given, words.places):
+        font = FONTS.get(key, "sans")
+        lost = missing_glyphs(text, font)
+        if lost:
+            codes = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lost)
+            diags.warning(
+                at, f"the font {font} has no {codes} in words: '{key}' {text!r}; it would not print"
+            )

@@ -15,19 +15,25 @@ from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.text.labels import shorten_label
 from pnpgen.units import MM
+from pnpgen.words import Words
 
 
-def write_board_tiled(path: Path, board, faces: list, icons: dict, paper: str, title: str) -> int:
+def write_board_tiled(
+    path: Path, board, faces: list, icons: dict, paper: str, title: str, *, words: Words
+) -> int:
     b = board.bleed_pt
     c = new_canvas(path, page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper), title)
-    pages = draw_board_tiled(c, FaceDrawer(c, icons), board, faces, paper)
+    pages = draw_board_tiled(c, FaceDrawer(c, icons), board, faces, paper, words=words)
     c.save()
     return pages
 
 
-def draw_board_tiled(c, drawer: FaceDrawer, board, faces: list, paper: str, after_page=None) -> int:
-    """Add a board's tiled pages to the canvas `c` (each side's map page first when it takes several pages);
-    `after_page()` is called after each page (the print-all file adds a blank back there); returns the count."""
+def draw_board_tiled(
+    c, drawer: FaceDrawer, board, faces: list, paper: str, after_page=None, *, words: Words
+) -> int:
+    """Add a board's tiled pages to the canvas `c` (each side's map page first when it takes several pages; the
+    pages' labels in the game's `words`); `after_page()` is called after each page (the print-all file adds a
+    blank back there); returns the count."""
     b = board.bleed_pt
     pw, ph = page_size(board.width_pt + 2 * b, board.height_pt + 2 * b, paper)
     pages = 0
@@ -37,7 +43,7 @@ def draw_board_tiled(c, drawer: FaceDrawer, board, faces: list, paper: str, afte
         marks = crosses(total_w, total_h, rows, cols, ww, wh)
         if len(windows) > 1:  # a board on one page needs no map
             c.setPageSize((pw, ph))
-            _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph)
+            _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph, words)
             pages += 1
             if after_page is not None:
                 after_page()
@@ -55,12 +61,8 @@ def draw_board_tiled(c, drawer: FaceDrawer, board, faces: list, paper: str, afte
             c.doForm(form)
             c.restoreState()
             _window_marks(c, win, marks, rows, cols, left, bottom)
-            _label(
-                c,
-                f"{board.name} · {side.name} · page {win.row + 1}-{win.col + 1} "
-                f"(row {win.row + 1} of {rows}, column {win.col + 1} of {cols}) · true size",
-                pw,
-            )
+            where = words("board_page", row=win.row + 1, col=win.col + 1, rows=rows, cols=cols)
+            _label(c, f"{board.name} · {side.name} · {where}", pw)
             c.setTrimBox((left, bottom, left + win.w, bottom + win.h))
             c.setBleedBox((left, bottom, left + win.w, bottom + win.h))
             c.showPage()
@@ -105,21 +107,39 @@ def _label(c, text: str, pw: float) -> None:
     c.drawCentredString(pw / 2, 5.5 * MM, text)
 
 
-def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph) -> None:
+def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
+    """`text`'s lines (each "\\n" ends one), each broken between words where it is wider than `width`."""
+    out = []
+    for given in text.split("\n"):
+        line = ""
+        for word in given.split(" "):
+            longer = f"{line} {word}" if line else word
+            if line and unit_width(longer, font) * size > width:
+                out.append(line)
+                longer = word
+            line = longer
+        out.append(line)
+    return out
+
+
+def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph, words: Words) -> None:
     c.setFillColor(colour("#222222"))
     c.setFont(pdf_name("display-bold"), 16)
     c.drawString(MARGIN, ph - MARGIN - 12, f"{board.name}: {side.name}")
     c.setFont(pdf_name("sans"), 9)
-    lines = [
-        f"True size {board.width_pt / MM:.0f} x {board.height_pt / MM:.0f} mm, printed on {len(windows)} pages "
-        f"({rows} row{'s' if rows > 1 else ''} of {cols}).",
-        f"Neighbouring pages repeat a {OVERLAP / MM:.0f} mm strip. Cut each page along its dashed red line (it runs",
-        "through the crosses), lay it over its right or lower neighbour so its half crosses complete the",
-        "neighbour's crosses, and glue. Start from the bottom-right page and work up and left.",
-    ]
+    size = words(
+        "board_map_rows" if rows > 1 else "board_map_row",
+        w=f"{board.width_pt / MM:.0f}",
+        h=f"{board.height_pt / MM:.0f}",
+        pages=len(windows),
+        rows=rows,
+        cols=cols,
+    )
+    how = words("board_map_how", overlap=f"{OVERLAP / MM:.0f}")
+    lines = _wrapped(f"{size}\n{how}", "sans", 9, pw - 2 * MARGIN)
     for i, line in enumerate(lines):
         c.drawString(MARGIN, ph - MARGIN - 32 - i * 12, line)
-    avail_w, avail_h = pw - 2 * MARGIN, ph - 2 * MARGIN - 90
+    avail_w, avail_h = pw - 2 * MARGIN, ph - 2 * MARGIN - 90 - 12 * max(0, len(lines) - 4)
     scale = min(avail_w / total_w, avail_h / total_h)
     ox = MARGIN + (avail_w - total_w * scale) / 2
     oy = MARGIN + (avail_h - total_h * scale) / 2

@@ -61,6 +61,7 @@ from pnpgen.rulebook import (
 )
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM, paper_pt
+from pnpgen.words import ENGLISH_WORDS, Words
 
 
 class _Builder:
@@ -73,8 +74,10 @@ class _Builder:
         diagrams: dict | None = None,
         cards: dict | None = None,
         card_names: dict | None = None,
+        words: Words = ENGLISH_WORDS,
     ):
         self.icons, self.pictures, self.components, self.width = icons, pictures, components, width
+        self.words = words  # the game's words for what pnpgen adds: captions, the component table
         self.diagrams = diagrams or {}
         self.cards = cards or {}  # (component, card) -> faces: picture(id, card)
         self.card_names = card_names or {}  # (component, card) -> the card's name, for the caption
@@ -238,17 +241,17 @@ class _Builder:
         named = called.casefold().removesuffix("s") != name.casefold().removesuffix("s")
         if named:
             name = f"{name}: {called}"
-        both = ", front and back" if named else ": front and back"
+        both = (", " if named else ": ") + self.words("front_and_back")
         caption = f"{name}{both}" if back is not None else name
         return FacePair(front, back, caption, self.icons)
 
     def component_table(self, width) -> builtins.list:  # `list` here is the method above
         if not self.components:
             return []
-        header = ["Component", "Count", "Printed as"]
+        header = [self.words("component"), self.words("count"), self.words("printed_as")]
         rows = []
         for _cid, info in self.components.items():
-            rows.append([f"**{info['name']}**", str(info["faces"]), _printed_as(info)])
+            rows.append([f"**{info['name']}**", str(info["faces"]), _printed_as(info, self.words)])
         out = [self.table(header, rows, width), Spacer(1, 8)]
         pairs = [self.picture(cid) for cid in self.components if cid in self.pictures]  # boards: too big
         for row in gallery_rows([p.width for p in pairs], width):
@@ -271,33 +274,28 @@ def kept_end(gallery: list) -> list:
     return gallery
 
 
-SHAPE_WORDS = {
-    "rect": "",
-    "square": "square ",
-    "hex": "hexagonal ",
-    "hex-flat": "hexagonal ",
-    "triangle": "triangular ",
-    "circle": "round ",
-}
-
-
-def _printed_as(info: dict) -> str:
+def _printed_as(info: dict, words: Words) -> str:
+    """The component table's "Printed as": the kind of piece, its shape and its size, in the game's words."""
     w, h = info["size_mm"]
     kind = info["kind"]
     if kind == "board":
         sides = len(info["cards"])
-        return f"board, {w:g} × {h:g} mm, {sides} side{'s' if sides != 1 else ''}"
+        told = words("one_side" if sides == 1 else "sides", n=sides)
+        return words("printed_board", w=words.number(w, "g"), h=words.number(h, "g"), sides=told)
     shape = info.get("shape", "rect")
+    pieces = words(kind)  # cards, tiles, tokens
     if shape == "circle":
-        size = f"{w:g} mm across"
-    elif shape in ("hex", "hex-flat"):
-        size = f"{min(w, h):g} mm across the flats"
-    elif shape == "triangle":
-        size = f"{w:g} mm sides"
-    else:
-        size = f"{w:g} × {h:g} mm"
-    noun = {"cards": "cards", "tiles": "tiles", "tokens": "tokens"}[kind]
-    return f"{SHAPE_WORDS.get(shape, '')}{noun}, {size}"
+        return words("printed_circle", pieces=pieces, across=words.number(w, "g"))
+    if shape in ("hex", "hex-flat"):
+        return words("printed_hex", pieces=pieces, across=words.number(min(w, h), "g"))
+    if shape == "triangle":
+        return words("printed_triangle", pieces=pieces, side=words.number(w, "g"))
+    return words(
+        "printed_square" if shape == "square" else "printed_rect",
+        pieces=pieces,
+        w=words.number(w, "g"),
+        h=words.number(h, "g"),
+    )
 
 
 def build_rulebook_pdf(
@@ -346,7 +344,7 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
         boxes(canv)
         if d.drafting:
             return
-        draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None), low)
+        draw_cover(canv, game, pictures, icons, pw, ph, getattr(book, "cover", None), low)  # in game.words
 
     def running(canv, d):
         boxes(canv)
@@ -389,10 +387,11 @@ def _book(path: Path, book, game, icons: dict, pictures: dict, components: dict,
         getattr(book, "diagrams", {}),
         getattr(book, "cards", {}),
         getattr(book, "card_names", {}),
+        game.words,
     )
     builder.page_height = ph - margin_top - margin_bottom  # a list or table taller may split however short
     body = builder.story(book.blocks)
     story: list = [NextPageTemplate("body"), PageBreak()]
     if headings(body):  # a book without sections has no contents page (it would list nothing)
-        story += [Paragraph("Contents", look["tochead"]), toc, PageBreak()]
+        story += [Paragraph(esc(game.words("contents")), look["tochead"]), toc, PageBreak()]
     return doc, story + body, toc

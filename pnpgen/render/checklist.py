@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pnpgen.errors import counted
 from pnpgen.faces import Text
 from pnpgen.render import INK, MUTED
 from pnpgen.render.guide import BODY, MARGIN, RULE, SUB, TITLE, Block, draw_set, paragraph, wrapped
@@ -20,6 +19,7 @@ from pnpgen.text.fit import place
 from pnpgen.text.fonts import pdf_name, runs, unit_width
 from pnpgen.text.labels import shorten
 from pnpgen.units import MM, paper_pt
+from pnpgen.words import ENGLISH_WORDS, Words
 
 BOX = 3.6 * MM  # a tick box's side
 COUNT = 9 * MM  # the count's column, "12×", right-aligned before the name
@@ -31,22 +31,30 @@ HEAD_LINES = 3  # the heading's lines at most (the game's title and the deck's n
 
 
 def write_checklist(
-    path: Path, title: str, deck: str, cards: list[tuple[str, int]], paper: str, noun: str = "card"
+    path: Path,
+    title: str,
+    deck: str,
+    cards: list[tuple[str, int]],
+    paper: str,
+    noun: str = "card",
+    words: Words = ENGLISH_WORDS,
 ) -> int:
     """`cards` (name, count) in order as a checklist of the deck `deck` of the game `title`, each a `noun` (card,
-    tile, token); returns its pages."""
+    tile, token), its own words in the game's `words`; returns its pages."""
     pw, ph = paper_pt(paper)
     width = (pw - 2 * MARGIN - GUTTER) / 2
     heading = _heading(f"{title}: {deck}", pw - 2 * MARGIN)
     head = [
         paragraph(heading, TITLE, MARGIN, pw - 2 * MARGIN),
-        paragraph(_summary(cards, noun), SUB, MARGIN, pw - 2 * MARGIN),
+        paragraph(_summary(cards, noun, words), SUB, MARGIN, pw - 2 * MARGIN),
     ]
     first_top = TOP + sum(b.height + b.after for b in head) + 4
     most = max(1, int((ph - BOTTOM - first_top - 2 * ROW_PAD) // NAME.leading))  # lines any column holds
     rows = [row for name, count in cards for row in _rows(name, count, width, most)]
     pages = _paged(rows, first_top, TOP, ph - BOTTOM)
-    c = new_canvas(path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards, noun)} ({paper.upper()})")
+    c = new_canvas(
+        path, (pw, ph), f"{title}: {deck} checklist", f"{_summary(cards, noun, words)} ({paper.upper()})"
+    )
     pen, goes_on = PdfText(c), False  # whether the row before was a name's part that the next goes on from
     for n, columns in enumerate(pages, 1):
         ops: list = []
@@ -66,9 +74,10 @@ def write_checklist(
         _draw(c, pen, ops, ph)
         c.setFillColor(colour(MUTED))
         c.setFont(pdf_name("sans"), 7)
-        c.drawRightString(pw - MARGIN, 8 * MM, f"page {n} of {len(pages)}")
+        c.drawRightString(pw - MARGIN, 8 * MM, words("page_of", n=n, count=len(pages)))
         if n > 1:  # a loose page still says whose list it is
-            c.drawString(MARGIN, ph - 9 * MM, shorten(f"{title}: {deck}", "sans", 7, pw / 2) + ", continued")
+            whose = shorten(f"{title}: {deck}", "sans", 7, pw / 2)
+            c.drawString(MARGIN, ph - 9 * MM, words("continued", list=whose))
         c.setTrimBox((0, 0, pw, ph))  # a page of words: nothing is cut from it
         c.setBleedBox((0, 0, pw, ph))
         c.showPage()
@@ -91,11 +100,10 @@ def _heading(text: str, width: float, most: int = HEAD_LINES) -> str:
     return text[:lo].rstrip() + "\u2026"
 
 
-def _summary(cards: list[tuple[str, int]], noun: str) -> str:
-    return (
-        f"{counted(sum(n for _, n in cards), noun)}, {len(cards)} different. "
-        f"Tick each line once its {noun}s are all in the printed {'deck' if noun == 'card' else 'set'}."
-    )
+def _summary(cards: list[tuple[str, int]], noun: str, words: Words) -> str:
+    """How many pieces, how many different, and what to tick: `checklist_card` for one piece, else `..._cards`."""
+    total = sum(n for _, n in cards)
+    return words(f"checklist_{noun}" if total == 1 else f"checklist_{noun}s", count=total, names=len(cards))
 
 
 def _rows(name: str, count: int, width: float, most: int) -> list[Block]:

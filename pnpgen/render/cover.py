@@ -39,13 +39,30 @@ def _foot(canv, game, pw, ink, accent) -> None:
     if game.credits:
         canv.setFont(pdf_name("sans-italic"), 9)
         canv.drawCentredString(pw / 2, 24 * MM, game.credits)
-    canv.setFont(pdf_name("sans"), 7.5)
-    canv.setFillColor(rl_colour(accent))
-    canv.drawCentredString(pw / 2, 18 * MM, "Print-and-play edition built with pnpgen")
+    _centred(canv, game.words("edition"), "sans", 7.5, pw, 18 * MM, accent)
+
+
+def _players(game) -> str:
+    """Who the game is for: "For 2–4 players", or for a game of one player alone "For 1 player"."""
+    if game.players_max == 1:
+        return game.words("for_one_player")
+    return game.words("for_players", players=game.players)
+
+
+def _centred(canv, text: str, font: str, size: float, pw: float, y: float, fill: str | None = None) -> None:
+    """One line of the cover's words, centred (in `fill`, set after the font), made smaller (to half its size at
+    most) to fit inside the frame: a translation may be longer than the English."""
+    room = pw - 40 * MM
+    size = max(size / 2, min(size, room / max(unit_width(text, font), 1e-6)))
+    canv.setFont(pdf_name(font), size)
+    if fill is not None:
+        canv.setFillColor(rl_colour(fill))
+    canv.drawCentredString(pw / 2, y, text)
 
 
 def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):
-    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the pictured cards' faces.
+    """The cover: the game's own colours and art (`cover.yaml`), else pnpgen's, with the pictured cards' faces;
+    its words in the game's (`game.words`).
     In low ink (`low`) the ground is the paper and the words near-black; the accent keeps the frame's lines."""
     ground, ink, accent = colours(cover, low)
     canv.saveState()
@@ -57,12 +74,8 @@ def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = Fals
         size -= 1
     canv.setFont(pdf_name("display-bold"), size)
     canv.drawCentredString(pw / 2, ph - 58 * MM, title)
-    canv.setFont(pdf_name("display"), 16)
-    canv.setFillColor(rl_colour(accent))
-    canv.drawCentredString(pw / 2, ph - 72 * MM, "Rules of play")
-    canv.setFont(pdf_name("sans"), 11)
-    canv.setFillColor(rl_colour(ink))
-    canv.drawCentredString(pw / 2, ph - 84 * MM, f"For {game.players} players")
+    _centred(canv, game.words("rules_of_play"), "display", 16, pw, ph - 72 * MM, accent)
+    _centred(canv, _players(game), "sans", 11, pw, ph - 84 * MM, ink)
     _foot(canv, game, pw, ink, accent)
     if cover is not None and cover.art is not None:
         box_w, box_h = pw - 44 * MM, ph - 84 * MM - 44 * MM - 14 * MM
@@ -107,8 +120,7 @@ def draw_back_cover(canv, game, pw, ph, cover=None) -> None:
     canv.setFont(pdf_name("display-bold"), size)
     canv.drawCentredString(pw / 2, ph / 2 + 8 * MM, title)
     canv.setFillColor(rl_colour(accent))
-    canv.setFont(pdf_name("display"), 12)
-    canv.drawCentredString(pw / 2, ph / 2 - 2 * MM, f"For {game.players} players")
+    _centred(canv, _players(game), "display", 12, pw, ph / 2 - 2 * MM)
     _foot(canv, game, pw, ink, accent)
     canv.restoreState()
 

@@ -18,6 +18,7 @@ from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fit import break_word, place, words_of, wrap
 from pnpgen.text.fonts import pdf_name
 from pnpgen.units import MM
+from pnpgen.words import ENGLISH_WORDS, Words
 
 MARGIN = 15 * MM  # the page's left and right margins; the table's rules run from one to the other
 PAD = 6.0  # text stands this far inside the margins, and inside a table cell's sides
@@ -26,7 +27,6 @@ CELL_PAD = 2.5  # above and below a table cell's text
 FIRST_COLUMN = 16 * MM  # "Pages"; "What" takes WHAT of the rest of the table's width, "Then" the remainder
 WHAT = 0.46
 RULE, NOTE = "#c9c2b6", "#9a9a9a"
-GOES_ON = "The list goes on: see each page's label for what it holds."
 
 
 @dataclass(frozen=True)
@@ -65,34 +65,38 @@ class Block:
     keep_next: bool = False
 
 
-def draw_guide_page(c, title: str, words: dict, pw: float, ph: float) -> None:
-    """The print-and-build page of the game `title` on canvas `c` (paper `pw` x `ph` pt), from `words` (what
-    `guide_lines` says), ended with `showPage`."""
+def draw_guide_page(c, title: str, lines: dict, pw: float, ph: float, words: Words = ENGLISH_WORDS) -> None:
+    """The print-and-build page of the game `title` on canvas `c` (paper `pw` x `ph` pt), from `lines` (what
+    `guide_lines` says) and its headings in the game's `words`, ended with `showPage`."""
     x, width = MARGIN + PAD, pw - 2 * (MARGIN + PAD)
     blocks = [
-        paragraph(f"{title}: print and build", TITLE, x, width),
-        paragraph("Everything this game needs, in the order to print it.", SUB, x, width),
-        heading("How to print", x, width),
-        *(item(line, x, width) for line in words["how"]),
-        heading("What is on which pages", x, width),
-        *table(("Pages", "What", "Then"), words["rows"], pw),
-        heading("What you need", x, width),
-        *(item(t, x, width) for t in words["tools"]),
+        paragraph(words("guide_title", title=title), TITLE, x, width),
+        paragraph(words("guide_intro"), SUB, x, width),
+        heading(words("guide_how"), x, width),
+        *(item(line, x, width) for line in lines["how"]),
+        heading(words("guide_pages"), x, width),
+        *table(
+            tuple(words(k) for k in ("guide_col_pages", "guide_col_what", "guide_col_then")),
+            lines["rows"],
+            pw,
+        ),
+        heading(words("guide_need"), x, width),
+        *(item(t, x, width) for t in lines["tools"]),
     ]
-    if words["supply"]:
-        blocks.append(heading("From home, as well (not printed)", x, width))
-        blocks += [item(t, x, width) for t in words["supply"]]
-    for n, t in enumerate(words["tail"]):  # the closing lines, a little apart from the lists
+    if lines["supply"]:
+        blocks.append(heading(words("guide_from_home"), x, width))
+        blocks += [item(t, x, width) for t in lines["supply"]]
+    for n, t in enumerate(lines["tail"]):  # the closing lines, a little apart from the lists
         blocks.append(paragraph(t, replace(BODY, before=6 + ITEM.after) if n == 0 else BODY, x, width))
     drawn, whole = set_down(blocks, TOP, ph - BOTTOM)
     draw_set(c, PdfText(c), drawn, ph)
     if not whole:  # too long for one page (a game of very many components): say so rather than drop rows
         c.setFillColor(colour(NOTE))
         c.setFont(pdf_name("sans"), 7)
-        c.drawString(MARGIN, 8 * MM, GOES_ON)
+        c.drawString(MARGIN, 8 * MM, words("guide_goes_on"))
     c.setFillColor(colour(NOTE))
     c.setFont(pdf_name("sans"), 6)
-    c.drawRightString(pw - MARGIN, 6 * MM, "page 1")
+    c.drawRightString(pw - MARGIN, 6 * MM, words("guide_page_one"))
     c.setTrimBox(
         (0, 0, pw, ph)
     )  # a page of words, not pieces: nothing is cut from it, so its trim is the paper

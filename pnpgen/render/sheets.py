@@ -14,13 +14,14 @@ from pnpgen.imposition.fold import FoldPlan
 from pnpgen.render.pdf import SEAM, FaceDrawer, _poly, clip_box, colour, new_canvas
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.text.labels import shorten_label
+from pnpgen.words import Words
 
 
 def write_deck(
-    path: Path, game_title: str, drawn, plan, icons: dict, paper: str, duplex: Duplex = LONG
+    path: Path, game_title: str, drawn, plan, icons: dict, paper: str, duplex: Duplex = LONG, *, words: Words
 ) -> int:
-    """Write every sheet of a drawn deck (a `pipeline.faces.DeckFaces`), backs placed for `duplex`; returns the
-    page count."""
+    """Write every sheet of a drawn deck (a `pipeline.faces.DeckFaces`), backs placed for `duplex`, labelled in
+    the game's `words`; returns the page count."""
     deck, faces = drawn.deck, drawn.faces
     writer = PdfWriter(
         path,
@@ -29,13 +30,16 @@ def write_deck(
         f"{deck.name}: {counted(len(faces), deck.kind.removesuffix('s'))}, {paper.upper()}",  # card, tile, token
         icons,
     )
-    impose(writer, game_title, drawn, plan, duplex=duplex)
+    impose(writer, game_title, drawn, plan, duplex=duplex, words=words)
     writer.save()
     return writer.pages
 
 
-def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "", duplex: Duplex = LONG) -> None:
-    """Add the sheets of one drawn deck to `writer` (several decks may share one file: a reprint)."""
+def impose(
+    writer: PdfWriter, game_title: str, drawn, plan, what: str = "", duplex: Duplex = LONG, *, words: Words
+) -> None:
+    """Add the sheets of one drawn deck to `writer` (several decks may share one file: a reprint); its margin
+    labels in the game's `words`."""
     deck, faces = drawn.deck, drawn.faces
     sheets = paginate(len(faces), plan.per_sheet)
     fold = isinstance(plan, FoldPlan)
@@ -45,15 +49,17 @@ def impose(writer: PdfWriter, game_title: str, drawn, plan, what: str = "", dupl
         writer.drawer.count(b for _, b in faces)
     if fold:  # fronts and backs on one page
         for n, rng in enumerate(sheets, 1):
-            label = f"{game_title} · {deck.name}{what} · sheet {n} of {len(sheets)}"
-            writer.fold_page(plan, [faces[i][0] for i in rng], [faces[i][1] for i in rng], label)
+            label = f"{game_title} · {deck.name}{what} · {words('sheet_of', n=n, count=len(sheets))}"
+            writer.fold_page(
+                plan, [faces[i][0] for i in rng], [faces[i][1] for i in rng], label, words("fold_then_cut")
+            )
         return
     page = writer.piece_page if isinstance(plan, PiecePlan) else writer.sheet_page
     for n, rng in enumerate(sheets, 1):
-        label = f"{game_title} · {deck.name}{what} · sheet {n} of {len(sheets)}"
-        page(plan, [faces[i][0] for i in rng], False, f"{label} · fronts")
+        label = f"{game_title} · {deck.name}{what} · {words('sheet_of', n=n, count=len(sheets))}"
+        page(plan, [faces[i][0] for i in rng], False, f"{label} · {words('fronts')}")
         if backs:
-            page(plan, [faces[i][1] for i in rng], True, f"{label} · backs", duplex)
+            page(plan, [faces[i][1] for i in rng], True, f"{label} · {words('backs')}", duplex)
 
 
 # A piece's cut guide (`PdfWriter._guides`): a dark hairline with a light halo outside it, seen on the darkest
@@ -141,9 +147,10 @@ class PdfWriter:
         c.setLineWidth(0.25)
         c._code.extend(lines[1])
 
-    def fold_page(self, plan, fronts: list, backs: list, label: str) -> None:
+    def fold_page(self, plan, fronts: list, backs: list, label: str, how: str) -> None:
         """A fold-over sheet: fronts on one half, each back mirrored about the fold line on the other (turned
-        half round when the fold runs across the page), cut marks outside, the fold line dashed."""
+        half round when the fold runs across the page), cut marks outside, the fold line dashed; `how` (fold,
+        then cut) ends its label."""
         c = self.c
         for face in fronts + backs:
             if face is not None:
@@ -176,7 +183,7 @@ class PdfWriter:
         else:
             c.line(x0, plan.fold, x1, plan.fold)
         c.restoreState()
-        self._label(plan.label, f"{label} · fold on the dashed line, then cut")
+        self._label(plan.label, f"{label} · {how}")
         c.setTrimBox(plan.trim_box)
         c.setBleedBox(plan.bleed_box)
         c.showPage()

@@ -24,8 +24,10 @@ from pnpgen.schema.fields import (
     listing,
     mapping,
 )
+from pnpgen.schema.words import as_language, as_words
 from pnpgen.source import LMap
 from pnpgen.units import PAPERS
+from pnpgen.words import Words
 
 
 def _as_icons(value):
@@ -183,6 +185,18 @@ GAME = Table(
             "may be {file: fonts/X.ttf, instance: Bold} or {file: ..., axes: {wght: 700}} (a variable font)",
         ),
         Key(
+            "language",
+            as_language,
+            "the language of the words pnpgen prints itself (the rulebook's cover, sheet labels): en (the "
+            "default), fr or de",
+        ),
+        Key(
+            "words",
+            as_words,
+            "your text for any of those words, over the language's: {contents: Sommaire, ...} (see Rulebooks)",
+            takes=("language",),
+        ),
+        Key(
             "components",
             listing("must be a list of component files"),
             "component files inside the game folder, one component each",
@@ -276,6 +290,7 @@ def load_game(root: Path, reader: Reader | None = None, warnings: Diagnostics | 
         key_locs=MappingProxyType({str(k): data.loc_of(k) for k in data}),
         inputs=game_inputs,
         fonts=MappingProxyType(fonts),
+        words=v["words"] or Words(v["language"] or "en"),
     )
     if partial:
         raise PartialGame(diags, game)
