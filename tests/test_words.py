@@ -332,3 +332,16 @@ def test_the_reprint_is_labelled_in_the_game_s_words(project):
     assert result.exit_code == 0, result.output
     pages = texts(root / "out/sample/changes/reprint.pdf")
     assert "Hero cards (Neu) · Bogen 1 von 1 · Rückseiten" in pages[1]
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_starter_game_shows_where_its_language_is_set(tmp_path, language):
+    """`pnpgen new` writes the line commented out; taken in (with another language), the sheets speak it."""
+    assert run_cli("new", "mine", cwd=tmp_path).exit_code == 0
+    game = tmp_path / "content/mine/game.yaml"
+    text = game.read_text()
+    hint = next(line for line in text.splitlines() if line.startswith("# language: de "))
+    game.write_text(text.replace(hint, hint[2:].replace("de", language, 1)))
+    assert run_cli("build", "--out", "out", cwd=tmp_path).exit_code == 0
+    table = LANGUAGES[language]
+    assert table["sheet_of"].format(n=1, count=1) in " ".join(texts(tmp_path / "out/mine/cards.pdf"))
