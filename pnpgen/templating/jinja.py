@@ -251,7 +251,22 @@ def _explain(exc: Exception) -> str:
         return plain_words(f"not allowed in a template: {exc}")
     if isinstance(exc, TypeError) and "no loader" in str(exc):
         return "not allowed in a template: templates cannot include, import or extend files"
+    if isinstance(exc, TypeError) and _TEXT_FOR_NUMBER.search(str(exc)):
+        return plain_words(f"{type(exc).__name__}: {exc}") + TEXT_FOR_NUMBER
     return plain_words(f"{type(exc).__name__}: {exc}")
+
+
+# Python's words for a text met where a number is needed (`card.cost + 1`, `range(card.cost)`, `card.cost < 3`,
+# `card.cost | round`): most often a sheet's cell that does not read as a number
+_TEXT_FOR_NUMBER = re.compile(
+    r"must be real number, not str|'str' object cannot be interpreted as an integer|type str doesn't define|"
+    r"can only concatenate str|not supported between instances of '(str|int|float)' and '(str|int|float)'|"
+    r"unsupported operand type\(s\) for .*'str'|can't multiply sequence by non-int"
+)
+TEXT_FOR_NUMBER = (
+    ": a text where a number is needed (a sheet's cell is a number when it reads as one, `2.5`, or `1,5` in a"
+    " CSV separated by ';')"
+)
 
 
 def card_fields_used(env, source: str, kind: str):
