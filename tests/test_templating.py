@@ -419,7 +419,7 @@ def test_a_filter_misspelt_is_told_the_closest():
 def test_a_text_where_a_number_is_needed_says_where_numbers_come_from(source):
     """A sheet's cell that does not read as a number (`1,5` in a comma CSV, `3 €`) is text: every way Python
     refuses a text in arithmetic, a comparison or a count says so, and how a cell reads as a number."""
-    from pnpgen.templating.jinja import TEXT_FOR_NUMBER
+    from pnpgen.templating.told import TEXT_FOR_NUMBER
 
     with pytest.raises(TemplateProblem) as exc:
         evaluate(source, card=content({"cost": "1,5"}))
