@@ -347,3 +347,22 @@ def test_the_starter_game_shows_where_its_language_is_set(tmp_path, language):
     assert run_cli("build", "--out", "out", cwd=tmp_path).exit_code == 0
     table = LANGUAGES[language]
     assert table["sheet_of"].format(n=1, count=1) in " ".join(texts(tmp_path / "out/mine/cards.pdf"))
+
+
+@pytest.mark.parametrize(
+    ("written", "code"),
+    [("de-DE", "de"), ("de_AT", "de"), ("fr-CA", "fr"), ("en-US", "en"), ("Deutsch", "de"), ("German", "de")]
+    + [("Français", "fr"), ("französisch", "fr"), ("English", "en"), ("DE", "de")],
+)
+def test_a_language_named_or_tagged_otherwise_says_its_code(written, code):
+    """A designer writes the language as a locale tag (a spreadsheet's `de-DE`) or by its name: refused, as
+    only the built-in codes have words, with the code to write."""
+    from pnpgen.schema.fields import Invalid
+    from pnpgen.schema.words import as_language
+
+    with pytest.raises(Invalid) as exc:
+        as_language(written)
+    assert str(exc.value).endswith(f"; did you mean '{code}'? (accepted: de, en, fr)"), str(exc.value)
+    with pytest.raises(Invalid) as exc:
+        as_language("klingon")
+    assert str(exc.value).endswith("; expected one of: de, en, fr")
