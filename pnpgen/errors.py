@@ -266,7 +266,8 @@ def not_utf8(raw: bytes, start: int, display: str, said: str) -> ContentError:
     as UTF-8 (a spreadsheet program's way for a data sheet, an editor's for the others)."""
     line, col, byte = utf8_fault(raw, start)
     how = (
-        "in Excel, Save As 'CSV UTF-8 (Comma delimited)'; in LibreOffice, character set 'Unicode (UTF-8)'"
+        "in Excel, Save As 'CSV UTF-8 (Comma delimited)'; in Numbers, Export To CSV with Text Encoding "
+        "'Unicode (UTF-8)'; in LibreOffice, character set 'Unicode (UTF-8)'"
         if Location(display).in_sheet
         else "in Notepad, Save As with encoding 'UTF-8'; in other editors, 'Save with Encoding' UTF-8"
     )
@@ -276,19 +277,40 @@ def not_utf8(raw: bytes, start: int, display: str, said: str) -> ContentError:
 def utf8_fault(raw: bytes, start: int) -> tuple[int, int, str]:
     """Where the byte at `start`, which is not UTF-8, stands (line, and column counted in characters as an editor
     counts them), and the byte as a message names it: with what it is in Windows-1252, the "ANSI" that Excel's
-    plain "CSV" and older Notepad write (`byte 0xe0, 'à' in Windows-1252`)."""
+    plain "CSV" and older Notepad write (`byte 0xe0, 'à' in Windows-1252`), or in Mac OS Roman (`_legacy`)."""
     prefix = raw[:start]  # lines end as `plain_text` ends them: LF, CRLF or a lone CR
     line = prefix.count(b"\n") + prefix.count(b"\r") - prefix.count(b"\r\n") + 1
     line_start = max(prefix.rfind(b"\n"), prefix.rfind(b"\r")) + 1
     bom = b"\xef\xbb\xbf" if line_start == 0 else b""  # a byte order mark is no column
     before = prefix[line_start:].removeprefix(bom)
     byte = raw[start : start + 1]
+    code, name = _legacy(raw)
     try:
-        ansi = byte.decode("cp1252")
+        ansi = byte.decode(code)
     except UnicodeDecodeError:
         ansi = ""
     text = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]", raw) is None  # no control bytes: not binary data
-    shown = f", '{ansi}' in Windows-1252" if text and ansi.isprintable() and ansi.strip() else ""
+    shown = f", '{ansi}' in {name}" if text and ansi.isprintable() and ansi.strip() else ""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # what Notepad calls "Unicode"
         shown = ": the file is UTF-16"
     return line, len(before.decode("utf-8", "replace")) + 1, f"byte 0x{byte[0]:02x}{shown}"
+
+
+# the letters a European language's text most often has beyond ASCII: what a file's other bytes most likely are
+_LETTERS = frozenset("äöüßéèêëàâáçîïíôóòûùúñœÄÖÜ")
+
+
+def _legacy(raw: bytes) -> tuple[str, str]:
+    """The code page a file that is not UTF-8 was most likely saved in: Windows-1252 (Excel's plain "CSV" and
+    older Notepad on Windows), unless Mac OS Roman (older Mac programs' plain text) reads more of its bytes
+    beyond ASCII as common letters (`Plättchen` saved on a Mac: byte 0x8a is 'ä' there, 'Š' in Windows-1252)."""
+    high = bytes(b for b in raw[:100_000] if b > 0x7F)
+
+    def letters(code: str) -> int:
+        return sum(ch in _LETTERS for ch in high.decode(code, "replace"))
+
+    return (
+        ("mac_roman", "Mac OS Roman")
+        if letters("mac_roman") > letters("cp1252")
+        else ("cp1252", "Windows-1252")
+    )

@@ -48,12 +48,22 @@ def is_name(text: object) -> bool:
     )
 
 
+# German umlauts are written out as German writes them without accents (`Mühle` -> `Muehle`), not dropped
+UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
+def without_accents(text: str) -> str:
+    """`text` with its accents dropped, in either form they are stored (NFC, NFD), and umlauts written out
+    (`Épée` -> `Epee`, `Plättchen.csv` -> `Plaettchen.csv`): a name every system stores alike."""
+    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFC", text).translate(UMLAUTS))
+    return "".join(ch for ch in plain if not unicodedata.combining(ch))
+
+
 def suggested(text: str, suffix: str = "-1") -> str:
-    """A name for what `text` names, to offer when it is not one: accents dropped, case folded, every other
-    character a '-' (`Épée Longue` -> `epee-longue`, `Cartes Action` -> `cartes-action`); never a device (`suffix`
-    added: `con-1`, or `aux-icon` for an icon)."""
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    """A name for what `text` names, to offer when it is not one: accents dropped (umlauts written out), case
+    folded, every other character a '-' (`Épée Longue` -> `epee-longue`, `Die Mühle` -> `die-muehle`); never a
+    device (`suffix` added: `con-1`, or `aux-icon` for an icon)."""
+    plain = without_accents(text).casefold()
     name = re.sub(r"[^a-z0-9_-]+", "-", plain).strip("-_")[:MAX_NAME].rstrip("-_") or "name"
     return f"{name[: MAX_NAME - len(suffix)]}{suffix}" if is_device(name) else name
 
@@ -186,10 +196,7 @@ def case_mismatch(
             if not alike:
                 return None
             if unicodedata.normalize("NFC", alike[0]) == unicodedata.normalize("NFC", part):
-                return (  # the same letters, accents stored otherwise (macOS writes names decomposed: NFD)
-                    f"names '{part}', whose accents are stored otherwise on disk (Unicode NFC and NFD): only "
-                    "macOS finds it so; type the file's name again so both are stored alike"
-                )
+                return _accents_apart(part, alike[0], parts, n, rename)
             fixed = "/".join([*parts[:n], alike[0], *parts[n + 1 :]])
             said = f"names '{part}', which is '{alike[0]}' on disk"
             return f"{said}: only Windows and macOS find it so; " + (
@@ -197,3 +204,26 @@ def case_mismatch(
             )
         folder = folder / part
     return None
+
+
+def _accents_apart(part: str, disk: str, parts: list[str], n: int, rename: bool) -> str:
+    """The message for a name written with its accents stored one way (`ä` as one character: NFC, what an editor
+    types) and on disk the other (`a` and an accent: NFD, as macOS may store a file's name, Numbers' exports and
+    unzipped folders among them): macOS finds the file, Windows and Linux do not. Its fix works on every system
+    and in every editor: a name without accents (`Plättchen.csv` -> `Plaettchen.csv`), in the file and here."""
+
+    def form(text: str) -> str:
+        if unicodedata.is_normalized("NFC", text):
+            return "composed (NFC, as typed)"
+        return "decomposed (NFD, as macOS may store names)"
+
+    what = "folder" if n < len(parts) - 1 else "file"
+    said = (
+        f"names '{part}' with its accents {form(part)}, the {what} on disk with them {form(disk)}: only macOS "
+        "finds it so, Windows and Linux do not"
+    )
+    plain = without_accents(part)
+    if rename:
+        return f"{said}; rename the {what} '{plain}'"
+    fixed = "/".join([*parts[:n], plain, *parts[n + 1 :]])
+    return f"{said}; rename the {what} '{plain}' (no accents) and write '{fixed}'"

@@ -135,6 +135,12 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "neighbour so the crosses meet, and glue (its first page is the map)",
         "how_board_dice": "one page a side: cut each die out on its solid lines, fold on the dashed ones, glue the tabs",
         "how_board": "one page a side: trim to the board's edge",
+        # Tabletop Simulator's saved object and save (`export tts`): what players read at the table
+        "tts_bag": "Every component of {title}.",
+        "tts_save": "{title} ({players} players)",
+        "tts_note": "{title}, set up for {players} players. Deal the decks with TTS's deal; every piece is counted.",
+        "tts_supply": "Supply: {name}",
+        "tts_unused": "Not used with {players} players",
     }
 )
 
@@ -237,6 +243,11 @@ FRENCH: Mapping[str, str] = MappingProxyType(
         "how_board_tiled": "taille réelle sur plusieurs pages : découpez chaque page sur son pointillé rouge, posez-la sur sa voisine pour que les croix se rejoignent, et collez (la première page est le plan)",
         "how_board_dice": "une page par face : découpez chaque dé sur ses traits pleins, pliez sur les pointillés, collez les languettes",
         "how_board": "une page par face : rognez au bord du plateau",
+        "tts_bag": "Tout le matériel de {title}.",
+        "tts_save": "{title} ({players} joueurs)",
+        "tts_note": "{title}, mis en place pour {players} joueurs. Distribuez les paquets avec la donne de TTS ; chaque pièce est comptée.",
+        "tts_supply": "Réserve : {name}",
+        "tts_unused": "Inutilisé à {players} joueurs",
     }
 )
 
@@ -339,6 +350,11 @@ GERMAN: Mapping[str, str] = MappingProxyType(
         "how_board_tiled": "Originalgröße auf mehreren Seiten: jede Seite an ihrer rot gestrichelten Linie schneiden, so über die Nachbarseite legen, dass sich die Kreuze decken, und kleben (die erste Seite ist der Plan)",
         "how_board_dice": "eine Seite je Spielplanseite: jeden Würfel an den durchgezogenen Linien ausschneiden, an den gestrichelten falten, die Laschen kleben",
         "how_board": "eine Seite je Spielplanseite: am Rand des Spielplans beschneiden",
+        "tts_bag": "Das gesamte Spielmaterial von {title}.",
+        "tts_save": "{title} ({players} Personen)",
+        "tts_note": "{title}, aufgebaut für {players} Personen. Teilt die Stapel mit dem Austeilen von TTS aus; jedes Teil ist gezählt.",
+        "tts_supply": "Vorrat: {name}",
+        "tts_unused": "Nicht benutzt bei {players} Personen",
     }
 )
 

@@ -183,7 +183,7 @@ def _nfd_folder(root, disk: str, named: str) -> str:
     hero.write_text(
         hero.read_text() + f"  - {{type: image, src: {named}/split.png, x: 5, y: 20, w: 10, h: 10}}\n"
     )
-    return f"error: image '{named}/split.png' names '{named}', whose accents"
+    return f"error: image '{named}/split.png' names '{named}' with its accents"
 
 
 def _nfd_font(root, disk: str, named: str) -> str:
@@ -203,24 +203,39 @@ NFD_CASES = {
 }
 
 
+# the fix each message gives: the name without accents (umlauts written out), in the folder and where it is written
+NFD_FIXES = {
+    "component": "rename the file 'Muehle-epee.yaml' (no accents) and write 'decks/Muehle-epee.yaml'",
+    "data sheet": "rename the file 'Muehle-epee.csv' (no accents) and write 'data/Muehle-epee.csv'",
+    "art": "rename the file 'Muehle-epee.png' (no accents) and write 'Muehle-epee.png'",
+    "folder": "rename the folder 'Muehle-epee' (no accents) and write 'Muehle-epee/split.png'",
+    "font": "rename the file 'Muehle-epee.ttf' (no accents) and write 'fonts/Muehle-epee.ttf'",
+}
+FORMS = {"NFC": "composed (NFC, as typed)", "NFD": "decomposed (NFD, as macOS may store names)"}
+
+
 @pytest.mark.parametrize("disk_form", ["NFD", "NFC"])
 @pytest.mark.parametrize("kind", list(NFD_CASES))
 def test_a_file_named_with_its_accents_stored_otherwise_is_refused(project, kind, disk_form):
     """macOS stores a name's accents apart (NFD: `e` and an accent) and finds a file typed with them composed
     (NFC: `é`), and the other way round; Windows and Linux do not: a game naming it so builds on a Mac only,
-    so it is refused on every system, in either direction, for every kind of file a game names."""
+    so it is refused on every system, in either direction, for every kind of file a game names. The message
+    says which form is where and gives a fix that works on a Mac too (where Finder and Numbers may store the
+    name decomposed again): a name without accents, its umlauts written out as German does."""
     import unicodedata
 
     root = project("basic")
     other = "NFC" if disk_form == "NFD" else "NFD"
-    disk, named = (unicodedata.normalize(form, "épée-minis") for form in (disk_form, other))
+    disk, named = (unicodedata.normalize(form, "Mühle-épée") for form in (disk_form, other))
     expected = NFD_CASES[kind](root, disk, named)
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1, result.output
     assert expected in result.output, result.output
-    assert "whose accents are stored otherwise on disk (Unicode NFC and NFD): only macOS finds it so" in (
-        result.output
+    said = (
+        f"with its accents {FORMS[other]}, the {'folder' if kind == 'folder' else 'file'} on disk with them "
+        f"{FORMS[disk_form]}: only macOS finds it so, Windows and Linux do not; {NFD_FIXES[kind]}"
     )
+    assert said in unicodedata.normalize("NFC", result.output), result.output
     assert "Traceback" not in result.output
 
 

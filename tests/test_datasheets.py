@@ -220,22 +220,75 @@ def test_sheet_problems_are_located(project):
 
 
 @pytest.mark.parametrize(
-    ("cell", "said"),
+    ("sep", "cell", "said"),
     [
-        ("2,5", "(got '2,5': write a decimal point, 2.5)"),
-        ("-10,25", "(got '-10,25': write a decimal point, -10.25)"),
-    ]
-    + [("2,5,1", "(got '2,5,1')"), ("deux", "(got 'deux')")],  # no decimal comma: nothing offered
+        (",", "2,5", "(got '2,5': write a decimal point, 2.5)"),  # a comma CSV: `1,500` may be a thousand
+        ("\t", "-10,25", "(got '-10,25': write a decimal point, -10.25)"),
+        (";", "2,5,1", "(got '2,5,1')"),  # no decimal comma: nothing offered
+        (";", "deux", "(got 'deux')"),
+    ],
 )
-def test_a_decimal_comma_in_a_number_column_says_to_write_a_point(project, cell, said):
-    """French or German Excel saves `2,5` in a semicolon CSV: the number column asks for `2.5` at the cell."""
-    sheet = f"name;count;weight\nA;1;{cell}\n"
+def test_a_cell_not_read_as_a_number_in_a_number_column_says_why(project, sep, cell, said):
+    """A decimal comma is read only where the delimiter leaves no doubt (`;`: below); elsewhere the number column
+    asks for `2.5` at the cell."""
+    sheet = csv_text([["name", "count", "weight"], ["A", 1, cell]], sep)
     root = with_sheet(project("basic"), "h.csv", sheet, "data/h.csv")
     deck = root / "content/sample/decks/heroes.yaml"
     deck.write_text(deck.read_text() + "columns: {weight: number}\n")
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1
     assert f"content/sample/data/h.csv:2:3: error: 'weight' must be a number {said}\n" in result.output
+
+
+WEIGHTS = {"": "1,5", "number": "1,5", "list": "1,5|0,25"}
+
+
+@pytest.mark.parametrize("declared", list(WEIGHTS))
+def test_a_decimal_comma_in_a_semicolon_csv_is_a_number_printed_as_written(project, declared):
+    """Excel, Numbers and LibreOffice in German or French save a CSV separated by ';' with decimal commas
+    (`1,5`). Such a cell is the number wherever a number is used: in a template's arithmetic, in a declared
+    `number` column or list, in the facts' comparisons; and it prints as the sheet writes it, `1,5`, not
+    `1.5`. Measured in the PDF's text."""
+    import pdfplumber
+
+    rows = [["name", "count", "colour", "text", "weight"], ["Ash Walker", 5, "ember", "a", WEIGHTS[declared]]]
+    rows.append(["Tide Caller", 6, "sea", "b", "2,0"])
+    root = with_sheet(project("basic"), "h.csv", "\ufeff" + csv_text(rows, ";"), "data/h.csv")
+    game = root / "content/sample"
+    deck = game / "decks/heroes.yaml"
+    if declared:
+        spec = "number" if declared == "number" else '{list: "|"}'
+        deck.write_text(deck.read_text() + f"columns: {{weight: {spec}}}\n")
+    weight = "card.weight[0]" if declared == "list" else "card.weight"
+    hero = game / "layouts/hero.yaml"
+    hero.write_text(
+        hero.read_text()
+        + f"""  - type: text
+    x: 5
+    y: 40
+    w: "{{{{ w - 10 }}}}"
+    h: 8
+    text: "Gewicht {{{{ {weight} }}}}, doppelt {{{{ {weight} * 4 }}}}"
+    size: 10
+    when: "card.weight is defined"
+"""
+    )
+    facts = game / "facts.yaml"
+    facts.write_text(
+        facts.read_text().replace(
+            "facts:\n",
+            "facts:\n  - id: heavy\n    component: heroes\n    value: \"pieces('heroes') | map(attribute='weight')"
+            + (" | map('first')" if declared == "list" else "")
+            + ' | sum"\n    equals: 3.5\n',
+            1,
+        )
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "out/sample/heroes.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+    assert "Gewicht 1,5, doppelt 6.0" in text, text
+    assert "Gewicht 2,0, doppelt 8.0" in text, text
 
 
 def test_yaml_cards_and_sheet_rows_combine_and_a_card_may_choose_its_front(project):

@@ -181,7 +181,14 @@ def test_a_layout_name_written_as_a_template_says_how_to_choose_per_card(project
 
 @pytest.mark.parametrize(
     "source, name",
-    [("yaml", "qty"), ("yaml", "Count"), ("yaml", "copies"), ("sheet", "Quantity"), ("sheet", "amount")],
+    [("yaml", "qty"), ("yaml", "Count"), ("yaml", "copies"), ("sheet", "Quantity"), ("sheet", "amount")]
+    + [
+        ("sheet", "Anzahl"),
+        ("yaml", "Stück"),
+        ("sheet", "Nombre"),
+        ("sheet", "Quantité"),
+        ("sheet", "Cantidad"),
+    ],
 )
 def test_a_copies_column_not_named_count_says_to_rename_it(project, source, name):
     """nanDECK's LINKMULTI column and spreadsheets name copies in many ways; pnpgen reads `count`: the card
@@ -247,3 +254,39 @@ def test_a_font_that_is_not_there_lists_the_fonts_once_and_says_how_to_bring_one
     assert line.startswith("content/sample/layouts/hero.yaml:4:")
     assert line.endswith(ends), line
     assert line.count("serif-bolditalic") == 1, line  # the list once, not again as 'expected one of'
+
+
+@pytest.mark.parametrize(
+    "fixture, file, line, what",
+    [
+        (
+            "basic",
+            "decks/minis.yaml",
+            "  - name: Spark",
+            "deck 'minis' reads the field 'colur' (first given on card 'Spark')",
+        ),
+        (
+            "pieces",
+            "tiles/hex.yaml",
+            "  - {name: H1, count: 20",
+            "tile set 'hex' reads the field 'colur' (first given on tile 'H1')",
+        ),
+        (
+            "pieces",
+            "tiles/coins.yaml",
+            "  - {name: C1, count: 30",
+            "token sheet 'coins' reads the field 'colur' (first given on token 'C1')",
+        ),
+    ],
+)
+def test_an_unread_field_names_the_piece_by_its_kind(project, fixture, file, line, what):
+    """A field nothing reads is told at the piece that gives it first, named as what it is: a card, a tile, a
+    token (a board's side: tests/test_strict_warnings.py)."""
+    root = project(fixture)
+    game = next((root / "content").iterdir())
+    path = game / file
+    text = path.read_text()
+    new = line + (", colur: red" if line.endswith("20") or line.endswith("30") else "\n    colur: red")
+    path.write_text(text.replace(line, new, 1))
+    result = run_cli("build", "--no-check", "--out", "out", cwd=root)
+    assert f"warning: no layout of {what}" in result.output, result.output

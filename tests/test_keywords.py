@@ -76,6 +76,16 @@ CASES = [
         None,
     ),
     ("declared-and-bold", "Move to a neighbour.", "Your **neighbours** are beside you.", ["neighbour"], None),
+] + [  # a glossary headed in German or French is one too
+    (
+        f"glossary-term-unused-{heading.lower()}",
+        "Move two spaces.",
+        GLOSSARY.replace("## Glossary", f"## {heading}"),
+        None,
+        "content/sample/rulebook.md:11:5: warning: rules check: rulebook: the rulebook defines 'Surge' but no "
+        "component uses it",
+    )
+    for heading in ("Glossar", "Begriffe", "Glossaire", "Mots-clés")
 ]
 
 

@@ -61,7 +61,7 @@ def test_watch_says_it_removed_the_print_all_file(project, tmp_path):
     assert lines[0].startswith("sample is up to date: nothing to rebuild (checked in ")
     assert (
         lines[1]
-        == "  removed (no longer built): print-all.pdf; watch leaves print-all out: pnpgen build writes it"
+        == "  removed (no longer built): print-all.pdf; watch and serve leave print-all out: pnpgen build writes it"
     )
 
 

@@ -107,6 +107,29 @@ def test_a_wrong_count_in_the_components_chapter_is_an_error(project):
     assert "Mini cards but" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("heading", "wrong", "share"),
+    [
+        ("Components", "12 Hero cards", "each player takes 3 Hero cards"),
+        ("Spielmaterial", "12 Hero cards", "jeder Spieler erhält 3 Hero cards"),
+        ("Spielinhalt", "12 Hero cards", "davon 3 Hero cards je Farbe"),
+        ("Matériel", "12 Hero cards", "chaque joueur prend 3 Hero cards"),
+        ("Composants", "12 Hero cards", "dont 3 Hero cards rouges"),
+    ],
+)
+def test_a_wrong_count_is_found_in_a_components_chapter_of_any_language(project, heading, wrong, share):
+    """The chapter is found by its title in English, German or French, and a share or a limit written in the
+    same language is not taken for the component's total."""
+    book = f"# Sample\n\n## {heading}\n\n- {wrong}\n- 20 Mini cards\n\n{share}.\n"
+    root = _sample_with_rulebook(project("basic"), book)
+    result = run_cli("check", "--content", "content", "sample", cwd=root)
+    assert result.exit_code == 1, result.output
+    said = [line for line in result.output.splitlines() if "the rulebook says" in line]
+    assert said == [
+        "error rulebook: the rulebook says 12 Hero cards but the content has 11 [content/sample/rulebook.md:5:3]"
+    ], result.output
+
+
 def test_counts_written_as_expressions_always_agree(project):
     root = _sample_with_rulebook(
         project("basic"),

@@ -402,3 +402,28 @@ def test_a_filter_misspelt_is_told_the_closest():
         compile_value("template", "{{ card.name | uper }}", Location("l.yaml", 3, 9))
     (item,) = caught.value.diagnostics.items
     assert "No filter named 'uper'" in item.message and "'upper'" in item.hint
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ card.cost + 1 }}",  # can only concatenate str
+        "{{ card.cost - 1 }}",  # unsupported operand type(s)
+        "{{ card.cost * 1.5 }}",  # can't multiply a text by a float
+        "{{ card.cost < 3 }}",  # not supported between instances
+        "{{ card.cost | round }}",  # must be real number
+        "{{ range(card.cost) | list }}",  # cannot be interpreted as an integer
+        "{{ 3 > card.cost }}",
+    ],
+)
+def test_a_text_where_a_number_is_needed_says_where_numbers_come_from(source):
+    """A sheet's cell that does not read as a number (`1,5` in a comma CSV, `3 €`) is text: every way Python
+    refuses a text in arithmetic, a comparison or a count says so, and how a cell reads as a number."""
+    from pnpgen.templating.told import TEXT_FOR_NUMBER
+
+    with pytest.raises(TemplateProblem) as exc:
+        evaluate(source, card=content({"cost": "1,5"}))
+    assert str(exc.value).startswith("l.yaml:3:9: TypeError: ") and str(exc.value).endswith(TEXT_FOR_NUMBER)
+    with pytest.raises(TemplateProblem) as exc:  # a number where a text is needed is another matter
+        evaluate("{{ card.cost | join }}", card=content({"cost": 2}))
+    assert TEXT_FOR_NUMBER not in str(exc.value)

@@ -183,6 +183,39 @@ def test_pieces_and_save_pass_both_parsers_and_set_out_every_piece(tmp_path):
     )
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_saved_object_and_save_speak_the_game_s_language(tmp_path, language):
+    """Every word `export tts` writes for players to read at the table (the game's bag, a deck's count, the
+    save's name and note, the supply and unused bags) is the game's `language:`, a `words:` key over it."""
+    from pnpgen.words import LANGUAGES
+
+    words = LANGUAGES[language]
+    (tmp_path / "b").mkdir()
+    basic = fixture(tmp_path / "b", "basic")
+    game = basic / "content/sample/game.yaml"
+    game.write_text(game.read_text().replace("players: 2-4\n", f"players: 2-4\nlanguage: {language}\n"))
+    (bag,) = read(export(basic, "sample") / "sample-saved-object.json")["ObjectStates"]
+    assert bag["Description"] == words["tts_bag"].format(title="Sample Game")
+    assert [o["Description"] for o in bag["ContainedObjects"]] == [
+        words["n_cards"].format(n=n) for n in (11, 20)
+    ]
+    project = fixture(tmp_path, "pieces")
+    game = project / "content/pieces/game.yaml"
+    text = game.read_text().replace("players: 2\n", f"players: 2-4\nlanguage: {language}\n")
+    game.write_text(text + "words: {tts_supply: 'Stock {name}'}\n")
+    (project / "content/pieces/facts.yaml").write_text(
+        "document: test\nfacts:\n  - {id: h, component: hex, players: [2, 3, 4], need: '8 * players + 1',\n"
+        "     have: \"count('hex')\"}\n"
+    )
+    save = read(export(project, "pieces", "--save", "--players", "3") / "pieces-save-3p.json")
+    named = {o["Nickname"] for o in save["ObjectStates"]}
+    assert save["SaveName"] == save["GameMode"] == words["tts_save"].format(title="Pieces Test", players=3)
+    assert save["Note"] == words["tts_note"].format(title="Pieces Test", players=3)
+    assert words["tts_unused"].format(players=3) in named
+    supply = {n for n in named if n.startswith("Stock ")}  # the game's own word over the language's
+    assert supply and supply <= {"Stock Hex", "Stock Tri", "Stock Coins", "Stock Squares"}, named
+
+
 def test_a_save_is_refused_for_a_player_count_the_game_does_not_take(tmp_path):
     project = fixture(tmp_path, "pieces")
     result = run_cli("export", "tts", "pieces", "--out", "out", "--save", "--players", "5", cwd=project)

@@ -11,7 +11,10 @@ from conftest import run_cli
 
 from pnpgen.errors import ContentError, not_utf8, utf8_fault
 
-SAVE_CSV = "  save it as UTF-8: in Excel, Save As 'CSV UTF-8 (Comma delimited)'"
+SAVE_CSV = (
+    "  save it as UTF-8: in Excel, Save As 'CSV UTF-8 (Comma delimited)'; in Numbers, Export To CSV with Text "
+    "Encoding 'Unicode (UTF-8)'"
+)
 SAVE_TEXT = "  save it as UTF-8: in Notepad, Save As with encoding 'UTF-8'"
 
 CSV_DECK = (
@@ -26,6 +29,16 @@ def _csv(root) -> str:
         "name,count,text\nAsh,1,x\nCrème,2,y\n".encode("cp1252")
     )
     return "content/sample/data/heroes.csv:3:3: error: data sheet is not UTF-8 text (byte 0xe8, 'è' in Windows-1252)"
+
+
+def _csv_mac(root) -> str:
+    """Older Mac programs (Excel for Mac's plain "CSV") save in Mac OS Roman: the byte is told as what it is there."""
+    (root / "content/sample/decks/heroes.yaml").write_text(CSV_DECK)
+    (root / "content/sample/data").mkdir()
+    (root / "content/sample/data/heroes.csv").write_bytes(
+        "name,count,text\nAsh,1,x\nMühle,2,Größe\n".encode("mac_roman")
+    )
+    return "content/sample/data/heroes.csv:3:2: error: data sheet is not UTF-8 text (byte 0x9f, 'ü' in Mac OS Roman)"
 
 
 def _yaml(root) -> str:
@@ -58,7 +71,8 @@ def _svg_icon(root) -> str:
     return "content/sample/icons/sword.svg:2:6: error: icon 'sword' is not UTF-8 text (byte 0xe9, 'é' in Windows-1252)"
 
 
-CASES = {"csv": (_csv, SAVE_CSV), "yaml": (_yaml, SAVE_TEXT), "rulebook": (_rulebook, SAVE_TEXT)}
+CASES = {"csv": (_csv, SAVE_CSV), "csv-mac": (_csv_mac, SAVE_CSV), "yaml": (_yaml, SAVE_TEXT)}
+CASES |= {"rulebook": (_rulebook, SAVE_TEXT)}
 CASES |= {"svg-art": (_svg_art, ""), "svg-icon": (_svg_icon, "")}
 
 
@@ -99,3 +113,21 @@ def test_utf16_and_binary_are_not_glossed_as_windows_1252():
     assert utf8_fault(b"\x00\xff\x00", 1)[2] == "byte 0xff"  # binary data: no letter to show
     err = not_utf8(b"a\xe9", 1, "data/x.csv", "data sheet is not UTF-8 text")
     assert isinstance(err, ContentError) and "CSV UTF-8" in err.diagnostics.items[0].hint
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "said"),
+    [
+        ("Mühle, Größe, Ärger", "cp1252", "byte 0xfc, 'ü' in Windows-1252"),
+        ("Mühle, Größe, Ärger", "mac_roman", "byte 0x9f, 'ü' in Mac OS Roman"),
+        ("Crème brûlée", "cp1252", "byte 0xe8, 'è' in Windows-1252"),
+        ("Crème brûlée", "mac_roman", "byte 0x8f, 'è' in Mac OS Roman"),
+        ("Épée", "cp1252", "byte 0xc9, 'É' in Windows-1252"),  # a tie: Windows-1252, the likelier
+    ],
+)
+def test_the_byte_is_read_in_the_code_page_that_makes_letters_of_the_file(text, code, said):
+    """A file saved on Windows reads as Windows-1252, one saved by an older Mac program as Mac OS Roman: the
+    message shows the letter the designer typed, from whichever reads more of the file's bytes as letters."""
+    raw = text.encode(code)
+    start = next(i for i, b in enumerate(raw) if b > 0x7F)
+    assert utf8_fault(raw, start)[2] == said

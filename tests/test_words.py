@@ -208,6 +208,8 @@ def every(built, tmp_path_factory) -> dict[str, str]:
 
 # written by `pnpgen changes`, not a build: test_the_reprint_is_labelled_in_the_game_s_words
 ELSEWHERE = {"reprint"}
+# written by `pnpgen export tts`: tests/test_tts.py's test_the_saved_object_and_save_speak_the_game_s_language
+ELSEWHERE |= {key for key in ENGLISH if key.startswith("tts_")}
 
 
 @pytest.mark.parametrize("key", [k for k in ENGLISH if k not in ELSEWHERE])
@@ -332,3 +334,35 @@ def test_the_reprint_is_labelled_in_the_game_s_words(project):
     assert result.exit_code == 0, result.output
     pages = texts(root / "out/sample/changes/reprint.pdf")
     assert "Hero cards (Neu) · Bogen 1 von 1 · Rückseiten" in pages[1]
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_starter_game_shows_where_its_language_is_set(tmp_path, language):
+    """`pnpgen new` writes the line commented out; taken in (with another language), the sheets speak it."""
+    assert run_cli("new", "mine", cwd=tmp_path).exit_code == 0
+    game = tmp_path / "content/mine/game.yaml"
+    text = game.read_text()
+    hint = next(line for line in text.splitlines() if line.startswith("# language: de "))
+    game.write_text(text.replace(hint, hint[2:].replace("de", language, 1)))
+    assert run_cli("build", "--out", "out", cwd=tmp_path).exit_code == 0
+    table = LANGUAGES[language]
+    assert table["sheet_of"].format(n=1, count=1) in " ".join(texts(tmp_path / "out/mine/cards.pdf"))
+
+
+@pytest.mark.parametrize(
+    ("written", "code"),
+    [("de-DE", "de"), ("de_AT", "de"), ("fr-CA", "fr"), ("en-US", "en"), ("Deutsch", "de"), ("German", "de")]
+    + [("Français", "fr"), ("französisch", "fr"), ("English", "en"), ("DE", "de")],
+)
+def test_a_language_named_or_tagged_otherwise_says_its_code(written, code):
+    """A designer writes the language as a locale tag (a spreadsheet's `de-DE`) or by its name: refused, as
+    only the built-in codes have words, with the code to write."""
+    from pnpgen.schema.fields import Invalid
+    from pnpgen.schema.words import as_language
+
+    with pytest.raises(Invalid) as exc:
+        as_language(written)
+    assert str(exc.value).endswith(f"; did you mean '{code}'? (accepted: de, en, fr)"), str(exc.value)
+    with pytest.raises(Invalid) as exc:
+        as_language("klingon")
+    assert str(exc.value).endswith("; expected one of: de, en, fr")

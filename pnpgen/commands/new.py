@@ -23,6 +23,7 @@ palette:
   accent: "#1f6fb2"
 icons: icons.yaml
 # print: {{paper: letter}}   # every command then prints on US Letter (A4 without it); --paper overrides it
+# language: de              # the words pnpgen prints itself (cover, sheet labels, print guide): en, fr or de
 components:
   - decks/cards.yaml
 """

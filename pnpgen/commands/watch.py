@@ -86,7 +86,7 @@ def run(
                 echo(_built(r.game, r.rendered, paths is None, took), False)
                 if r.removed:  # print-all.pdf the first time: watch leaves it out; an old one would go stale
                     printall = any(n.startswith("print-all") for n in r.removed)
-                    why = "; watch leaves print-all out: pnpgen build writes it" if printall else ""
+                    why = "; watch and serve leave print-all out: pnpgen build writes it" if printall else ""
                     echo(f"  removed (no longer built): {', '.join(r.removed)}{why}", False)
             else:
                 echo(f"failed {r.game}: its output was left as it was; waiting for the next save", True)

@@ -29,6 +29,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from pnpgen.words import ENGLISH_WORDS, Words
+
 INCH_MM = 25.4
 CARD_W_IN = 2.5  # a TTS card at scale 1
 TILE_IN = 2.0  # a TTS custom tile or token at scale 1, about
@@ -177,13 +179,15 @@ def save_state(title: str, objects: list, note: str = "", table: str = "", sky: 
     }
 
 
-def saved_object(game_id: str, title: str, decks: list, sets: list, boards: list, url) -> dict:
+def saved_object(
+    game_id: str, title: str, decks: list, sets: list, boards: list, url, words: Words = ENGLISH_WORDS
+) -> dict:
     """A saved object: one bag named after the game holding every component; `url(name)` gives an image's
     URL."""
     ids = Ids(game_id)
     contents, x = [], 0.0
     for deck in decks:
-        contents.append(deck_object(ids, deck, url, transform(x, 0.0, card_scale(deck))))
+        contents.append(deck_object(ids, deck, url, transform(x, 0.0, card_scale(deck)), words=words))
         x += 3.0
     for pieces in sets:
         copies = piece_objects(ids, pieces, url, transform(x, 0.0, piece_scale(pieces)))
@@ -192,7 +196,7 @@ def saved_object(game_id: str, title: str, decks: list, sets: list, boards: list
     for side in boards:
         contents.append(board_object(ids, side, url, transform(x + 10, 0.0, board_scale(side))))
         x += 22.0
-    whole = bag(ids, "bag", title, contents, transform(-4.0, 0.0), f"Every component of {title}.")
+    whole = bag(ids, "bag", title, contents, transform(-4.0, 0.0), words("tts_bag", title=title))
     return save_state(title, [whole])
 
 
@@ -233,8 +237,11 @@ def custom_decks(ids: Ids, deck: CardDeck, url) -> dict[int, tuple[int, dict]]:
     return out
 
 
-def deck_object(ids: Ids, deck: CardDeck, url, where: dict, order: list[int] | None = None) -> dict:
-    """The deck as TTS holds it (cards in `order`, indexes into `deck.cards`), or a lone `Card`."""
+def deck_object(
+    ids: Ids, deck: CardDeck, url, where: dict, order: list[int] | None = None, words: Words = ENGLISH_WORDS
+) -> dict:
+    """The deck as TTS holds it (cards in `order`, indexes into `deck.cards`), or a lone `Card`; its description
+    in the game's `words`."""
     sheets = custom_decks(ids, deck, url)
     sideways = deck.width_mm > deck.height_mm
     cards = []
@@ -263,7 +270,7 @@ def deck_object(ids: Ids, deck: CardDeck, url, where: dict, order: list[int] | N
         ids.guid(f"deck:{deck.id}"),
         deck.name,
         where,
-        f"{len(cards)} cards",
+        words("n_cards", n=len(cards)),
         SidewaysCard=sideways,
         Hands=False,
         HideWhenFaceDown=True,

@@ -46,6 +46,7 @@ from pnpgen.exports.savedobject import (
     save_state,
     transform,
 )
+from pnpgen.words import ENGLISH_WORDS, Words
 
 SEATS = ("White", "Red", "Yellow", "Green", "Blue", "Purple", "Pink", "Orange", "Teal", "Brown")
 COLOURS = {  # the scripting API's player colours (Player Colors page), r g b
@@ -123,6 +124,7 @@ def save(
     boards: list,
     needs: dict[str, dict[int, int]],
     url,
+    words: Words = ENGLISH_WORDS,
 ) -> dict:
     """The save's JSON: `decks`, `sets` and `boards` as the saved object has them, `needs` from the facts."""
     ids = Ids(game_id)
@@ -153,7 +155,7 @@ def save(
         order = list(range(len(deck.cards)))
         random.Random(f"{game_id}/{deck.id}/{players}").shuffle(order)
         face_down = transform(ends, (n - (len(decks) - 1) / 2) * 5.0, card_scale(deck), rot_z=180.0)
-        objects.append(deck_object(ids, deck, url, face_down, order))
+        objects.append(deck_object(ids, deck, url, face_down, order, words))
     places = seats(players, depth / 2 + 1.5)
     supply: list[dict] = []
     for pieces in sets:
@@ -162,7 +164,13 @@ def save(
         unused += rest
         if table:
             supply.append(
-                bag(ids, f"supply:{pieces.id}", f"Supply: {pieces.name}", table, transform(0.0, 0.0))
+                bag(
+                    ids,
+                    f"supply:{pieces.id}",
+                    words("tts_supply", name=pieces.name),
+                    table,
+                    transform(0.0, 0.0),
+                )
             )
         for i, seat_pieces in enumerate(mine):
             objects += _in_front(ids, pieces, seat_pieces, i, places[i])
@@ -172,9 +180,10 @@ def save(
         objects.append(held)
     if unused:
         where = transform(-ends - 5.0, 0.0)
-        objects.append(bag(ids, "unused", f"Not used with {players} players", unused, where))
-    note = f"{title}, set up for {players} players. Deal the decks with TTS's deal; every piece is counted."
-    return save_state(f"{title} ({players} players)", objects, note, table="Table_RPG", sky="Sky_Museum")
+        objects.append(bag(ids, "unused", words("tts_unused", players=players), unused, where))
+    note = words("tts_note", title=title, players=players)
+    named = words("tts_save", title=title, players=players)
+    return save_state(named, objects, note, table="Table_RPG", sky="Sky_Museum")
 
 
 def _share(pieces, copies: list[dict], needs: dict[int, int], players: int):

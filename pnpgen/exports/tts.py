@@ -285,14 +285,17 @@ def export_tts(
             return base + quote(name)
 
         written = [
-            (f"{game.id}-saved-object.json", tts.saved_object(game.id, game.title, decks, sets, boards, url))
+            (
+                f"{game.id}-saved-object.json",
+                tts.saved_object(game.id, game.title, decks, sets, boards, url, game.words),
+            )
         ]
         if players is not None:
             from pnpgen.checker import setup_needs
             from pnpgen.exports.table import save
 
             needs = setup_needs(game, run.reader, players)
-            whole = save(game.id, game.title, players, decks, sets, boards, needs, url)
+            whole = save(game.id, game.title, players, decks, sets, boards, needs, url, game.words)
             written.append((f"{game.id}-save-{players}p.json", whole))
         for name, data in written:
             text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -9,14 +9,22 @@ whose layouts read the card whole (passing `card` to a filter or a loop) is left
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from pnpgen.errors import Diagnostics, did_you_mean, short
 from pnpgen.model import CARD_KEYS
 
 NOUNS = {"cards": "deck", "tiles": "tile set", "tokens": "token sheet"}
-# what other tools and spreadsheets name the column of copies (nanDECK's LINKMULTI column has any name): pnpgen
-# reads `count` only, so a piece with one of these prints once
-COPIES = frozenset({"qty", "quantity", "copies", "count", "amount", "number", "num", "multi", "multiplier"})
+PIECES = {"cards": "card", "tiles": "tile", "tokens": "token"}
+# what other tools and spreadsheets name the column of copies (nanDECK's LINKMULTI column has any name), in English
+# and in the languages pnpgen prints (German, French) and their neighbours: pnpgen reads `count` only, so a piece
+# with one of these prints once
+COPIES = frozenset(
+    {"qty", "quantity", "copies", "count", "amount", "number", "num", "multi", "multiplier"}
+    | {"anzahl", "menge", "stück", "stückzahl", "exemplare", "kopien", "anz"}
+    | {"nombre", "nb", "quantité", "quantite", "exemplaires", "qté"}
+    | {"cantidad", "copias", "quantità", "copie", "aantal", "kopieën"}
+)
 
 
 def mentioned(run) -> str:
@@ -37,7 +45,10 @@ def unused_fields(run, deck, diags: Diagnostics, texts: str) -> int:
         + [c.back for c in deck.cards]
         + [getattr(c, "front", None) for c in deck.cards]
     )
-    pieces = [(card.fields, card.field_locs, card.loc, f"card '{short(card.name)}'") for card in deck.cards]
+    piece = PIECES.get(deck.kind, "card")
+    pieces = [
+        (card.fields, card.field_locs, card.loc, f"{piece} '{short(card.name)}'") for card in deck.cards
+    ]
     return _unread(
         run, refs, pieces, f"{NOUNS.get(deck.kind, 'deck')} '{deck.id}'", diags, texts, copies=True
     )
@@ -70,7 +81,7 @@ def _unread(
             continue  # the facts or the rulebook use it
         hint = did_you_mean(str(name), sorted(read)) if read else "its layouts read no card field"
         if (
-            copies and str(name).strip().lower() in COPIES
+            copies and unicodedata.normalize("NFC", str(name).strip().lower()) in COPIES
         ):  # `Qty`: each piece printed once, not as many times
             hint = f"copies are read from a field named 'count' only (each piece now prints once): rename '{name}' to 'count'"
         diags.warning(loc, f"no layout of {noun} reads the field '{name}' (first given on {what})", hint)

@@ -42,6 +42,15 @@ def check_glyphs(book: Rulebook, game, icons: dict, diags: Diagnostics) -> None:
 
 
 _COUNT = r"(?<![\d.])(\d+)\s+(?:\*\*)?"
+# a Components chapter's title, in the languages pnpgen prints (`language:`): Components, Spielmaterial,
+# Spielinhalt, Matériel, Composants, Contenu
+_COMPONENTS = re.compile(r"component|composant|mat[eé]riel|material|inhalt|contenu", re.IGNORECASE)
+# a share or a limit, not the component's total: English, German, French
+_SHARE = re.compile(
+    r"\b(each|per|every|deck of|of them|up to|at most|at least"
+    r"|je|pro|jede[rnms]?|davon|bis zu|höchstens|mindestens"
+    r"|chaque|par|chacun|chacune|dont|jusqu'à|au plus|au moins)\b"
+)
 
 
 def check_component_counts(sources: list[Path], game, diags: Diagnostics, reader=None) -> None:
@@ -50,7 +59,7 @@ def check_component_counts(sources: list[Path], game, diags: Diagnostics, reader
         in_components = False
         for n, line in enumerate(read_source(src, reader).splitlines(), 1):
             if line.startswith("## "):
-                in_components = "component" in line.lower()
+                in_components = _COMPONENTS.search(line) is not None
                 continue
             if not in_components:
                 continue
@@ -58,9 +67,7 @@ def check_component_counts(sources: list[Path], game, diags: Diagnostics, reader
                 for name in _names(deck.name):
                     for m in re.finditer(_COUNT + re.escape(name) + r"\b", line, re.IGNORECASE):
                         sentence = re.split(r"[.!?;|]", line[: m.start()])[-1].lower()
-                        if re.search(
-                            r"\b(each|per|every|deck of|of them|up to|at most|at least)\b", sentence
-                        ):
+                        if _SHARE.search(sentence):
                             continue  # a share or a limit, not the component's total
                         found = int(m.group(1))
                         if found != deck.faces:
@@ -93,7 +100,10 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _GLYPH = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 _LABEL = re.compile(r"^\s*\*\*([^*:\n]*?[A-Za-z][^*:\n]*?):\*\*")  # a line opened by "**Term:**"
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_GLOSSARY = re.compile(r"\b(glossary|keywords?|terms)\b", re.IGNORECASE)
+_GLOSSARY = re.compile(  # English, German, French
+    r"\b(glossary|keywords?|terms|glossar|begriffe|schlüsselwörter|glossaire|mots-clés|termes)\b",
+    re.IGNORECASE,
+)
 _ENTRY = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*([^*\n]+?)\*\*")  # a list item or line led by **Term**
 _ICON_FIELD = re.compile(r"(^|_)icons?$")
 

@@ -53,7 +53,7 @@ def as_data_sheets(value) -> dict:
 
 def as_columns(value) -> dict:
     """`columns`: each a type (int, number, bool, text) or {list: separator}."""
-    from pnpgen.schema.datasheets import TYPES
+    from pnpgen.schema.cells import TYPES
 
     if not isinstance(value, LMap):
         raise Invalid("must map column names to int, number, bool, text or {list: ';'}")

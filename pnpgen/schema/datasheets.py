@@ -4,7 +4,7 @@ and XLS workbooks (python-calamine), read through the game's reader like every o
 Each row becomes a located mapping exactly like a card written in YAML (an `LMap` whose values know their cell),
 so everything that checks a card checks a row, and every error names its cell: `data/cards.csv:14:3` (row and
 column) or `data/cards.xlsx:Monuments!C14`. The header row names the fields; empty cells are absent fields;
-numbers stay numbers; a column may be declared a list (`{list: ";"}`) or a type (`int`, `number`, `bool`,
+numbers stay numbers (`1,5` too, in a CSV separated by ';': `DecimalComma`); a column may be declared a list (`{list: ";"}`) or a type (`int`, `number`, `bool`,
 `text`).
 
 `cards_from` names one sheet or a list of them (`as_sheets`): CSV files, workbook sheets (`file.xlsx:Sheet`),
@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import difflib
 import io
-import math
 import re
 from pathlib import Path
 
@@ -25,22 +24,18 @@ from pnpgen.bounds.remote import is_url
 from pnpgen.errors import ContentError, Diagnostics, Location, did_you_mean, display_path
 from pnpgen.names import near_file
 from pnpgen.schema.cardlists import fetched_rows, list_rows
+from pnpgen.schema.cells import convert
 from pnpgen.schema.fields import Invalid, describe
 from pnpgen.sheetkinds import KINDS, expected, kind_of
 from pnpgen.source import LList, LMap
 
 MAX_ROWS = 20_000
 MAX_COLUMNS = 200
-MAX_CELL = 5_000  # characters in one cell
 MAX_UNPACKED = 200_000_000  # bytes a workbook (a zip) may unpack to
-TYPES = ("int", "number", "bool", "text")
 if [k.name for k in KINDS if k.cells] != ["CSV file", "workbook"]:  # the lists are `cardlists`'
     raise TypeError("pnpgen.sheetkinds.KINDS has a kind of sheet that pnpgen.schema.datasheets does not read")
 UNREAD = ""  # among a deck's sheets' header names: a sheet could not be read (no header names a column "")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # an address, not a path
-_INT = re.compile(r"^[+-]?\d+$")
-_FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
-_TRUE, _FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
 
 
 def as_sheets(value, loc: Location) -> tuple[tuple, ...]:
@@ -157,9 +152,11 @@ def load_rows(
 
     display = fetched[0] if fetched else display_path(path)
     suffix = kind(fetched[1]) if fetched else path.suffix.lower()
+    comma = False  # a decimal comma reads as a number: a CSV separated by ';' (see `DecimalComma`)
     if suffix == ".csv":
         text = _decode(fetched[1], display) if fetched else reader.read_text(path, "data sheet")
-        table = _csv_cells(text, display)
+        dialect = csv_dialect(text)
+        table, comma = _csv_cells(text, display, dialect), dialect.delimiter == ";"
         sheet_name = ""
     elif getattr(kind_of(suffix), "sheets", False):
         data = fetched[1] if fetched else reader.read_bytes(path, "data sheet")
@@ -196,7 +193,7 @@ def load_rows(
                 continue  # an empty cell is an absent field: `defaults:` fill it
             cell = at(row_no, col)
             try:
-                item[name] = _convert(raw, name, columns.get(name), cell)
+                item[name] = convert(raw, name, columns.get(name), cell, comma)
             except ValueError as exc:
                 diags.error(cell, f"'{name}' {exc}")
                 continue
@@ -248,70 +245,6 @@ def check_columns(
         diags.error(loc, f"'columns' declares '{name}', which {said}", hint or did_you_mean(name, names))
 
 
-def _convert(raw, name: str, spec, cell: Location):
-    """A cell's value: declared lists and types first, then the reserved columns, then numbers as numbers.
-    `cell`: where the cell is, which a declared list keeps as its own place."""
-    if isinstance(spec, dict) and "list" in spec:
-        sep = str(spec["list"])
-        parts = [p.strip() for p in str(raw).split(sep)] if sep else [str(raw)]
-        items = LList(_auto(p) for p in parts if p)
-        items.loc, items.item_locs = cell, []
-        return items
-    # `designed` reads yes/no too; every other reserved column (count, name...) is checked by the card table
-    kind = spec if isinstance(spec, str) else ("bool" if name == "designed" else None)
-    if kind == "text":
-        return _text(raw)
-    if kind == "bool":
-        if isinstance(raw, bool):
-            return raw
-        word = _text(raw).strip().lower()
-        if word in _TRUE or word in _FALSE:
-            return word in _TRUE
-        raise ValueError(f"must be true or false (got {_text(raw)!r})")
-    value = _auto(raw)
-    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ValueError(f"must be a whole number (got {_text(raw)!r})")
-    if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        comma = re.fullmatch(
-            r"\s*(-?\d+),(\d+)\s*", _text(raw)
-        )  # a decimal comma, as French or German Excel writes
-        said = f": write a decimal point, {comma[1]}.{comma[2]}" if comma else ""
-        raise ValueError(f"must be a number (got {_text(raw)!r}{said})")
-    return value
-
-
-def _auto(raw):
-    """Numbers stay numbers (3.0 from a workbook is 3); text that reads as a number is one; the rest is text."""
-    if isinstance(raw, bool):
-        return raw
-    if isinstance(raw, float):
-        if not math.isfinite(raw):
-            raise ValueError(f"must be a finite number (got {raw!r})")
-        return int(raw) if raw.is_integer() and abs(raw) < 2**53 else raw
-    if isinstance(raw, int):
-        return raw
-    text = _text(raw).strip()
-    if _INT.match(text) and len(text) < 16:
-        return int(text)
-    if _FLOAT.match(text) and len(text) < 32:
-        number = float(text)
-        if not math.isfinite(number):
-            raise ValueError(f"must be a finite number (got {text!r})")
-        return number
-    return text
-
-
-def _text(raw) -> str:
-    if isinstance(raw, float) and raw.is_integer():
-        raw = int(raw)
-    if hasattr(raw, "isoformat"):
-        return raw.isoformat()
-    text = str(raw)
-    if len(text) > MAX_CELL:
-        raise ValueError(f"holds {len(text):,} characters; the limit is {MAX_CELL:,}")
-    return text
-
-
 def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
     """How a CSV file is written (its delimiter, its quote): what the sniffer finds, else Excel's. A quote inside
     a quoted cell is always doubled (`"a ""b"" c"`), as every spreadsheet writes it: the sniffer guesses
@@ -324,9 +257,9 @@ def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
     return sniffed
 
 
-def _csv_cells(text: str, display: str):
+def _csv_cells(text: str, display: str, dialect=None):
     """(row number, {column number: text}) for each row that is not empty; row numbers count physical lines."""
-    rows = csv.reader(io.StringIO(text, newline=""), csv_dialect(text))
+    rows = csv.reader(io.StringIO(text, newline=""), dialect or csv_dialect(text))
     line = 1
     try:
         for cells in rows:

@@ -11,14 +11,23 @@ from pnpgen.schema.fields import Invalid, Problems, describe
 from pnpgen.source import LMap
 from pnpgen.words import ENGLISH, LANGUAGES, Words, placeholders
 
+# a language named as a designer may name it: in English, in itself, in the other built-in languages
+NAMED = {"english": "en", "englisch": "en", "anglais": "en"}
+NAMED |= {"french": "fr", "français": "fr", "francais": "fr", "französisch": "fr", "franzoesisch": "fr"}
+NAMED |= {"german": "de", "deutsch": "de", "allemand": "de"}
+
 
 def as_language(value) -> str:
-    """A built-in language's code (`pnpgen.words.LANGUAGES`)."""
+    """A built-in language's code (`pnpgen.words.LANGUAGES`). A tag with a region (`de-DE`, `fr_CA`) or the
+    language's name (`Deutsch`, `French`) is refused saying the code to write."""
     if isinstance(value, str) and value in LANGUAGES:
         return value
+    word = str(value).strip().lower()
+    code = NAMED.get(word) or next((c for c in LANGUAGES if word.replace("_", "-").startswith(c + "-")), None)
+    hint = f"did you mean '{code}'? (accepted: {', '.join(sorted(LANGUAGES))})" if code else ""
     raise Invalid(
         f"is not a language pnpgen has its words in ({describe(value)}); "
-        + did_you_mean(str(value).lower(), LANGUAGES)
+        + (hint or did_you_mean(word, LANGUAGES))
     )
 
 

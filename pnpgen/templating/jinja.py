@@ -5,7 +5,6 @@ a template reads, and whole documents (a rulebook)."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import CodeType
@@ -39,24 +38,7 @@ from pnpgen.budget import (
 from pnpgen.errors import ContentError, Location, did_you_mean
 from pnpgen.recorded import View
 from pnpgen.templating import ALL, Fields, Palette, TemplateProblem, printable
-
-# pnpgen's own containers a template may hold, named as a designer knows them (never `pnpgen.recorded.View`)
-_TYPE_WORDS = {
-    "View": "mapping",
-    "ListView": "list",
-    "Fields": "mapping",
-    "LocatedFields": "mapping",
-    "Palette": "mapping",
-    "Items": "list",
-    "FrozenItems": "list",
-    "LMap": "mapping",
-    "LList": "list",
-    "StrictUndefined": "undefined value",
-    "Undefined": "undefined value",
-}
-_INTERNAL_TYPE = re.compile(r"\b(?:pnpgen\.[\w.]*\.)?(" + "|".join(_TYPE_WORDS) + r")\b")
-_PNPGEN_NAME = re.compile(r"\bpnpgen(?:\.\w+)+")
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+from pnpgen.templating.told import TEXT_FOR_NUMBER, plain_words, text_for_number
 
 _UNDEFINED = (jinja2.Undefined,)  # printed as Jinja prints it: a strict one raises, naming the value
 printed, printed_str = printable.bound(_UNDEFINED)
@@ -165,14 +147,6 @@ def _no_key(view: View, name: Any) -> str:
     return f"{where} has no {str(name)!r}" + (f" (it has: {shown})" if keys else "")
 
 
-def plain_words(message: str) -> str:
-    """A template error as a designer reads it: pnpgen's own container types named `mapping` or `list`, never
-    by their class (`'pnpgen.recorded.View object'`), and no other name of pnpgen's code."""
-    message = _INTERNAL_TYPE.sub(lambda m: _TYPE_WORDS[m.group(1)], message)
-    message = _ADDRESS.sub("", message)  # an object's place in memory: another in every process
-    return _PNPGEN_NAME.sub("value", message)
-
-
 def make_environment() -> ImmutableSandboxedEnvironment:
     env = Environment(
         undefined=Undefined,
@@ -251,6 +225,8 @@ def _explain(exc: Exception) -> str:
         return plain_words(f"not allowed in a template: {exc}")
     if isinstance(exc, TypeError) and "no loader" in str(exc):
         return "not allowed in a template: templates cannot include, import or extend files"
+    if isinstance(exc, TypeError) and text_for_number(str(exc)):
+        return plain_words(f"{type(exc).__name__}: {exc}") + TEXT_FOR_NUMBER
     return plain_words(f"{type(exc).__name__}: {exc}")
 
 
