@@ -181,3 +181,25 @@ def test_a_kept_table_of_rows_taller_than_a_page_splits(tmp_path, lead, n, w, k)
     book = written(tmp_path, f"{filler(k)}\n\n{lead}{tall_rows(n, w)}\n\nEnd.\n", "tall-rows")
     words = [m for p in pages(book) for line in p.lines for m in re.findall(r"r(\d+)w(\d+)x", line.text)]
     assert [(int(i), int(j)) for i, j in words] == [(i, j) for i in range(n) for j in range(w)]
+
+
+LONG = "W" * 1500  # a word wider than the page
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        f"| A | B |\n|---|---|\n| {LONG} | b |\n",
+        f"| A | B | C |\n|---|---|---|\n| a | b | {LONG} |\n",
+        f"| {LONG} | B |\n|---|---|\n| a | b |\n",
+        f"| A | B |\n|---|---|\n| {LONG} | {LONG} |\n",
+    ],
+    ids=["first", "last", "header", "both"],
+)
+def test_a_table_cell_with_a_word_wider_than_the_page_breaks_it(tmp_path, table):
+    """A word wider than the page in any cell is broken in its column (it once failed the book: "flowable given
+    negative availWidth"), every letter of it printed once, within the page."""
+    book = written(tmp_path, f"{table}\nEnd.\n", "long-word")
+    text = "".join(line.text for p in pages(book) for line in p.lines)
+    assert text.count("W") == table.count("W")
+    assert faults(book) == []
