@@ -173,8 +173,10 @@ class _Builder:
         for r in [header] + rows:
             for i, cell in enumerate(r):
                 natural[i] = max(natural[i], min(unit_width(plain(cell), "sans") * 8.6 + 10, width * 0.6))
-        longest = [0.0] * ncols  # no column narrower than its longest word, up to as wide as `natural`'s most
-        for r in [header] + rows:  # (a longer word is broken in its column: the other columns keep their room)
+        # no column narrower than its longest word, up to as wide as `natural`'s most (a longer word is broken in
+        # its column: the other columns keep their room)
+        longest = [0.0] * ncols
+        for r in [header] + rows:
             for i, cell in enumerate(r):
                 words = plain(cell).split() or [""]
                 word = max(unit_width(w, "sans-bold") * 8.4 for w in words) + 10
