@@ -168,7 +168,12 @@ def tall_rows(n: int, w: int) -> str:
     ("lead", "n", "w", "k"),
     fast_once(
         [
-            ("### Rows\n\n", 6, 260, 0),  # a heading kept with a table whose tail of rows is taller than a page
+            (
+                "### Rows\n\n",
+                6,
+                260,
+                0,
+            ),  # a heading kept with a table whose tail of rows is taller than a page
             ("The rows:\n\n", 7, 200, 10),  # a lead-in kept with it
             ("### Rows\n\n", 8, 260, 25),
             ("### Rows\n\n", 7, 260, 0),

@@ -332,3 +332,59 @@ def test_the_reprint_is_labelled_in_the_game_s_words(project):
     assert result.exit_code == 0, result.output
     pages = texts(root / "out/sample/changes/reprint.pdf")
     assert "Hero cards (Neu) · Bogen 1 von 1 · Rückseiten" in pages[1]
+
+
+LONG = {key: "W" * 1000 + "".join(f" {{{n}}}" for n in placeholders(ENGLISH[key])) for key in ENGLISH}
+LONG["decimal_mark"] = ","
+
+
+@pytest.fixture(scope="module")
+def long_words(tmp_path_factory) -> Path:
+    """The `basic` game, with a rulebook, its checklists, a folded form and its print-all file, every word of
+    pnpgen's a word of a thousand letters: its output."""
+    root = tmp_path_factory.mktemp("long") / "basic"
+    shutil.copytree(FIXTURES / "basic", root)
+    game = root / "content/sample/game.yaml"
+    words = "".join(f"  {key}: {value!r}\n" for key, value in LONG.items())
+    game.write_text(game.read_text() + "print: {fold: true, checklist: true}\nwords:\n" + words)
+    (root / "content/sample/rulebook.md").write_text("# Sample\n\n## Play\n\nText.\n")
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out/sample"
+
+
+def off_the_page(pdf: Path) -> list[tuple[int, str]]:
+    """(page, text near it) of each letter drawn outside its page."""
+    doc = pdfium.PdfDocument(str(pdf))
+    found = []
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            w, h = page.get_size()
+            text = page.get_textpage()
+            for k in range(text.count_chars()):
+                left, bottom, right, top = text.get_charbox(k)
+                if left < -0.5 or bottom < -0.5 or right > w + 0.5 or top > h + 0.5:
+                    found.append((i + 1, text.get_text_range(max(0, k - 20), 40)))
+                    break
+    finally:
+        doc.close()
+    return found
+
+
+@pytest.mark.parametrize(
+    "name", ["rulebook", "print-all", "heroes", "heroes-fold", "heroes-checklist", "minis-checklist"]
+)
+def test_a_game_s_long_words_stay_on_the_page(long_words, name):
+    """Every writer that prints a game's words keeps a word of a thousand letters on its page (shortened with an
+    ellipsis on a line of its own, cut to a few lines in a checklist's summary), and a checklist still lists every
+    card (it once drew its rows below the page, under a summary that ran off it)."""
+    pdf = long_words / f"{name}.pdf"
+    assert off_the_page(pdf) == []
+    if name.endswith("-checklist"):
+        deck = (
+            long_words.parents[1] / f"content/sample/decks/{name.removesuffix('-checklist')}.yaml"
+        ).read_text()
+        names = re.findall(r"name: ([^,}\n]+)", deck.split("cards:", 1)[1])
+        shown = " ".join(texts(pdf)).replace("\r", "").replace("\n", " ")
+        assert names and all(n.strip().strip("'\"") in shown for n in names)
