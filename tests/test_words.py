@@ -388,3 +388,28 @@ def test_a_game_s_long_words_stay_on_the_page(long_words, name):
         names = re.findall(r"name: ([^,}\n]+)", deck.split("cards:", 1)[1])
         shown = " ".join(texts(pdf)).replace("\r", "").replace("\n", " ")
         assert names and all(n.strip().strip("'\"") in shown for n in names)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "{" + "x" * 5000 + "}",  # a name pnpgen does not fill
+        "{n:" + ">" * 5000 + "}",  # a format spec
+        "{n." + "a" * 5000 + "}",  # an attribute
+        "{n[" + "0" * 5000 + "]}",  # an index
+        "{n!" + "r" * 5000 + "}",  # a conversion
+    ],
+    ids=["name", "spec", "attribute", "index", "conversion"],
+)
+def test_a_long_refused_placeholder_is_told_short(project, value):
+    """A placeholder refused is told at its value, in a line of bounded length whatever its size."""
+    root = project("basic")
+    game = root / "content/sample/game.yaml"
+    game.write_text(
+        game.read_text().replace("players: 2-4\n", f'players: 2-4\nwords:\n  one_side: "{value}"\n')
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    said = [line for line in result.output.splitlines() if "error:" in line]
+    assert said and said[0].startswith("content/sample/game.yaml:5:13: error: words: 'one_side'"), said
+    assert max(len(line) for line in said) < 300, [len(line) for line in said]
