@@ -347,7 +347,9 @@ def long_words(tmp_path_factory) -> Path:
     game = root / "content/sample/game.yaml"
     words = "".join(f"  {key}: {value!r}\n" for key, value in LONG.items())
     game.write_text(game.read_text() + "print: {fold: true, checklist: true}\nwords:\n" + words)
-    (root / "content/sample/rulebook.md").write_text("# Sample\n\n## Play\n\nText.\n")
+    (root / "content/sample/rulebook.md").write_text(
+        "# Sample\n\n## Play\n\n{{ picture('heroes', 'Tide Caller') }}\n"
+    )
     result = run_cli("build", "--out", "out", "--no-check", cwd=root)
     assert result.exit_code == 0, result.output
     return root / "out/sample"
