@@ -355,6 +355,20 @@ def long_words(tmp_path_factory) -> Path:
     return root / "out/sample"
 
 
+@pytest.fixture(scope="module")
+def long_pieces(tmp_path_factory) -> Path:
+    """The `pieces` game (shaped pieces, checklists, a board tiled over pages: its map page), every word a word of
+    a thousand letters: its output."""
+    root = tmp_path_factory.mktemp("long-pieces") / "pieces"
+    shutil.copytree(FIXTURES / "pieces", root)
+    game = root / "content/pieces/game.yaml"
+    words = "".join(f"  {key}: {value!r}\n" for key, value in LONG.items())
+    game.write_text(game.read_text() + "print: {checklist: true}\nwords:\n" + words)
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out/pieces"
+
+
 def off_the_page(pdf: Path) -> list[tuple[int, str]]:
     """(page, text near it) of each letter drawn outside its page."""
     doc = pdfium.PdfDocument(str(pdf))
@@ -415,3 +429,22 @@ def test_a_long_refused_placeholder_is_told_short(project, value):
     said = [line for line in result.output.splitlines() if "error:" in line]
     assert said and said[0].startswith("content/sample/game.yaml:5:13: error: words: 'one_side'"), said
     assert max(len(line) for line in said) < 300, [len(line) for line in said]
+
+
+@pytest.mark.parametrize("name", ["board", "print-all", "coins-checklist"])
+def test_a_game_s_long_words_stay_on_a_tiled_board_s_map_page(long_pieces, name):
+    """The map page of a board tiled over pages (its first) keeps a game's long words on it: a word wider than the
+    page broken, the lines cut to twelve (they once ran off the page, and pushed the map off it)."""
+    pdf = long_pieces / f"{name}.pdf"
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        maps = [i for i in range(len(doc)) if "1-1" in doc[i].get_textpage().get_text_range()[-400:]]
+    finally:
+        doc.close()
+    found = off_the_page(pdf)
+    if name != "coins-checklist":
+        assert maps  # the map page is read, with its tiles' numbers
+        found = [
+            f for f in found if f[0] - 1 in maps
+        ]  # a tile's page clips the board's face: its text runs on
+    assert found == []
