@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from string import Formatter
 from types import MappingProxyType
 
-from pnpgen.errors import Location
+from pnpgen.errors import Location, short
 
 ENGLISH: Mapping[str, str] = MappingProxyType(
     {
@@ -374,9 +374,8 @@ def placeholders(text: str) -> tuple[str, ...]:
         if name is None:
             continue
         if not name.isidentifier() or spec or conversion:
-            raise ValueError(
-                f"'{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}'"
-            )
+            written = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+            raise ValueError(f"'{short(written)}'")  # a placeholder of 10,000 letters is shown shortened
         names.append(name)
     return tuple(names)
 

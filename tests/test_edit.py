@@ -456,6 +456,23 @@ def test_a_csv_cell_is_written_with_the_files_delimiter_and_quoting(tmp_path, ca
     assert path.read_bytes() == ("\ufeff" + expected).encode()
 
 
+@pytest.mark.parametrize("delimiter", [",", ";", "\t", "|"])
+@pytest.mark.parametrize("value", ["'q'", "'Fire','Water'", "it's, 'so'", "'a','b','c'", "x 'y'; z"])
+def test_a_csv_cell_with_apostrophes_is_written_and_read_back_as_typed(tmp_path, delimiter, value):
+    """An apostrophe is never a CSV quote (a spreadsheet quotes with '"'): a cell such as 'Fire' is written and
+    read back as typed, on a sheet of every delimiter (the sniffer took it for the quote, or guessed the
+    delimiter from it, and the write was refused or the cell read without its apostrophes)."""
+    from pnpgen.schema.datasheets import _csv_cells
+
+    path = tmp_path / "cards.csv"
+    path.write_text(
+        delimiter.join(["name", "cost", "text"]) + "\nAsh" + delimiter + "2" + delimiter + "Burn\n"
+    )
+    set_card_field(path, "Ash", "text", value)
+    rows = list(_csv_cells(path.read_text(), "cards.csv"))
+    assert rows[-1][1] == {1: "Ash", 2: "2", 3: value}, path.read_text()
+
+
 def test_a_csv_without_the_column_or_the_card_is_refused_untouched(tmp_path):
     path = tmp_path / "cards.csv"
     path.write_bytes(CSV.encode())

@@ -156,3 +156,55 @@ def test_a_table_of_five_rows_or_fewer_moves_to_the_next_page_whole(tmp_path, ro
         book = written(tmp_path, f"{filler(k)}\n\n{table}\n\n{filler(30)}\n", f"{rows}-{k}")
         where = [p.number for p in pages(book) for line in p.lines if re.match(r"^\d+to\d+", line.text)]
         assert len(where) == rows and len(set(where)) == 1, (k, where)
+
+
+def tall_rows(n: int, w: int) -> str:
+    return "| A | B |\n|---|---|\n" + "\n".join(
+        f"| {' '.join(f'r{i}w{j}x' for j in range(w))} | {i} |" for i in range(n)
+    )
+
+
+@pytest.mark.parametrize(
+    ("lead", "n", "w", "k"),
+    fast_once(
+        [
+            (
+                "### Rows\n\n",
+                6,
+                260,
+                0,
+            ),  # a heading kept with a table whose tail of rows is taller than a page
+            ("The rows:\n\n", 7, 200, 10),  # a lead-in kept with it
+            ("### Rows\n\n", 8, 260, 25),
+            ("### Rows\n\n", 7, 260, 0),
+        ]
+    ),
+)
+def test_a_kept_table_of_rows_taller_than_a_page_splits(tmp_path, lead, n, w, k):
+    """A table kept with what leads into it, of rows each shorter than a page but five of them taller, is written
+    (it once failed as "this heading is taller than a page"), each row's words once and in order."""
+    book = written(tmp_path, f"{filler(k)}\n\n{lead}{tall_rows(n, w)}\n\nEnd.\n", "tall-rows")
+    words = [m for p in pages(book) for line in p.lines for m in re.findall(r"r(\d+)w(\d+)x", line.text)]
+    assert [(int(i), int(j)) for i, j in words] == [(i, j) for i in range(n) for j in range(w)]
+
+
+LONG = "W" * 1500  # a word wider than the page
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        f"| A | B |\n|---|---|\n| {LONG} | b |\n",
+        f"| A | B | C |\n|---|---|---|\n| a | b | {LONG} |\n",
+        f"| {LONG} | B |\n|---|---|\n| a | b |\n",
+        f"| A | B |\n|---|---|\n| {LONG} | {LONG} |\n",
+    ],
+    ids=["first", "last", "header", "both"],
+)
+def test_a_table_cell_with_a_word_wider_than_the_page_breaks_it(tmp_path, table):
+    """A word wider than the page in any cell is broken in its column (it once failed the book: "flowable given
+    negative availWidth"), every letter of it printed once, within the page."""
+    book = written(tmp_path, f"{table}\nEnd.\n", "long-word")
+    text = "".join(line.text for p in pages(book) for line in p.lines)
+    assert text.count("W") == table.count("W")
+    assert faults(book) == []

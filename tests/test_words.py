@@ -366,3 +366,119 @@ def test_a_language_named_or_tagged_otherwise_says_its_code(written, code):
     with pytest.raises(Invalid) as exc:
         as_language("klingon")
     assert str(exc.value).endswith("; expected one of: de, en, fr")
+
+
+LONG = {key: "W" * 1000 + "".join(f" {{{n}}}" for n in placeholders(ENGLISH[key])) for key in ENGLISH}
+LONG["decimal_mark"] = ","
+
+
+@pytest.fixture(scope="module")
+def long_words(tmp_path_factory) -> Path:
+    """The `basic` game, with a rulebook, its checklists, a folded form and its print-all file, every word of
+    pnpgen's a word of a thousand letters: its output."""
+    root = tmp_path_factory.mktemp("long") / "basic"
+    shutil.copytree(FIXTURES / "basic", root)
+    game = root / "content/sample/game.yaml"
+    words = "".join(f"  {key}: {value!r}\n" for key, value in LONG.items())
+    game.write_text(game.read_text() + "print: {fold: true, checklist: true}\nwords:\n" + words)
+    (root / "content/sample/rulebook.md").write_text(
+        "# Sample\n\n## Play\n\n{{ picture('heroes', 'Tide Caller') }}\n"
+    )
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out/sample"
+
+
+@pytest.fixture(scope="module")
+def long_pieces(tmp_path_factory) -> Path:
+    """The `pieces` game (shaped pieces, checklists, a board tiled over pages: its map page), every word a word of
+    a thousand letters: its output."""
+    root = tmp_path_factory.mktemp("long-pieces") / "pieces"
+    shutil.copytree(FIXTURES / "pieces", root)
+    game = root / "content/pieces/game.yaml"
+    words = "".join(f"  {key}: {value!r}\n" for key, value in LONG.items())
+    game.write_text(game.read_text() + "print: {checklist: true}\nwords:\n" + words)
+    result = run_cli("build", "--out", "out", "--no-check", cwd=root)
+    assert result.exit_code == 0, result.output
+    return root / "out/pieces"
+
+
+def off_the_page(pdf: Path) -> list[tuple[int, str]]:
+    """(page, text near it) of each letter drawn outside its page."""
+    doc = pdfium.PdfDocument(str(pdf))
+    found = []
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            w, h = page.get_size()
+            text = page.get_textpage()
+            for k in range(text.count_chars()):
+                left, bottom, right, top = text.get_charbox(k)
+                if left < -0.5 or bottom < -0.5 or right > w + 0.5 or top > h + 0.5:
+                    found.append((i + 1, text.get_text_range(max(0, k - 20), 40)))
+                    break
+    finally:
+        doc.close()
+    return found
+
+
+@pytest.mark.parametrize(
+    "name", ["rulebook", "print-all", "heroes", "heroes-fold", "heroes-checklist", "minis-checklist"]
+)
+def test_a_game_s_long_words_stay_on_the_page(long_words, name):
+    """Every writer that prints a game's words keeps a word of a thousand letters on its page (shortened with an
+    ellipsis on a line of its own, cut to a few lines in a checklist's summary), and a checklist still lists every
+    card (it once drew its rows below the page, under a summary that ran off it)."""
+    pdf = long_words / f"{name}.pdf"
+    assert off_the_page(pdf) == []
+    if name.endswith("-checklist"):
+        deck = (
+            long_words.parents[1] / f"content/sample/decks/{name.removesuffix('-checklist')}.yaml"
+        ).read_text()
+        names = re.findall(r"name: ([^,}\n]+)", deck.split("cards:", 1)[1])
+        shown = " ".join(texts(pdf)).replace("\r", "").replace("\n", " ")
+        assert names and all(n.strip().strip("'\"") in shown for n in names)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "{" + "x" * 5000 + "}",  # a name pnpgen does not fill
+        "{n:" + ">" * 5000 + "}",  # a format spec
+        "{n." + "a" * 5000 + "}",  # an attribute
+        "{n[" + "0" * 5000 + "]}",  # an index
+        "{n!" + "r" * 5000 + "}",  # a conversion
+    ],
+    ids=["name", "spec", "attribute", "index", "conversion"],
+)
+def test_a_long_refused_placeholder_is_told_short(project, value):
+    """A placeholder refused is told at its value, in a line of bounded length whatever its size."""
+    root = project("basic")
+    game = root / "content/sample/game.yaml"
+    game.write_text(
+        game.read_text().replace("players: 2-4\n", f'players: 2-4\nwords:\n  one_side: "{value}"\n')
+    )
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1
+    said = [line for line in result.output.splitlines() if "error:" in line]
+    assert said and said[0].startswith("content/sample/game.yaml:5:13: error: words: 'one_side'"), said
+    assert max(len(line) for line in said) < 300, [len(line) for line in said]
+
+
+@pytest.mark.parametrize("name", ["board", "print-all", "coins-checklist"])
+def test_a_game_s_long_words_stay_on_a_tiled_board_s_map_page(long_pieces, name):
+    """The map page of a board tiled over pages (its first) keeps a game's long words on it: a word wider than the
+    page broken, the lines cut to twelve (they once ran off the page, and pushed the map off it)."""
+    pdf = long_pieces / f"{name}.pdf"
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        maps = [i for i in range(len(doc)) if "1-1" in doc[i].get_textpage().get_text_range()[-400:]]
+    finally:
+        doc.close()
+    found = off_the_page(pdf)
+    if name != "coins-checklist":
+        assert maps  # the map page is read, with its tiles' numbers
+        found = [
+            f for f in found if f[0] - 1 in maps
+        ]  # a tile's page clips the board's face: its text runs on
+    assert found == []

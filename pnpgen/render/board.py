@@ -12,8 +12,9 @@ from pathlib import Path
 
 from pnpgen.imposition.boards import CROSS, MARGIN, OVERLAP, Window, crosses, page_size, tile_windows
 from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
+from pnpgen.text.fit import break_word
 from pnpgen.text.fonts import pdf_name, unit_width
-from pnpgen.text.labels import shorten_label
+from pnpgen.text.labels import shorten, shorten_label
 from pnpgen.units import MM
 from pnpgen.words import Words
 
@@ -99,6 +100,9 @@ def _window_marks(c, win: Window, marks, rows, cols, left, bottom) -> None:
     c.restoreState()
 
 
+MAP_LINES = 12  # the map page's words at most, above the map (a game's words may be any length)
+
+
 def _label(c, text: str, pw: float) -> None:
     size = max(4.0, min(7.0, (pw - 2 * MARGIN) / max(unit_width(text, "sans"), 1e-6)))
     text = shorten_label(text, "sans", size, pw - 2 * MARGIN)
@@ -107,25 +111,30 @@ def _label(c, text: str, pw: float) -> None:
     c.drawCentredString(pw / 2, 5.5 * MM, text)
 
 
-def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
-    """`text`'s lines (each "\\n" ends one), each broken between words where it is wider than `width`."""
+def _wrapped(text: str, font: str, size: float, width: float, most: int = MAP_LINES) -> list[str]:
+    """`text`'s lines (each "\\n" ends one), each broken between words where it is wider than `width` (a word
+    wider than that broken in it); at most `most`, the last then ending in an ellipsis."""
     out = []
     for given in text.split("\n"):
         line = ""
-        for word in given.split(" "):
+        for word in (part for w in given.split(" ") for part in break_word(w, font, size, width)):
             longer = f"{line} {word}" if line else word
             if line and unit_width(longer, font) * size > width:
                 out.append(line)
                 longer = word
             line = longer
         out.append(line)
+    if len(out) > most:
+        out = out[: most - 1] + [shorten(out[most - 1] + "\u2026", font, size, width)]
     return out
 
 
 def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph, words: Words) -> None:
     c.setFillColor(colour("#222222"))
     c.setFont(pdf_name("display-bold"), 16)
-    c.drawString(MARGIN, ph - MARGIN - 12, f"{board.name}: {side.name}")
+    c.drawString(
+        MARGIN, ph - MARGIN - 12, shorten(f"{board.name}: {side.name}", "display-bold", 16, pw - 2 * MARGIN)
+    )
     c.setFont(pdf_name("sans"), 9)
     size = words(
         "board_map_rows" if rows > 1 else "board_map_row",

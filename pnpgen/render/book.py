@@ -173,11 +173,14 @@ class _Builder:
         for r in [header] + rows:
             for i, cell in enumerate(r):
                 natural[i] = max(natural[i], min(unit_width(plain(cell), "sans") * 8.6 + 10, width * 0.6))
-        longest = [0.0] * ncols  # no column narrower than its longest word
+        # no column narrower than its longest word, up to as wide as `natural`'s most (a longer word is broken in
+        # its column: the other columns keep their room)
+        longest = [0.0] * ncols
         for r in [header] + rows:
             for i, cell in enumerate(r):
                 words = plain(cell).split() or [""]
-                longest[i] = max(longest[i], max(unit_width(w, "sans-bold") * 8.4 for w in words) + 10)
+                word = max(unit_width(w, "sans-bold") * 8.4 for w in words) + 10
+                longest[i] = max(longest[i], min(word, width * 0.6))
         total = sum(natural) or 1
         widths = [max(14 * MM, longest[i], width * n / total) for i, n in enumerate(natural)]
         spare = width - sum(longest)

@@ -28,6 +28,7 @@ ROW_PAD = 1.6  # pt above and below a row's text
 NAME = replace(BODY, size=9.5, leading=11.5, after=0.0)
 TOP, BOTTOM = 15 * MM, 14 * MM
 HEAD_LINES = 3  # the heading's lines at most (the game's title and the deck's name)
+SUMMARY_LINES = 4  # the summary's (the game's `checklist_*` words) at most
 
 
 def write_checklist(
@@ -46,7 +47,12 @@ def write_checklist(
     heading = _heading(f"{title}: {deck}", pw - 2 * MARGIN)
     head = [
         paragraph(heading, TITLE, MARGIN, pw - 2 * MARGIN),
-        paragraph(_summary(cards, noun, words), SUB, MARGIN, pw - 2 * MARGIN),
+        paragraph(
+            _heading(_summary(cards, noun, words), pw - 2 * MARGIN, SUMMARY_LINES, SUB),
+            SUB,
+            MARGIN,
+            pw - 2 * MARGIN,
+        ),
     ]
     first_top = TOP + sum(b.height + b.after for b in head) + 4
     most = max(1, int((ph - BOTTOM - first_top - 2 * ROW_PAD) // NAME.leading))  # lines any column holds
@@ -74,10 +80,14 @@ def write_checklist(
         _draw(c, pen, ops, ph)
         c.setFillColor(colour(MUTED))
         c.setFont(pdf_name("sans"), 7)
-        c.drawRightString(pw - MARGIN, 8 * MM, words("page_of", n=n, count=len(pages)))
+        c.drawRightString(
+            pw - MARGIN, 8 * MM, shorten(words("page_of", n=n, count=len(pages)), "sans", 7, pw / 2)
+        )
         if n > 1:  # a loose page still says whose list it is
             whose = shorten(f"{title}: {deck}", "sans", 7, pw / 2)
-            c.drawString(MARGIN, ph - 9 * MM, words("continued", list=whose))
+            c.drawString(
+                MARGIN, ph - 9 * MM, shorten(words("continued", list=whose), "sans", 7, pw - 2 * MARGIN)
+            )
         c.setTrimBox((0, 0, pw, ph))  # a page of words: nothing is cut from it
         c.setBleedBox((0, 0, pw, ph))
         c.showPage()
@@ -85,15 +95,15 @@ def write_checklist(
     return len(pages)
 
 
-def _heading(text: str, width: float, most: int = HEAD_LINES) -> str:
-    """`text` as the page's heading: cut with an ellipsis to `most` lines, so that a long title or deck name leaves
-    the rows their page."""
-    if len(wrapped(text, TITLE, width)[0]) <= most:
+def _heading(text: str, width: float, most: int = HEAD_LINES, style=TITLE) -> str:
+    """`text` as the page's heading (or its summary, in `style`): cut with an ellipsis to `most` lines, so that a
+    long title, deck name or game's words leave the rows their page."""
+    if len(wrapped(text, style, width)[0]) <= most:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # the longest start that, with the ellipsis, wraps to `most` lines
         mid = (lo + hi + 1) // 2
-        if len(wrapped(text[:mid].rstrip() + "\u2026", TITLE, width)[0]) <= most:
+        if len(wrapped(text[:mid].rstrip() + "\u2026", style, width)[0]) <= most:
             lo = mid
         else:
             hi = mid - 1

@@ -7,6 +7,7 @@ from pnpgen.render.diagram import DiagramFlowable
 from pnpgen.render.flowables import drawer_for
 from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.text.fonts import pdf_name, unit_width
+from pnpgen.text.labels import shorten
 from pnpgen.units import MM, paper_pt
 
 
@@ -57,7 +58,7 @@ def _centred(canv, text: str, font: str, size: float, pw: float, y: float, fill:
     canv.setFont(pdf_name(font), size)
     if fill is not None:
         canv.setFillColor(rl_colour(fill))
-    canv.drawCentredString(pw / 2, y, text)
+    canv.drawCentredString(pw / 2, y, shorten(text, font, size, room))
 
 
 def draw_cover(canv, game, pictures, icons, pw, ph, cover=None, low: bool = False):

@@ -16,6 +16,7 @@ from pnpgen.render import ACCENT, INK, MUTED
 from pnpgen.render.pdf import FaceDrawer, colour
 from pnpgen.text.fit import broken, parse, place, wrap
 from pnpgen.text.fonts import pdf_name, unit_width, vertical_metrics
+from pnpgen.text.labels import shorten
 from pnpgen.units import MM
 
 NOTE_BG, NOTE_LINE = "#eef1f5", "#5b7391"
@@ -179,6 +180,8 @@ class FacePair(Flowable):
         self.height = self.card_h + 6 * MM
 
     def wrap(self, aw, ah):
+        # what the caption may span: its cell's width, or the page's, at most a little past the pictures' sides
+        self.room = max(self.width, min(aw, self.width + CAPTION_SPILL))
         return self.width, self.height
 
     def split(self, aw, ah):
@@ -206,9 +209,11 @@ class FacePair(Flowable):
             drawer.draw_face(face, x, y, self.scale, bleed=False)  # as the piece looks once cut
         c.setFillColor(HexColor(MUTED))
         c.setFont(pdf_name("sans-italic"), 7.5)
-        c.drawCentredString(self.width / 2, 2 * MM, self.caption)
+        room = getattr(self, "room", self.width)
+        c.drawCentredString(self.width / 2, 2 * MM, shorten(self.caption, "sans-italic", 7.5, room))
 
 
+CAPTION_SPILL = 24 * MM  # a picture's caption runs at most half this past its sides (a long name ends in "…")
 GALLERY_GAP = 6 * MM  # the least room between two pictures of a gallery's row
 
 

@@ -17,6 +17,7 @@ from pnpgen.render import ACCENT, INK, MUTED
 from pnpgen.render.pdftext import PdfText, colour
 from pnpgen.text.fit import break_word, place, words_of, wrap
 from pnpgen.text.fonts import pdf_name
+from pnpgen.text.labels import shorten
 from pnpgen.units import MM
 from pnpgen.words import ENGLISH_WORDS, Words
 
@@ -93,10 +94,10 @@ def draw_guide_page(c, title: str, lines: dict, pw: float, ph: float, words: Wor
     if not whole:  # too long for one page (a game of very many components): say so rather than drop rows
         c.setFillColor(colour(NOTE))
         c.setFont(pdf_name("sans"), 7)
-        c.drawString(MARGIN, 8 * MM, words("guide_goes_on"))
+        c.drawString(MARGIN, 8 * MM, shorten(words("guide_goes_on"), "sans", 7, pw - 2 * MARGIN))
     c.setFillColor(colour(NOTE))
     c.setFont(pdf_name("sans"), 6)
-    c.drawRightString(pw - MARGIN, 6 * MM, words("guide_page_one"))
+    c.drawRightString(pw - MARGIN, 6 * MM, shorten(words("guide_page_one"), "sans", 6, pw / 3))
     c.setTrimBox(
         (0, 0, pw, ph)
     )  # a page of words, not pieces: nothing is cut from it, so its trim is the paper

@@ -114,8 +114,18 @@ class Chain(Flowable):
             if self.rest and sum(f.wrapOn(canv, availWidth, 0xFFFFFF)[1] for f in rest) < self.rest:
                 continue
             return items[:j] + [parts[0], Chain(rest, self.rest)]
-        if getattr(getattr(self, "_frame", None), "_atTop", False):
-            return list(items)  # not even a page of its own holds it kept: set it as it comes
+        frame = getattr(self, "_frame", None)
+        if getattr(frame, "_atTop", False):  # not even a page of its own holds it kept: set it as it comes
+            if placed[0][1] > availHeight + FUZZ:  # its first piece must split here, as at a page's top
+                first = items[0]
+                first._frame = frame  # what platypus' frame lends a piece it splits (a table's last resort)
+                try:
+                    parts = first.splitOn(canv, availWidth, availHeight)
+                finally:
+                    del first._frame
+                if parts:
+                    return parts + items[1:]
+            return list(items)
         return []  # to the next page
 
 

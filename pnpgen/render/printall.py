@@ -15,6 +15,7 @@ from pnpgen.render.guide import draw_guide_page
 from pnpgen.render.pdf import colour
 from pnpgen.render.sheets import PdfWriter
 from pnpgen.text.fonts import pdf_name
+from pnpgen.text.labels import shorten
 from pnpgen.units import MM, paper_pt
 from pnpgen.words import Words
 
@@ -71,7 +72,9 @@ def _blank(writer: PdfWriter, words: Words) -> None:
     pw, ph = c._pagesize
     c.setFillColor(colour("#9a9a9a"))
     c.setFont(pdf_name("sans"), 6)
-    c.drawCentredString(pw / 2, 6 * MM, words("blank_back", page=writer.pages))
+    c.drawCentredString(
+        pw / 2, 6 * MM, shorten(words("blank_back", page=writer.pages), "sans", 6, pw - 30 * MM)
+    )
     c.showPage()
     writer.pages += 1
 

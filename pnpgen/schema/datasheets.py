@@ -246,14 +246,17 @@ def check_columns(
 
 
 def csv_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
-    """How a CSV file is written (its delimiter, its quote): what the sniffer finds, else Excel's. A quote inside
-    a quoted cell is always doubled (`"a ""b"" c"`), as every spreadsheet writes it: the sniffer guesses
-    otherwise for a file with no such cell in its first lines, and a cell written later read wrongly."""
+    """How a CSV file is written (its delimiter): what the sniffer finds, else Excel's. A cell is quoted with `"`
+    and a quote inside it doubled (`"a ""b"" c"`), as every spreadsheet writes it: the sniffer guesses otherwise
+    for a file with no such cell in its first lines (or an apostrophe for the quote, from a cell such as 'Fire'),
+    and a cell written later read wrongly."""
     try:
-        sniffed = csv.Sniffer().sniff(text[:20_000], delimiters=",;\t|")
+        # apostrophes masked: never taken for the quote (nor a delimiter guessed from one: `;it's, 'so'`)
+        sniffed = csv.Sniffer().sniff(text[:20_000].replace("'", "a"), delimiters=",;\t|")
     except csv.Error:
         return csv.excel
     sniffed.doublequote = True
+    sniffed.quotechar = '"'  # never an apostrophe: a cell 'Fire' is text, as a spreadsheet reads it
     return sniffed
 
 

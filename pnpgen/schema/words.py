@@ -6,7 +6,7 @@ drops a placeholder its English text has, or names one it lacks, at the value.
 
 from __future__ import annotations
 
-from pnpgen.errors import did_you_mean
+from pnpgen.errors import did_you_mean, short
 from pnpgen.schema.fields import Invalid, Problems, describe
 from pnpgen.source import LMap
 from pnpgen.words import ENGLISH, LANGUAGES, Words, placeholders
@@ -80,4 +80,4 @@ def _placeholders_differ(key: str, text: str) -> str:
 
 
 def _braced(names: set[str]) -> str:
-    return ", ".join(f"{{{n}}}" for n in sorted(names))
+    return ", ".join(short(f"{{{n}}}") for n in sorted(names))  # a name of 10,000 letters is shown shortened
