@@ -272,3 +272,34 @@ def test_the_page_says_why_a_write_was_refused_and_shows_the_build_s_errors(tmp_
         page.wait_for_selector("#e-build:not(.shown)", state="attached", timeout=30_000)
     finally:
         print(served.stop())
+
+
+@pytest.mark.parametrize("shown, refused", [(2, True), (0, False)])
+def test_a_big_decks_write_check_draws_its_first_cards_and_the_shown_one(
+    editor, tmp_path, monkeypatch, shown, refused
+):
+    """A write's check is bounded (`verify.MAX_CARDS`, here 1 of the deck's 3 cards): it draws the first cards and
+    the card the page shows, no more. A break on a card it did not draw is told by the build the write starts."""
+    from pnpgen.pipeline.faces import Painter
+    from pnpgen.serve import verify
+
+    monkeypatch.setattr(verify, "MAX_CARDS", 1)
+    drawn: list[str] = []
+    card = Painter.card
+
+    def counted(self, deck, c, *args, **kwargs):
+        drawn.append(c.name)
+        return card(self, deck, c, *args, **kwargs)
+
+    digest = look(editor)["files"][SHEET]
+    monkeypatch.setattr(Painter, "card", counted)
+    asked = {"game": "mygame", "component": "cards", "card": shown, "file": SHEET, "digest": digest}
+    body = {"op": "field", "card_pos": 2, "field": "cost", "value": "lots"}
+    status, answer = editor.post("/edit", json.dumps(asked | body).encode())
+    assert (status == 422) is refused, answer
+    assert set(drawn) <= {"Spark", "Beacon"} and len(drawn) <= 2 * 2, drawn  # the first card, the shown one
+    assert ("Beacon" in drawn) is refused
+    if refused:
+        assert "cost" in answer["error"]
+    else:
+        assert "Beacon" in (tmp_path / SHEET).read_text() and "lots" in (tmp_path / SHEET).read_text()

@@ -170,7 +170,7 @@ class Editor:
             else:
                 done = writes.apply(path, asked, known, self.history)
             if op != "restore":  # undo and redo put back bytes this page had: never refused
-                refused = self._held(game, path, before)
+                refused = self._held(game, path, before, (asked.get("component"), asked.get("card")))
                 if refused:
                     return 422, {"error": refused}
         except writes.Refused as exc:
@@ -185,18 +185,20 @@ class Editor:
                 answer["look"] = seen
         return 200, answer
 
-    def _held(self, game: str, path: Path, before: bytes) -> str:
+    def _held(self, game: str, path: Path, before: bytes, shown: tuple) -> str:
         """'' when the build takes the file as written; else its bytes `before` are put back and the first error
-        the write brought is returned (`serve/verify.py`)."""
+        the write brought is returned (`serve/verify.py`; `shown`: the page's component and card)."""
         from pnpgen.edit.textfile import read, write
         from pnpgen.serve import verify
 
-        after = verify.problems(self._loaded, game, path)
+        card = shown[1] if isinstance(shown[1], int) and not isinstance(shown[1], bool) else None
+        focus = (shown[0], card) if card is not None else None
+        after = verify.problems(self._loaded, game, path, focus)
         if not after:
             return ""
         written = path.read_bytes()
         write(read(path), before.decode("utf-8"))
-        new = verify.new_problem(after, verify.problems(self._loaded, game, path))
+        new = verify.new_problem(after, verify.problems(self._loaded, game, path, focus))
         if not new:  # the game failed as much before: the write is kept
             write(read(path), written.decode("utf-8"))
             return ""
