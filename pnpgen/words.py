@@ -26,6 +26,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "decimal_mark": ".",
         "contents": "Contents",
         "front_and_back": "front and back",
+        "colon": "{before}: {after}",  # a name and what follows it: a caption, a heading, a label
         "component": "Component",
         "count": "Count",
         "printed_as": "Printed as",
@@ -153,6 +154,7 @@ FRENCH: Mapping[str, str] = MappingProxyType(
         "decimal_mark": ",",
         "contents": "Sommaire",
         "front_and_back": "recto et verso",
+        "colon": "{before} : {after}",
         "component": "Élément",
         "count": "Nombre",
         "printed_as": "Format",
@@ -260,6 +262,7 @@ GERMAN: Mapping[str, str] = MappingProxyType(
         "decimal_mark": ",",
         "contents": "Inhalt",
         "front_and_back": "Vorder- und Rückseite",
+        "colon": "{before}: {after}",
         "component": "Spielmaterial",
         "count": "Anzahl",
         "printed_as": "Gedruckt als",

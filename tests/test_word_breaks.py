@@ -114,29 +114,58 @@ def copies(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("languages")
 
 
-@pytest.mark.slow  # a whole game built per case (the first case also in the fast run)
-@pytest.mark.parametrize(
-    ("game", "paper", "language"),
-    fast_once([(g, p, lang) for lang in ("de", "fr", "en") for p in ("letter", "a4") for g in GAMES]),
-)
-def test_no_line_of_a_written_pdf_breaks_where_none_may_come(copies, game, paper, language):
+# a whole game built per case, shared by the two tests below; the first case also in the fast run
+CASES = fast_once([(g, p, lang) for lang in ("de", "fr", "en") for p in ("letter", "a4") for g in GAMES])
+
+
+def written(copies: Path, game: str, paper: str, language: str) -> list[Path]:
+    """The PDFs of a shipped game built on `paper` in `language` (built once for the tests of this file)."""
     content = copies / f"{language}-{paper}-{game}"
-    shutil.copytree(CONTENT / game, content / game)
-    if language != "en":
-        yaml = content / game / "game.yaml"
-        yaml.write_text(yaml.read_text(encoding="utf-8") + f"\nlanguage: {language}\n", encoding="utf-8")
-    out = content.parent / f"out-{language}-{paper}-{game}"
-    result = run_cli("build", game, "--content", content, "--out", out, "--paper", paper, "--no-check")
-    assert result.exit_code == 0, result.output
+    out = copies / f"out-{language}-{paper}-{game}"
+    if not (out / game / "manifest.json").exists():
+        shutil.copytree(CONTENT / game, content / game)
+        if language != "en":
+            yaml = content / game / "game.yaml"
+            yaml.write_text(yaml.read_text(encoding="utf-8") + f"\nlanguage: {language}\n", encoding="utf-8")
+        result = run_cli("build", game, "--content", content, "--out", out, "--paper", paper, "--no-check")
+        assert result.exit_code == 0, result.output
     pdfs = sorted((out / game).glob("*.pdf"))
     assert {"rulebook.pdf", "print-all.pdf"} <= {p.name for p in pdfs}
-    found = []
-    for pdf in pdfs:
-        doc = pdfium.PdfDocument(str(pdf))
-        try:
-            for i in range(len(doc)):
-                lines = doc[i].get_textpage().get_text_range().replace("\r\n", "\n").split("\n")
-                found += [f"{pdf.name} page {i + 1}: {s}" for s in stumbles(lines)]
-        finally:
-            doc.close()
+    return pdfs
+
+
+def pages(pdf: Path) -> list[str]:
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        return [doc[i].get_textpage().get_text_range().replace("\r\n", "\n") for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize(("game", "paper", "language"), CASES)
+def test_no_line_of_a_written_pdf_breaks_where_none_may_come(copies, game, paper, language):
+    found = [
+        f"{pdf.name} page {i}: {s}"
+        for pdf in written(copies, game, paper, language)
+        for i, text in enumerate(pages(pdf), 1)
+        for s in stumbles(text.split("\n"))
+    ]
     assert found == []
+
+
+@pytest.mark.parametrize(("game", "paper", "language"), CASES)
+def test_a_name_and_what_follows_it_are_joined_as_the_language_writes_it(copies, game, paper, language):
+    """A picture's caption (`Deity Cards : recto et verso`) and a shared sheet's label (`feuille partagée 1 sur
+    3 : ...`) put the language's colon between the name and what follows it (French sets a space before it)."""
+    words = Words(language)
+    colon = re.escape(words("colon", before="", after=""))
+    both = re.escape(words("front_and_back"))
+    shared = re.escape(words("shared_sheet_of", n="NN", count="NN")).replace("NN", r"\d+")
+    joined = rf"(\S{colon}{both}|{shared}{colon}\S)"
+    wrong = rf"(\S\s*:\s*{both}|{shared}\s*:\s*\S)"
+    texts = {
+        pdf.name: " ".join(pages(pdf)).replace("\n", " ") for pdf in written(copies, game, paper, language)
+    }
+    found = [(name, m.group(0)) for name, text in texts.items() for m in re.finditer(wrong, text)]
+    assert any(name == "rulebook.pdf" for name, _ in found)  # every game's book pictures its pieces
+    assert [(name, join) for name, join in found if not re.fullmatch(joined, join)] == []

@@ -222,6 +222,22 @@ def test_every_word_a_game_gives_is_printed(every, key):
         assert "{" not in match.group(0)  # every placeholder filled
 
 
+# every writer that prints a name and what follows it (a picture's caption, a tiled board's map page, a checklist's
+# heading and its loose pages, a shared sheet's label) joins them with the game's `colon`
+JOINED = ["mots/rulebook.pdf", "mots/board.pdf", "mots/paquet-checklist.pdf", "mots/pions-checklist.pdf"]
+
+
+@pytest.mark.parametrize("pdf", [*JOINED, "mots/print-all.pdf"])
+def test_every_name_and_what_follows_it_are_joined_in_the_game_s_words(built, pdf):
+    text = " ".join(texts(built / pdf))
+    colon = re.escape(f"Qz{list(ENGLISH).index('colon'):02d}")
+    joins = re.findall(colon + r"\[([^\]]*)\]\[([^\]]*)\]", text)
+    assert joins, text[:300]
+    if pdf == "mots/print-all.pdf":  # its shared sheets' labels: the sheet, and whose pieces it holds
+        assert any(before.startswith("Qz") and after for before, after in joins)
+    assert not re.search(r"[A-Za-z\]]: ", text.replace("Qz", ""))  # no join left in English
+
+
 def english_phrases() -> list[str]:
     """Every run of words of the English defaults between placeholders, of a word of four letters or more."""
     out = set()

@@ -133,9 +133,8 @@ def _wrapped(text: str, font: str, size: float, width: float, most: int = MAP_LI
 def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph, words: Words) -> None:
     c.setFillColor(colour("#222222"))
     c.setFont(pdf_name("display-bold"), 16)
-    c.drawString(
-        MARGIN, ph - MARGIN - 12, shorten(f"{board.name}: {side.name}", "display-bold", 16, pw - 2 * MARGIN)
-    )
+    title = words("colon", before=board.name, after=side.name)
+    c.drawString(MARGIN, ph - MARGIN - 12, shorten(title, "display-bold", 16, pw - 2 * MARGIN))
     c.setFont(pdf_name("sans"), 9)
     size = words(
         "board_map_rows" if rows > 1 else "board_map_row",
