@@ -283,6 +283,15 @@ def test_every_language_gives_every_key_with_its_placeholders(language):
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_size_is_written_with_the_times_sign(language):
+    """A size's two numbers are joined by ×, in every word of every language, as the rulebook's table prints them
+    (a tiled board's map page said `370 x 400 mm` beside the table's `370 × 400 mm`)."""
+    sizes = [key for key, text in LANGUAGES[language].items() if re.search(r"\}\s*[x×]\s*\{", text)]
+    assert len(sizes) >= 4  # printed_rect, printed_square, printed_board, board_map_row(s)
+    assert [key for key in sizes if re.search(r"\}\s*x\s*\{", LANGUAGES[language][key])] == []
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_every_language_prints_in_the_fonts_it_is_set_in(language):
     for key, text in LANGUAGES[language].items():
         fonts = [FONTS.get(key, "sans")] + (
