@@ -26,6 +26,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "decimal_mark": ".",
         "contents": "Contents",
         "front_and_back": "front and back",
+        "colon": "{before}: {after}",  # a name and what follows it: a caption, a heading, a label
         "component": "Component",
         "count": "Count",
         "printed_as": "Printed as",
@@ -49,8 +50,8 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "reprint": "reprint",
         "board_page": "page {row}-{col} (row {row} of {rows}, column {col} of {cols}) · true size",
         # a board tiled over pages: its map page ("\n" ends a line; a line too long is broken between words)
-        "board_map_row": "True size {w} x {h} mm, printed on {pages} pages ({rows} row of {cols}).",
-        "board_map_rows": "True size {w} x {h} mm, printed on {pages} pages ({rows} rows of {cols}).",
+        "board_map_row": "True size {w} × {h} mm, printed on {pages} pages ({rows} row of {cols}).",
+        "board_map_rows": "True size {w} × {h} mm, printed on {pages} pages ({rows} rows of {cols}).",
         "board_map_how": "Neighbouring pages repeat a {overlap} mm strip. Cut each page along its dashed red line "
         "(it runs\nthrough the crosses), lay it over its right or lower neighbour so its half crosses complete "
         "the\nneighbour's crosses, and glue. Start from the bottom-right page and work up and left.",
@@ -153,6 +154,7 @@ FRENCH: Mapping[str, str] = MappingProxyType(
         "decimal_mark": ",",
         "contents": "Sommaire",
         "front_and_back": "recto et verso",
+        "colon": "{before} : {after}",
         "component": "Élément",
         "count": "Nombre",
         "printed_as": "Format",
@@ -174,8 +176,8 @@ FRENCH: Mapping[str, str] = MappingProxyType(
         "fold_then_cut": "plier sur le pointillé, puis découper",
         "reprint": "réimpression",
         "board_page": "page {row}-{col} (rangée {row} sur {rows}, colonne {col} sur {cols}) · taille réelle",
-        "board_map_row": "Taille réelle {w} x {h} mm, imprimée sur {pages} pages ({rows} rangée de {cols}).",
-        "board_map_rows": "Taille réelle {w} x {h} mm, imprimée sur {pages} pages ({rows} rangées de {cols}).",
+        "board_map_row": "Taille réelle {w} × {h} mm, imprimée sur {pages} pages ({rows} rangée de {cols}).",
+        "board_map_rows": "Taille réelle {w} × {h} mm, imprimée sur {pages} pages ({rows} rangées de {cols}).",
         "board_map_how": "Deux pages voisines répètent une bande de {overlap} mm. Découpez chaque page le long de "
         "son pointillé rouge (il passe par les croix), posez-la sur sa voisine de droite ou du dessous pour que ses "
         "demi-croix complètent celles de la voisine, et collez. Commencez par la page en bas à droite, puis "
@@ -260,6 +262,7 @@ GERMAN: Mapping[str, str] = MappingProxyType(
         "decimal_mark": ",",
         "contents": "Inhalt",
         "front_and_back": "Vorder- und Rückseite",
+        "colon": "{before}: {after}",
         "component": "Spielmaterial",
         "count": "Anzahl",
         "printed_as": "Gedruckt als",
@@ -281,8 +284,8 @@ GERMAN: Mapping[str, str] = MappingProxyType(
         "fold_then_cut": "an der gestrichelten Linie falten, dann schneiden",
         "reprint": "Nachdruck",
         "board_page": "Seite {row}-{col} (Reihe {row} von {rows}, Spalte {col} von {cols}) · Originalgröße",
-        "board_map_row": "Originalgröße {w} x {h} mm, gedruckt auf {pages} Seiten ({rows} Reihe mit {cols}).",
-        "board_map_rows": "Originalgröße {w} x {h} mm, gedruckt auf {pages} Seiten ({rows} Reihen mit je {cols}).",
+        "board_map_row": "Originalgröße {w} × {h} mm, gedruckt auf {pages} Seiten ({rows} Reihe mit {cols}).",
+        "board_map_rows": "Originalgröße {w} × {h} mm, gedruckt auf {pages} Seiten ({rows} Reihen mit je {cols}).",
         "board_map_how": "Benachbarte Seiten wiederholen einen Streifen von {overlap} mm. Schneiden Sie jede Seite "
         "an ihrer rot gestrichelten Linie (sie läuft durch die Kreuze), legen Sie sie so über die rechte oder untere "
         "Nachbarseite, dass ihre halben Kreuze die der Nachbarseite ergänzen, und kleben Sie. Beginnen Sie mit der "

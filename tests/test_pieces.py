@@ -212,7 +212,7 @@ def test_overlap_strips_repeat_and_crosses_coincide(out):
 def test_map_page_names_every_page(out):
     with pdfplumber.open(out / "board.pdf") as doc:
         text = doc.pages[0].extract_text()
-    assert "Test board: Front side" in text and "1-1" in text and "True size 400 x 300 mm" in text
+    assert "Test board: Front side" in text and "1-1" in text and "True size 400 × 300 mm" in text
 
 
 @pytest.mark.parametrize(

@@ -222,6 +222,22 @@ def test_every_word_a_game_gives_is_printed(every, key):
         assert "{" not in match.group(0)  # every placeholder filled
 
 
+# every writer that prints a name and what follows it (a picture's caption, a tiled board's map page, a checklist's
+# heading and its loose pages, a shared sheet's label) joins them with the game's `colon`
+JOINED = ["mots/rulebook.pdf", "mots/board.pdf", "mots/paquet-checklist.pdf", "mots/pions-checklist.pdf"]
+
+
+@pytest.mark.parametrize("pdf", [*JOINED, "mots/print-all.pdf"])
+def test_every_name_and_what_follows_it_are_joined_in_the_game_s_words(built, pdf):
+    text = " ".join(texts(built / pdf))
+    colon = re.escape(f"Qz{list(ENGLISH).index('colon'):02d}")
+    joins = re.findall(colon + r"\[([^\]]*)\]\[([^\]]*)\]", text)
+    assert joins, text[:300]
+    if pdf == "mots/print-all.pdf":  # its shared sheets' labels: the sheet, and whose pieces it holds
+        assert any(before.startswith("Qz") and after for before, after in joins)
+    assert not re.search(r"[A-Za-z\]]: ", text.replace("Qz", ""))  # no join left in English
+
+
 def english_phrases() -> list[str]:
     """Every run of words of the English defaults between placeholders, of a word of four letters or more."""
     out = set()
@@ -264,6 +280,15 @@ def test_every_language_gives_every_key_with_its_placeholders(language):
     for key, text in table.items():
         assert set(placeholders(text)) == set(placeholders(ENGLISH[key])), (language, key)
         assert Words(language)(key, **{n: "1" for n in placeholders(text)})
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_every_size_is_written_with_the_times_sign(language):
+    """A size's two numbers are joined by ×, in every word of every language, as the rulebook's table prints them
+    (a tiled board's map page said `370 x 400 mm` beside the table's `370 × 400 mm`)."""
+    sizes = [key for key, text in LANGUAGES[language].items() if re.search(r"\}\s*[x×]\s*\{", text)]
+    assert len(sizes) >= 4  # printed_rect, printed_square, printed_board, board_map_row(s)
+    assert [key for key in sizes if re.search(r"\}\s*x\s*\{", LANGUAGES[language][key])] == []
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))

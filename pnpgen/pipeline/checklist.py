@@ -30,7 +30,7 @@ class ChecklistFile(Target):
     def prepare(self, run, diags: Diagnostics) -> bool:
         names = Counter(card.name for card in self.deck.cards)
         self.cards = [(told(card, names[card.name] > 1), card.count) for card in self.deck.cards]
-        heading = f"{run.game.title}: {self.deck.name}"
+        heading = run.game.words("colon", before=run.game.title, after=self.deck.name)
         _glyphs(diags, heading, "display-bold", self.deck.loc, "its heading")
         for card in self.deck.cards:
             _glyphs(diags, card.name, "sans", card.loc, f"the name of the {self.deck.kind.removesuffix('s')}")

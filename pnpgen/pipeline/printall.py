@@ -362,7 +362,10 @@ def _shared(game, decks, drawn, leftovers: dict, paper: str, pieces: bool) -> li
         for k, _ in owners:
             if decks[k].deck.name not in names:
                 names.append(decks[k].deck.name)
-        label = f"{game.title} · {game.words('shared_sheet_of', n=n, count=len(groups))}: {', '.join(names)}"
+        shared = game.words(
+            "colon", before=game.words("shared_sheet_of", n=n, count=len(groups)), after=", ".join(names)
+        )
+        label = f"{game.title} · {shared}"
         sheet = Sheet(
             plan, [f for f, _ in picked], backs if any(b is not None for b in backs) else None, label
         )

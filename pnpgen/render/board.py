@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pnpgen.imposition.boards import CROSS, MARGIN, OVERLAP, Window, crosses, page_size, tile_windows
 from pnpgen.render.pdf import FaceDrawer, colour, new_canvas
+from pnpgen.text.breaks import tokens
 from pnpgen.text.fit import break_word
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.text.labels import shorten, shorten_label
@@ -117,7 +118,7 @@ def _wrapped(text: str, font: str, size: float, width: float, most: int = MAP_LI
     out = []
     for given in text.split("\n"):
         line = ""
-        for word in (part for w in given.split(" ") for part in break_word(w, font, size, width)):
+        for word in (part for w in tokens(given) for part in break_word(w, font, size, width)):
             longer = f"{line} {word}" if line else word
             if line and unit_width(longer, font) * size > width:
                 out.append(line)
@@ -132,9 +133,8 @@ def _wrapped(text: str, font: str, size: float, width: float, most: int = MAP_LI
 def _map_page(c, board, side, windows, rows, cols, total_w, total_h, pw, ph, words: Words) -> None:
     c.setFillColor(colour("#222222"))
     c.setFont(pdf_name("display-bold"), 16)
-    c.drawString(
-        MARGIN, ph - MARGIN - 12, shorten(f"{board.name}: {side.name}", "display-bold", 16, pw - 2 * MARGIN)
-    )
+    title = words("colon", before=board.name, after=side.name)
+    c.drawString(MARGIN, ph - MARGIN - 12, shorten(title, "display-bold", 16, pw - 2 * MARGIN))
     c.setFont(pdf_name("sans"), 9)
     size = words(
         "board_map_rows" if rows > 1 else "board_map_row",

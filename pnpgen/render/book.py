@@ -243,9 +243,11 @@ class _Builder:
         # a picture of a named card names it, unless that only says the component's name again (one or many)
         named = called.casefold().removesuffix("s") != name.casefold().removesuffix("s")
         if named:
-            name = f"{name}: {called}"
-        both = (", " if named else ": ") + self.words("front_and_back")
-        caption = f"{name}{both}" if back is not None else name
+            name = self.words("colon", before=name, after=called)
+        both = self.words("front_and_back")
+        caption = name
+        if back is not None:
+            caption = f"{name}, {both}" if named else self.words("colon", before=name, after=both)
         return FacePair(front, back, caption, self.icons)
 
     def component_table(self, width) -> builtins.list:  # `list` here is the method above

@@ -44,7 +44,7 @@ def write_checklist(
     tile, token), its own words in the game's `words`; returns its pages."""
     pw, ph = paper_pt(paper)
     width = (pw - 2 * MARGIN - GUTTER) / 2
-    heading = _heading(f"{title}: {deck}", pw - 2 * MARGIN)
+    heading = _heading(words("colon", before=title, after=deck), pw - 2 * MARGIN)
     head = [
         paragraph(heading, TITLE, MARGIN, pw - 2 * MARGIN),
         paragraph(
@@ -84,7 +84,7 @@ def write_checklist(
             pw - MARGIN, 8 * MM, shorten(words("page_of", n=n, count=len(pages)), "sans", 7, pw / 2)
         )
         if n > 1:  # a loose page still says whose list it is
-            whose = shorten(f"{title}: {deck}", "sans", 7, pw / 2)
+            whose = shorten(words("colon", before=title, after=deck), "sans", 7, pw / 2)
             c.drawString(
                 MARGIN, ph - 9 * MM, shorten(words("continued", list=whose), "sans", 7, pw - 2 * MARGIN)
             )

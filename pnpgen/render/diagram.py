@@ -12,6 +12,7 @@ from pnpgen.render.flowables import MUTED, SHRINK, drafting, drawer_for
 from pnpgen.render.pdf import colour as rl_colour
 from pnpgen.rulebook.crops import ARROW_LABEL_SIZE, arrow_label_spots
 from pnpgen.shapes import outline
+from pnpgen.text.breaks import tokens
 from pnpgen.text.fit import break_word
 from pnpgen.text.fonts import pdf_name, unit_width
 from pnpgen.units import MM
@@ -255,7 +256,7 @@ def _shape(c, shape: str, w: float, h: float, fill: bool = True) -> None:
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     """A caption broken at spaces into lines no wider than `width` (a word longer than that broken where it must)."""
     lines: list[str] = []
-    for word in (part for w in text.split() for part in break_word(w, font, size, width)):
+    for word in (part for w in tokens(text) for part in break_word(w, font, size, width)):
         if lines and unit_width(lines[-1] + " " + word, font) * size <= width:
             lines[-1] += " " + word
         else:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pnpgen.faces import Text
 from pnpgen.render import ACCENT, INK, MUTED
 from pnpgen.render.pdftext import PdfText, colour
+from pnpgen.text.breaks import tokens
 from pnpgen.text.fit import break_word, place, words_of, wrap
 from pnpgen.text.fonts import pdf_name
 from pnpgen.text.labels import shorten
@@ -202,6 +203,6 @@ def table(head: tuple, rows: list, pw: float) -> list[Block]:
 def wrapped(text: str, style: Style, width: float) -> tuple[list, float]:
     """`text` in lines of words no wider than `width`, measured in the font it is drawn in (a character the font
     lacks in the fallback font that draws it); a word wider than the column is broken where it must be."""
-    pieces = [part for word in text.split() for part in break_word(word, style.font, style.size, width)]
+    pieces = [part for word in tokens(text) for part in break_word(word, style.font, style.size, width)]
     lines, _, space = wrap(words_of(" ".join(pieces), style.font), width, style.size)
     return lines, space

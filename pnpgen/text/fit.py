@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pnpgen.faces import Icon, Text
+from pnpgen.text.breaks import tokens
 from pnpgen.text.fonts import FALLBACKS, missing_glyphs, runs, unit_width, variant, vertical_metrics
 
 _TOKEN = re.compile(r"(\*\*|\*|:[a-z0-9][a-z0-9_-]*:|\s+)")
@@ -52,7 +53,7 @@ def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[l
     bold = italic = False
     for para in str(text).replace("\r\n", "\n").split("\n"):
         if _MARKUP.search(para) is None:  # no markup: each word as it was the last time it was seen
-            plain = para.split()
+            plain = tokens(para)
             if plain:
                 vfont = variant(font, bold, italic)
                 paragraphs.append([_plain_word(tok, vfont, fallbacks) for tok in plain])
@@ -60,26 +61,23 @@ def parse(text: str, font: str, is_icon, fallbacks: tuple = FALLBACKS) -> list[l
                 paragraphs.append([])
             continue
         words: list[Word] = []
-        current: list[Piece] = []
-        for tok in _TOKEN.split(para):
-            if not tok:
-                continue
-            if tok == "**":
-                bold = not bold
-            elif tok == "*":
-                italic = not italic
-            elif tok.isspace():
-                if current:
-                    words.append(Word(current))
-                    current = []
-            elif tok.startswith(":") and tok.endswith(":") and len(tok) > 2 and is_icon(tok[1:-1]):
-                current.append(Piece("icon", tok[1:-1], font))
-            else:  # a character the font lacks is set in a fallback font that has it
-                current.extend(
-                    Piece("text", part, f) for f, part in runs(tok, variant(font, bold, italic), fallbacks)
-                )
-        if current:
-            words.append(Word(current))
+        for run in tokens(para):  # the runs a line may break between (`text.breaks`)
+            current: list[Piece] = []
+            for tok in _TOKEN.split(run):
+                if tok == "**":
+                    bold = not bold
+                elif tok == "*":
+                    italic = not italic
+                elif tok.startswith(":") and tok.endswith(":") and len(tok) > 2 and is_icon(tok[1:-1]):
+                    current.append(Piece("icon", tok[1:-1], font))
+                else:  # text or a space in the run; a character the font lacks in a fallback font that has it
+                    for f, part in runs(tok, variant(font, bold, italic), fallbacks) if tok else ():
+                        if current and current[-1].kind == "text" and current[-1].font == f:
+                            current[-1] = Piece("text", current[-1].value + part, f)
+                        else:
+                            current.append(Piece("text", part, f))
+            if current:
+                words.append(Word(current))
         paragraphs.append(words)
     return paragraphs
 
@@ -117,7 +115,7 @@ def words_of(text: str, font: str, fallbacks: tuple = FALLBACKS) -> list[list[Wo
     """Text without markup -> paragraphs of words for `wrap`: a `*` or `:name:` prints as typed (pnpgen's own
     words around a game's names, as on the print-and-build page)."""
     return [
-        [_plain_word(tok, font, fallbacks) for tok in para.split()]
+        [_plain_word(tok, font, fallbacks) for tok in tokens(para)]
         for para in str(text).replace("\r\n", "\n").split("\n")
     ]
 
