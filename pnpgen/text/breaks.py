@@ -23,24 +23,25 @@ _TRAILING = ".,;:!?)]}\u00bb\u203a"
 
 def tokens(text: str) -> list[str]:
     """`text` (one paragraph) split at its breakable spaces into the runs a line may be broken between (see the
-    module's rules); each run keeps the spaces inside it as one space."""
+    module's rules); each run keeps the spaces inside it as one space. (A word's first or last character decides
+    first: most words join nothing, and every card's text goes through here.)"""
     out: list[str] = []
     glue_next = False
     for tok in _BREAKABLE.split(str(text)):
         if not tok:
             continue
-        joined = bool(out) and (glue_next or _closes(tok) or _unit_after(out[-1], tok))
+        joined = bool(out) and (
+            glue_next
+            or (tok[0] in CLOSING and _closes(tok))
+            or (out[-1][-1].isdigit() and tok.rstrip(_TRAILING) in UNITS)
+        )
         if joined:
             out[-1] += " " + tok
         else:
             out.append(tok)
-        glue_next = all(ch in OPENING for ch in tok) or (joined and tok in TIMES)
+        glue_next = (tok[0] in OPENING and all(ch in OPENING for ch in tok)) or (joined and tok in TIMES)
     return out
 
 
 def _closes(tok: str) -> bool:
     return tok[0] in CLOSING and not any(ch.isalnum() for ch in tok)
-
-
-def _unit_after(before: str, tok: str) -> bool:
-    return before[-1].isdigit() and tok.rstrip(_TRAILING) in UNITS
