@@ -135,11 +135,11 @@ def test_the_editor_writes_the_card_shown_after_one_left_out(project, monkeypatc
     file = root / card["file"]
     before = file.read_text()
     body = {"op": "field", "game": "sample", "file": card["file"], "digest": look["files"][card["file"]]}
-    body |= {"card_pos": card["pos"], "field": "colour", "value": "gold"}
+    body |= {"card_pos": card["pos"], "field": "colour", "value": "ember"}  # a palette colour: the build takes it
     status, answer = editor.post("/edit", json.dumps(body).encode())
     assert status == 200, answer
     after = file.read_text()
-    assert after == before.replace("colour: sea", "colour: gold").replace(",6,sea,", ",6,gold,")
+    assert after == before.replace("colour: sea", "colour: ember").replace(",6,sea,", ",6,ember,")
     assert after != before
 
 
