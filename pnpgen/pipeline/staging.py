@@ -14,6 +14,7 @@ untouched for `LEASE` seconds belongs to a build that is gone. No process ids ar
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -31,12 +32,10 @@ if TYPE_CHECKING:
     import threading
 
 _STAGING = ".staging-"
-_ASIDE = (
-    ".aside"  # inside a staging folder: the old outputs a commit may have to put back (no output is hidden)
-)
-LEASE = (
-    600.0  # seconds: a staging folder or temporary file untouched this long belongs to a build that is gone
-)
+# inside a staging folder: the old outputs a commit may have to put back (no output is hidden)
+_ASIDE = ".aside"
+# seconds: a staging folder or temporary file untouched this long belongs to a build that is gone
+LEASE = 600.0
 BEAT = 30.0  # seconds between a live build's touches of its staging folders: far inside the lease
 
 
@@ -242,8 +241,8 @@ def swap_folders(
     its two renames, no folder. When a rename fails (Windows refuses to rename a folder holding a file another
     program has open) or `then()` raises, every folder renamed so far is put back, new ones where they were
     staged, old ones in place, and a located error names the folder: the output is as it was. A process killed
-    between the two renames of a folder leaves it absent and the old one in a staging folder beside it (swept with
-    the lease); running the export again makes it."""
+    between the two renames of a folder leaves it absent and the old one in a staging folder beside it, which the
+    sweep puts back once its lease has run out (unless the export, run again, made the folder meanwhile)."""
     for staged, final in pairs:
         refuse_link(final, top)
         for f in sorted(staged.rglob("*")):  # an export's folders of folders: every file in them
@@ -285,10 +284,8 @@ def swap_folders(
 
 
 def _quietly(rename: Callable[[Path, Path], None], a: Path, b: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # best effort: the error raised names what failed first
         rename(a, b)
-    except OSError:
-        pass  # best effort: the error raised names what failed first
 
 
 def staging_folder(final: Path) -> Path:
@@ -306,7 +303,7 @@ def staging_folder(final: Path) -> Path:
 def sweep(folder: Path, now: float | None = None) -> None:
     """Remove what builds that were killed left in `folder`: staging folders and temporary files whose lease ran
     out (untouched for `LEASE` seconds; a live build touches its own every `BEAT` seconds). Only pnpgen's own
-    names, and never through a link."""
+    names, and never through a link; an old folder `swap_folders` renamed aside with nothing in its place is put back."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -321,6 +318,12 @@ def sweep(folder: Path, now: float | None = None) -> None:
             if now - st.st_mtime < LEASE:
                 continue  # a live build's (or one gone only lately: swept by a later build)
             if _STAGING in name and stat.S_ISDIR(st.st_mode):
+                # `swap_folders`' old folder (.<final>.staging-<pid>-old-*) with nothing in its place: put back
+                head, _, rest = name.partition(_STAGING)
+                final = os.path.join(folder, head[1:])
+                if rest.split("-", 2)[1:2] == ["old"] and head[1:] and not os.path.lexists(final):
+                    os.rename(entry.path, final)  # the only copy left of the last good output
+                    continue
                 _remove_tree(Path(entry.path))
             elif name.endswith(".tmp") and stat.S_ISREG(st.st_mode):
                 os.unlink(entry.path)
@@ -413,8 +416,5 @@ def _fsync(path: Path) -> None:
 
 
 def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
