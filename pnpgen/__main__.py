@@ -9,7 +9,7 @@ import sys
 def main() -> None:
     try:
         _main()
-    except KeyboardInterrupt:  # a Ctrl-C outside click (the imports, the unchanged check): as click answers it
+    except KeyboardInterrupt:  # outside click (the imports, the unchanged check): answered as click does
         print("Aborted!", file=sys.stderr, flush=True)
         sys.exit(1)
 

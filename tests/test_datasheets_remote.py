@@ -224,7 +224,8 @@ def test_offline_a_copy_cut_short_is_an_error_and_the_output_stays(project, site
     layout.write_text(layout.read_text() + "\n")  # the deck is drawn again
     result = run_cli("build", "--out", "out", cwd=root)
     assert result.exit_code == 1, result.output
-    assert "content/sample/decks/heroes.yaml:9:" in result.output and "no copy of it is cached" in result.output
+    assert "content/sample/decks/heroes.yaml:9:" in result.output
+    assert "no copy of it is cached" in result.output
     assert (root / "out/sample/heroes.pdf").read_bytes() == before
 
 
