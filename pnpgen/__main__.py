@@ -1,11 +1,20 @@
 """`python -m pnpgen` and the `pnpgen` command: a rebuild with nothing to do is answered before click is
 imported (`commands.build.answer_unchanged`); everything else is the click CLI (`pnpgen.cli`). Both print on
-any console (`errors.safe_console`) and end quietly when their reader stops (`errors.pipe_closed`)."""
+any console (`errors.safe_console`) and end quietly when their reader stops (`errors.pipe_closed`); a Ctrl-C at any
+moment, even before click has started, ends the command as click ends it (`Aborted!`, exit 1), never a traceback."""
 
 import sys
 
 
 def main() -> None:
+    try:
+        _main()
+    except KeyboardInterrupt:  # outside click (the imports, the unchanged check): answered as click does
+        print("Aborted!", file=sys.stderr, flush=True)
+        sys.exit(1)
+
+
+def _main() -> None:
     from pnpgen.commands.build import answer_unchanged
     from pnpgen.errors import pipe_closed, safe_console
 

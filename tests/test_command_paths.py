@@ -1,7 +1,8 @@
 """Every command's paths: each path option and argument of every command (walked from the click tree, so a new
 command or option is covered by itself) has the one shared type, `cli/paths.PathParam`, and an odd path is a
 usage error (exit 2) naming it, with nothing written: a NUL byte, a Windows device name, a name too long, a file
-where a folder is wanted and a folder where a file is, what is missing, a place that cannot be written."""
+where a folder is wanted and a folder where a file is, what is missing, a place that cannot be written, a name to
+be made that Windows refuses or changes (a trailing dot or space, '?' or ':')."""
 
 from __future__ import annotations
 
@@ -88,6 +89,10 @@ def odd_values(param: click.Parameter) -> list[tuple[str, str]]:
         values.append(("under-a-file", "afile/inside"))
         values.append(("read-only", "readonly" if kind == "folder" else "readonly/sheet.pdf"))
         values.append(("inside-read-only", "readonly/inside/deeper"))
+        # a name not every system accepts, to be made: Windows drops the dot or space (another folder), or refuses
+        values.append(("trailing-dot", "made." if kind == "folder" else "sheet.pdf."))
+        values.append(("trailing-space", "made/inside " if kind == "folder" else "made/sheet.pdf "))
+        values.append(("forbidden-character", "ma?de/inside" if kind == "folder" else "made/sh:eet.pdf"))
     return values
 
 

@@ -186,6 +186,49 @@ def test_offline_the_cached_copy_is_used_with_a_warning(project, site):
     assert (root / "out/sample/heroes.pdf").read_bytes() == before
 
 
+@pytest.mark.parametrize("where", ["offline", "within the window", "asked again"])
+@pytest.mark.parametrize("cut", ["copy", "meta"])
+def test_a_kept_copy_or_its_meta_cut_at_any_byte_is_no_copy(project, site, monkeypatch, where, cut):
+    """A copy cut short (a disk that filled, a copy by hand) would be fewer cards, read without a word: each cut
+    of the copy, and of its `.meta`, is no copy. Offline that is the error of no copy; else it is fetched again,
+    even when the server would answer `304 Not Modified` to the validators kept."""
+    body = csv_text([HEADER, *ROWS]).encode()
+    root = _built(project, site, body)
+    site.pages["/s.csv"] = (200, {"ETag": '"v1"'}, body)
+    url = site.url + "/s.csv"
+    assert remote.get(url, root) == (body, "")  # the validators kept
+    path = remote.cache_path(root, url)
+    meta = remote._meta_path(path).read_bytes()
+    if where == "offline":
+        site.stop()
+    elif where == "within the window":
+        monkeypatch.setenv(remote.AGE_VARIABLE, "3600")
+    whole = body if cut == "copy" else meta
+    for n in range(len(whole)):
+        path.write_bytes(body[:n] if cut == "copy" else body)
+        remote._meta_path(path).write_bytes(meta[:n] if cut == "meta" else meta)
+        if where == "offline":
+            with pytest.raises(remote.Refused, match="no copy of it is cached"):
+                remote.get(url, root)
+        else:
+            assert remote.get(url, root) == (body, ""), n
+
+
+def test_offline_a_copy_cut_short_is_an_error_and_the_output_stays(project, site):
+    root = _built(project, site)
+    before = (root / "out/sample/heroes.pdf").read_bytes()
+    site.stop()
+    path = remote.cache_path(root, site.url + "/s.csv")
+    path.write_bytes(b"\n".join(path.read_bytes().split(b"\n")[:2]) + b"\n")  # the header, one card of two
+    layout = root / "content/sample/layouts/hero.yaml"
+    layout.write_text(layout.read_text() + "\n")  # the deck is drawn again
+    result = run_cli("build", "--out", "out", cwd=root)
+    assert result.exit_code == 1, result.output
+    assert "content/sample/decks/heroes.yaml:9:" in result.output
+    assert "no copy of it is cached" in result.output
+    assert (root / "out/sample/heroes.pdf").read_bytes() == before
+
+
 def _drip(site, seconds):
     site.pages["/s.csv"] = (200, {}, csv_text([HEADER, *ROWS]).encode())
     site.drip = seconds

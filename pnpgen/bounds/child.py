@@ -4,6 +4,7 @@ located error, so that `serve` and `watch` keep running.
 
 The child starts the platform's way (`start_method`, shared with `pipeline/pool.py`): forked on Linux, spawned on
 Windows and macOS, where the function must be importable by name and its arguments and result must pickle.
+Every child pnpgen starts is started by `start_holding_ctrl_c`, and ignores Ctrl-C (its parent stops it).
 """
 
 from __future__ import annotations
@@ -85,8 +86,15 @@ def isolated(func: Callable[..., T], *args: object) -> T:
             stream.flush()
         except (AttributeError, ValueError, OSError):
             pass
-    process.start()
-    theirs.close()
+    try:
+        start_holding_ctrl_c(process)
+    except BaseException:
+        if process.pid is not None:  # started, then the Ctrl-C held meanwhile was raised
+            process.kill()
+            process.join(5)
+        raise
+    finally:
+        theirs.close()
     try:
         if not ours.poll(CHILD_SECONDS):
             raise ChildDied(f"no answer within {CHILD_SECONDS} s")
@@ -104,7 +112,34 @@ def isolated(func: Callable[..., T], *args: object) -> T:
     raise value
 
 
+def start_holding_ctrl_c(process) -> None:
+    """`process.start()`, with a Ctrl-C that comes meanwhile held, then raised here once the child has started.
+
+    A Ctrl-C landing while Python forks runs in an at-fork handler (logging's), which swallows it with a traceback:
+    the command went on as if nobody had pressed it; or in the forked child before it ignores Ctrl-C: a traceback,
+    and a worker taken for dead. Held, the parent raises it (the caller stops its children), and the child, which
+    inherits the holding handler, never sees it. Only the main thread may set a handler: elsewhere, a plain start."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        process.start()
+        return
+    held: list[int] = []
+    before = signal.getsignal(signal.SIGINT)
+    if before is None:  # a handler not set from Python: left alone
+        process.start()
+        return
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if held and callable(before):
+        before(signal.SIGINT, None)  # Python's default: KeyboardInterrupt
+
+
 def _run(func: Callable, args: tuple, conn) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers a Ctrl-C, and stops this child
     if os.environ.get(ABORT_HOOK):
         os.abort()
     try:

@@ -6,8 +6,9 @@ then the bytes as they come) and at most `MAX_REDIRECTS` redirects, each to http
 (CSV, a zip workbook, an XLS file) is sniffed from its bytes (`kind`), never taken from the server's word.
 
 Each fetch is kept in the project's `.pnpgen/sheets/` folder (beside `content/`), one file per URL named by the
-URL's digest, written whole or not at all, and beside it (`.meta`) when it was fetched and the validators the
-server gave (`ETag`, `Last-Modified`). A build records the sheet as the input `url:<URL>` with the digest of its
+URL's digest, written whole or not at all, and beside it (`.meta`) when it was fetched, the copy's sha256 (a copy
+that does not match it, cut short or damaged, is no copy) and the validators the server gave (`ETag`,
+`Last-Modified`). A build records the sheet as the input `url:<URL>` with the digest of its
 bytes. A copy fetched less than `MAX_AGE` seconds ago (`PNPGEN_SHEET_MAX_AGE` sets it; 0 asks every time) is
 taken as the sheet without a request; an older one is asked again conditionally (`If-None-Match`,
 `If-Modified-Since`): `304 Not Modified` keeps it, anything else is fetched whole. So a changed remote sheet
@@ -218,6 +219,8 @@ def get(url: str, project: Path) -> tuple[bytes, str]:
     window = max_age()
     cached = _cached(path)
     meta = _meta(path) if cached is not None else {}
+    if cached is not None and not _whole(cached, meta):
+        cached, meta = None, {}  # cut short or damaged: no copy, never fewer cards
     fetched = meta.get("fetched")
     if cached is not None and isinstance(fetched, (int, float)) and 0 <= time.time() - fetched < window:
         return cached, ""
@@ -265,6 +268,13 @@ def _meta(path: Path) -> dict:
     return meta if isinstance(meta, dict) else {}
 
 
+def _whole(data: bytes, meta: dict) -> bool:
+    """Whether a kept copy is the one fetched: its sha256 as its `.meta` recorded it. A copy cut short or damaged,
+    or whose `.meta` is lost or damaged, is none; a `.meta` written before digests were kept vouches for it."""
+    said = meta.get("sha256")
+    return bool(meta) if said is None else said == hashlib.sha256(data).hexdigest()
+
+
 def _meta_path(path: Path) -> Path:
     return path.with_name(path.name + ".meta")
 
@@ -272,7 +282,8 @@ def _meta_path(path: Path) -> Path:
 def _keep(path: Path, data: bytes, validators: dict[str, str]) -> None:
     """The copy and its `.meta` (now, the validators), each written whole or not at all (a temporary file renamed
     over the old one); a cache that cannot be written only means no offline copy and a request next time."""
-    meta = json.dumps({"fetched": time.time(), **validators}, sort_keys=True).encode()
+    kept = {"fetched": time.time(), "sha256": hashlib.sha256(data).hexdigest(), **validators}
+    meta = json.dumps(kept, sort_keys=True).encode()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         for where, what in ((path, data), (_meta_path(path), meta)):

@@ -6,7 +6,8 @@ Python cannot even ask about a NUL), a name longer than file systems allow (255 
 a folder or file named as a Windows device (`con`, `nul`, `com1`...), a path typed as on Windows off Windows
 (`names.typed_for_windows`), a file where a folder is wanted and a folder where a file is, what must exist and
 does not, and where something is written: a place that cannot be written (its nearest existing folder is not
-writable, or is a file).
+writable, or is a file), or a name it would make that not every system accepts (`names.file_name_problem`: `out.`
+or `out ` is `out` on Windows, `a?b` and `a:b` cannot be made there).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import click
 
 from pnpgen.errors import printable
-from pnpgen.names import is_device, typed_for_windows
+from pnpgen.names import file_name_problem, is_device, typed_for_windows
 
 MAX_PART = 255  # bytes in one name: ext4, NTFS (in UTF-16 units), APFS
 MAX_PATH = 4096  # Linux's PATH_MAX; Windows' long paths allow 32,767
@@ -65,14 +66,21 @@ def path_problem(path: Path, kind: str, exists: bool, writes: bool) -> str | Non
 
 
 def _unwritable(path: Path) -> str | None:
-    """Why nothing can be made at `path`: its nearest existing folder is a file or may not be written."""
-    for above in Path(os.path.abspath(path)).parents:
+    """Why nothing can be made at `path`: its nearest existing folder is a file or may not be written, or a name
+    to be made below it is not one every system accepts."""
+    made = Path(os.path.abspath(path))
+    above = Path(made.anchor)
+    for above in made.parents:
         if above.exists():
             if not above.is_dir():
                 return f"cannot be made: '{printable(str(above))}' is a file, not a folder"
             if not os.access(above, os.W_OK | os.X_OK):
                 return f"cannot be made: '{printable(str(above))}' may not be written (permission denied)"
-            return None
+            break
+    for part in made.relative_to(above).parts:  # the names it makes: each one every system accepts
+        why = file_name_problem(part)
+        if why is not None:
+            return f"cannot be made as '{printable(part)}': {why}"
     return None
 
 

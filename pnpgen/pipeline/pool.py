@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from pnpgen.bounds.child import (  # one rule for every child process
     how_ended,
     main_can_be_run_again,
+    start_holding_ctrl_c,
     start_method,
 )
 
@@ -100,11 +101,12 @@ class Pool:
                     name="pnpgen-writer",
                 )
                 try:
-                    process.start()
+                    start_holding_ctrl_c(process)  # a Ctrl-C meanwhile: raised once it has started
                 finally:
                     tasks_r.close()
                     answers_w.close()
-                self.workers.append((process, tasks_w, answers_r))
+                    if process.pid is not None:  # started: stopped with the others if this raised
+                        self.workers.append((process, tasks_w, answers_r))
         except BaseException:
             self.close(kill=True)
             raise

@@ -14,6 +14,7 @@ untouched for `LEASE` seconds belongs to a build that is gone. No process ids ar
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -26,17 +27,16 @@ from typing import TYPE_CHECKING
 
 from pnpgen.errors import ContentError, Location, display_path
 from pnpgen.pipeline import manifest
+from pnpgen.pipeline.commitlock import one_at_a_time
 
 if TYPE_CHECKING:
     import threading
 
 _STAGING = ".staging-"
-_ASIDE = (
-    ".aside"  # inside a staging folder: the old outputs a commit may have to put back (no output is hidden)
-)
-LEASE = (
-    600.0  # seconds: a staging folder or temporary file untouched this long belongs to a build that is gone
-)
+# inside a staging folder: the old outputs a commit may have to put back (no output is hidden)
+_ASIDE = ".aside"
+# seconds: a staging folder or temporary file untouched this long belongs to a build that is gone
+LEASE = 600.0
 BEAT = 30.0  # seconds between a live build's touches of its staging folders: far inside the lease
 
 
@@ -124,15 +124,16 @@ class Stage:
         aside.mkdir()
         undo = _Undo(self.final, aside)
         name = ""
-        try:
-            for name in ordered:
-                undo.replace(self.dir / name, name)
-            for name in remove:
-                if name not in names and manifest.ours(self.final, name):
-                    undo.remove(name)
-        except OSError as exc:
-            undo.roll_back()
-            raise cannot_replace(self.final / name, exc) from None
+        with one_at_a_time([self.final]):  # another command's commit here: before or after, never between
+            try:
+                for name in ordered:
+                    undo.replace(self.dir / name, name)
+                for name in remove:
+                    if name not in names and manifest.ours(self.final, name):
+                        undo.remove(name)
+            except OSError as exc:
+                undo.roll_back()
+                raise cannot_replace(self.final / name, exc) from None
         _remove_tree(self.dir, quietly=True)  # the old files with it; what cannot go yet is swept later
 
 
@@ -236,14 +237,12 @@ def swap_folders(
 ) -> None:
     """Put each staged folder where its final folder is, all or none, the same way on every OS: each final folder
     is renamed aside and its staged one renamed in; `then()` (another commit, say a `Stage`'s) runs last; and only
-    when all of that succeeded are the old folders removed.
-
-    What is promised: a reader sees a folder old or new, never a mix of two exports' files; for the moment between
-    its two renames, no folder. When a rename fails (Windows refuses to rename a folder holding a file another
+    when all of that succeeded are the old folders removed. A reader sees a folder old or new, never a mix of two
+    exports' files (two commands' swaps take turns: `commitlock`); for the moment between its two renames, none. When a rename fails (Windows refuses to rename a folder holding a file another
     program has open) or `then()` raises, every folder renamed so far is put back, new ones where they were
     staged, old ones in place, and a located error names the folder: the output is as it was. A process killed
-    between the two renames of a folder leaves it absent and the old one in a staging folder beside it (swept with
-    the lease); running the export again makes it."""
+    between the two renames of a folder leaves it absent and the old one in a staging folder beside it, which the
+    sweep puts back once its lease has run out (unless the export, run again, made the folder meanwhile)."""
     for staged, final in pairs:
         refuse_link(final, top)
         for f in sorted(staged.rglob("*")):  # an export's folders of folders: every file in them
@@ -251,33 +250,33 @@ def swap_folders(
                 _fsync(f)
             except OSError as exc:  # a full disk often shows only here, when the bytes reach it
                 raise cannot_write(final / f.relative_to(staged), exc) from None
-    aside_of: list[tuple[Path, Path]] = []  # (final, its old folder) renamed aside
-    moved_in: list[tuple[Path, Path]] = []  # (staged, final) renamed in
-    failed: Path | None = None
-    try:
-        for staged, final in pairs:
-            failed = final
-            if os.path.lexists(final):
-                aside = final.with_name(f".{final.name}{_STAGING}{os.getpid()}-old-{os.urandom(4).hex()}")
-                os.rename(final, aside)
-                _hold(aside)
-                # its mtime may be days old: made fresh, so no sweep takes it before it is removed
-                _touch(aside)
-                aside_of.append((final, aside))
-            os.rename(staged, final)
-            moved_in.append((staged, final))
-        failed = None
-        if then is not None:
-            then()
-    except BaseException as exc:
-        for staged, final in reversed(moved_in):
-            _quietly(os.rename, final, staged)  # the caller discards it, as any staging folder
-        for final, aside in reversed(aside_of):
-            _quietly(os.rename, aside, final)
-            _release(aside)
-        if failed is not None and isinstance(exc, OSError):
-            raise cannot_replace(failed, exc) from None
-        raise
+    with one_at_a_time([final for _, final in pairs]):  # another command's swap of these: before or after
+        aside_of: list[tuple[Path, Path]] = []  # (final, its old folder) renamed aside
+        moved_in: list[tuple[Path, Path]] = []  # (staged, final) renamed in
+        failed: Path | None = None
+        try:
+            for staged, final in pairs:
+                failed = final
+                if os.path.lexists(final):
+                    aside = final.with_name(f".{final.name}{_STAGING}{os.getpid()}-old-{os.urandom(4).hex()}")
+                    os.rename(final, aside)
+                    _hold(aside)
+                    _touch(aside)  # its mtime may be days old: made fresh, so no sweep takes it meanwhile
+                    aside_of.append((final, aside))
+                os.rename(staged, final)
+                moved_in.append((staged, final))
+            failed = None
+            if then is not None:
+                then()
+        except BaseException as exc:
+            for staged, final in reversed(moved_in):
+                _quietly(os.rename, final, staged)  # the caller discards it, as any staging folder
+            for final, aside in reversed(aside_of):
+                _quietly(os.rename, aside, final)
+                _release(aside)
+            if failed is not None and isinstance(exc, OSError):
+                raise cannot_replace(failed, exc) from None
+            raise
     for staged, _ in moved_in:
         _release(staged)
     for _, aside in aside_of:
@@ -285,10 +284,8 @@ def swap_folders(
 
 
 def _quietly(rename: Callable[[Path, Path], None], a: Path, b: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # best effort: the error raised names what failed first
         rename(a, b)
-    except OSError:
-        pass  # best effort: the error raised names what failed first
 
 
 def staging_folder(final: Path) -> Path:
@@ -306,7 +303,7 @@ def staging_folder(final: Path) -> Path:
 def sweep(folder: Path, now: float | None = None) -> None:
     """Remove what builds that were killed left in `folder`: staging folders and temporary files whose lease ran
     out (untouched for `LEASE` seconds; a live build touches its own every `BEAT` seconds). Only pnpgen's own
-    names, and never through a link."""
+    names, and never through a link; an old folder `swap_folders` renamed aside with nothing in its place is put back."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -321,6 +318,12 @@ def sweep(folder: Path, now: float | None = None) -> None:
             if now - st.st_mtime < LEASE:
                 continue  # a live build's (or one gone only lately: swept by a later build)
             if _STAGING in name and stat.S_ISDIR(st.st_mode):
+                # `swap_folders`' old folder (.<final>.staging-<pid>-old-*) with nothing in its place: put back
+                head, _, rest = name.partition(_STAGING)
+                final = os.path.join(folder, head[1:])
+                if rest.split("-", 2)[1:2] == ["old"] and head[1:] and not os.path.lexists(final):
+                    os.rename(entry.path, final)  # the only copy left of the last good output
+                    continue
                 _remove_tree(Path(entry.path))
             elif name.endswith(".tmp") and stat.S_ISREG(st.st_mode):
                 os.unlink(entry.path)
@@ -413,8 +416,5 @@ def _fsync(path: Path) -> None:
 
 
 def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
