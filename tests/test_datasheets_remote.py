@@ -186,8 +186,10 @@ def test_offline_the_cached_copy_is_used_with_a_warning(project, site):
     assert (root / "out/sample/heroes.pdf").read_bytes() == before
 
 
-@pytest.mark.parametrize("where", ["offline", "within the window", "asked again"])
-@pytest.mark.parametrize("cut", ["copy", "meta"])
+@pytest.mark.parametrize(
+    "cut, where",
+    fast_once([(c, w) for c in ("copy", "meta") for w in ("offline", "within the window", "asked again")]),
+)
 def test_a_kept_copy_or_its_meta_cut_at_any_byte_is_no_copy(project, site, monkeypatch, where, cut):
     """A copy cut short (a disk that filled, a copy by hand) would be fewer cards, read without a word: each cut
     of the copy, and of its `.meta`, is no copy. Offline that is the error of no copy; else it is fetched again,

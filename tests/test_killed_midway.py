@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, fast_once, run_cli
 from test_hostile import tree
 
 from pnpgen.pipeline import staging
@@ -47,7 +47,7 @@ def visible(folder):
     return {k: v for k, v in tree(folder).items() if ".staging-" not in k and not k.endswith(".commit-lock")}
 
 
-@pytest.mark.parametrize("command", sorted(SWAPS))
+@pytest.mark.parametrize("command", fast_once(sorted(SWAPS)))
 def test_a_folder_swap_killed_midway_loses_no_output(tmp_path, basic_out, command):
     root = tmp_path / "p"
     shutil.copytree(FIXTURES / "basic", root)

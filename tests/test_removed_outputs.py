@@ -65,7 +65,7 @@ def test_watch_says_it_removed_the_print_all_file(project, tmp_path):
     )
 
 
-@pytest.mark.parametrize("kind", ["before-the-seal", "bom", "trailing-spaces", "hand-edited"])
+@pytest.mark.parametrize("kind", fast_once(["before-the-seal", "bom", "trailing-spaces", "hand-edited"]))
 def test_the_last_builds_files_go_when_its_manifest_seal_does_not_hold(project, tmp_path, kind):
     """A manifest whose seal does not hold (a build from before the seal, an editor's re-encoding, a hand edit)
     is not trusted for what may be reused, but the files it names are still the last build's: one no longer

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import fast_once
 from serving import Served
 from test_serve_editor import ZOOM, count, drag, settled_box, wait_for, written
 
@@ -80,7 +81,7 @@ REFUSED = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("file, op, word, body, said", REFUSED)
+@pytest.mark.parametrize("file, op, word, body, said", fast_once(REFUSED))
 def test_a_write_the_build_would_refuse_is_refused_and_the_file_kept(
     editor, tmp_path, file, op, word, body, said
 ):

@@ -7,7 +7,7 @@ import json
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
-from conftest import MM, face_uses, run_cli
+from conftest import MM, face_uses, fast_once, run_cli
 
 from pnpgen.imposition.sheets import MARGIN, Label, plan_sheet
 
@@ -327,8 +327,10 @@ def test_a_label_cut_short_keeps_the_deck_name_not_the_game_name(project, tmp_pa
                 assert MARGIN - e <= c["top"] and c["bottom"] <= page.height - MARGIN + e, (text, c["top"])
 
 
-@pytest.mark.parametrize("paper, size, bleed", [("a4", 28, 2), ("letter", 14, 1.5)])
-@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize(
+    "paper, size, bleed, duplex",
+    fast_once([(p, s, b, d) for p, s, b in (("a4", 28, 2), ("letter", 14, 1.5)) for d in ("short", "long")]),
+)
 def test_a_partial_sheet_sets_its_label_whole_below_its_last_faces(
     project, tmp_path, paper, size, bleed, duplex
 ):

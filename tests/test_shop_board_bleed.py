@@ -44,8 +44,10 @@ def test_a_board_at_the_targets_bleed_is_no_warning(project, tmp_path, target):
     assert not said
 
 
-@pytest.mark.parametrize("target", ["pdfx", "factory"])
-@pytest.mark.parametrize("background", ["", "white", "#FFFFFF", "cmyk(0, 0, 0, 0)"])
+@pytest.mark.parametrize(
+    "target, background",
+    fast_once([(t, b) for b in ("", "white", "#FFFFFF", "cmyk(0, 0, 0, 0)") for t in ("pdfx", "factory")]),
+)
 def test_a_white_edged_sheet_needs_no_bleed(project, tmp_path, target, background):
     written, said = _export(project, tmp_path, target, "0mm", background=background)
     assert written == pytest.approx(0.0, abs=0.01)

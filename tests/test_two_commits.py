@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import fast_once
 
 from pnpgen.errors import ContentError
 from pnpgen.pipeline import commitlock, staging
@@ -45,7 +46,7 @@ def seen(final: Path, writer: str) -> dict:
 WRITERS = {"build": build, "export": export}
 
 
-@pytest.mark.parametrize("writer", sorted(WRITERS))
+@pytest.mark.parametrize("writer", fast_once(sorted(WRITERS)))
 def test_two_commits_at_once_give_one_whole_output(tmp_path, monkeypatch, writer):
     final = tmp_path / "out" / "g"
     WRITERS[writer](final, b"old")

@@ -86,7 +86,7 @@ WRAPPERS = {"guide": _guide, "board-map": _board, "caption": _caption, "text": _
 
 
 @pytest.mark.parametrize(
-    ("language", "wrapper"), [(lang, w) for lang in ("de", "fr", "en") for w in sorted(WRAPPERS)]
+    ("language", "wrapper"), fast_once([(lang, w) for lang in ("de", "fr", "en") for w in sorted(WRAPPERS)])
 )
 def test_no_wrapper_breaks_a_word_of_any_language_where_none_may_come(language, wrapper):
     setter = WRAPPERS[wrapper]
