@@ -116,8 +116,9 @@ class Chain(Flowable):
             return items[:j] + [parts[0], Chain(rest, self.rest)]
         frame = getattr(self, "_frame", None)
         if getattr(frame, "_atTop", False):  # not even a page of its own holds it kept: set it as it comes
-            if placed[0][1] > availHeight + FUZZ:  # its first piece must split here, as at a page's top
-                first = items[0]
+            first = items[0]
+            # its first piece must split here, as at a page's top; never a heading (told as taller than a page)
+            if placed[0][1] > availHeight + FUZZ and not isinstance(first, Paragraph):
                 first._frame = frame  # what platypus' frame lends a piece it splits (a table's last resort)
                 try:
                     parts = first.splitOn(canv, availWidth, availHeight)
