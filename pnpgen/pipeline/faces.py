@@ -91,17 +91,24 @@ class Painter:
         )
 
     def deck(
-        self, deck: Deck, diags: Diagnostics, bleed_pt: float | None = None, origins: dict | None = None
+        self,
+        deck: Deck,
+        diags: Diagnostics,
+        bleed_pt: float | None = None,
+        origins: dict | None = None,
+        only: list[int] | None = None,
     ) -> DeckFaces | None:
         """Every printed card of a deck (copies repeated); None when any card failed (reported in `diags`).
-        With `origins`, each face's operations are traced to the elements that drew them (for preflight)."""
+        With `origins`, each face's operations are traced to the elements that drew them (for preflight); with
+        `only`, the cards at those places alone are drawn, in that order (serve's check of a write), kept nowhere."""
         before = len(diags.warnings)
         self.library.get(deck.front.layout, deck.front.loc)
         fc = self.context(deck, bleed_pt)
         fc.origins = origins
         pictured = picture_index(deck, Diagnostics())
         split = None
-        if origins is None and len(deck.cards) >= SPLIT_AT and self.cores() > 1:
+        span = range(len(deck.cards)) if only is None else only
+        if origins is None and only is None and len(deck.cards) >= SPLIT_AT and self.cores() > 1:
             split = halves(self, deck, fc, diags, pictured)
             if (
                 split is None
@@ -115,9 +122,7 @@ class Painter:
                 with time_limit_each(
                     MAX_SECONDS
                 ) as self._next_face:  # each face's backstop, armed once per deck
-                    failed, first_read = self.cards(
-                        deck, range(len(deck.cards)), fc, diags, {}, pictured, faces
-                    )
+                    failed, first_read = self.cards(deck, span, fc, diags, {}, pictured, faces)
             except TooMuchWork as exc:  # struck between two faces, as the last one ended at its limit
                 fc.fault(deck.loc, str(exc), f"deck '{deck.id}'")
                 failed = True
@@ -127,12 +132,12 @@ class Painter:
         if failed:
             return None
         drawn = DeckFaces(deck, faces, len(diags.warnings) - before, first_read)
-        if bleed_pt is None and origins is None:
+        if bleed_pt is None and origins is None and only is None:
             self._drawn[deck.id] = drawn
         return drawn
 
     def cards(
-        self, deck: Deck, span: range, fc, diags: Diagnostics, memo: dict, pictured, faces: list
+        self, deck: Deck, span: range | list[int], fc, diags: Diagnostics, memo: dict, pictured, faces: list
     ) -> tuple:
         """Draw the cards of `span` onto `faces` (copies repeated); (whether one failed, what drawing the pictured
         card read, when it is among them)."""

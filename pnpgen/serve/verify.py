@@ -55,16 +55,12 @@ def problems(loaded, game: str, path: Path, shown: tuple | None = None) -> list[
 
 def _deck(painter, deck, diags: Diagnostics, shown: tuple | None) -> None:
     """Draw a deck as `build` does, or, past `MAX_CARDS` cards, its first ones and the card the page shows."""
-    if len(deck.cards) <= MAX_CARDS:
-        painter.deck(deck, diags)
-        return
-    span = list(range(MAX_CARDS))
-    if shown is not None and shown[0] == deck.id and MAX_CARDS <= shown[1] < len(deck.cards):
-        span.append(shown[1])
-    fc = painter.context(deck)
-    painter.library.get(deck.front.layout, deck.front.loc)
-    painter.cards(deck, span, fc, diags, {}, None, [])
-    fc.flush_notes(diags)
+    only = None
+    if len(deck.cards) > MAX_CARDS:
+        only = list(range(MAX_CARDS))
+        if shown is not None and shown[0] == deck.id and MAX_CARDS <= shown[1] < len(deck.cards):
+            only.append(shown[1])
+    painter.deck(deck, diags, only=only)
 
 
 def _reads(comp, key: str, reader, library, diags: Diagnostics) -> bool:
